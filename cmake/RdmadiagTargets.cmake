@@ -1,0 +1,47 @@
+# Helpers that give every target of ours the same language level and warnings.
+# Third-party headers are included as SYSTEM so -Werror applies to our code only.
+
+function(rdmadiag_warnings target)
+    target_compile_features(${target} PUBLIC cxx_std_20)
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror -Wshadow
+                                             -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
+                                             -Wunused -Woverloaded-virtual -Wnull-dereference
+                                             -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough
+                                             -Wno-missing-field-initializers)
+endfunction()
+
+# rdmadiag_library(NAME <name> SOURCES ... DEPS ...)
+# Builds static library rdmadiag_<name> with alias rdmadiag::<name>. Headers are included
+# relative to the repository root ("collector/model/pkey.hpp").
+function(rdmadiag_library)
+    cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+    add_library(rdmadiag_${ARG_NAME} STATIC ${ARG_SOURCES})
+    add_library(rdmadiag::${ARG_NAME} ALIAS rdmadiag_${ARG_NAME})
+    target_include_directories(rdmadiag_${ARG_NAME} PUBLIC ${PROJECT_SOURCE_DIR})
+    target_link_libraries(rdmadiag_${ARG_NAME} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+    set_target_properties(rdmadiag_${ARG_NAME} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    rdmadiag_warnings(rdmadiag_${ARG_NAME})
+endfunction()
+
+# rdmadiag_test(NAME <name> SOURCES ... DEPS ... LABELS ...)
+# One GoogleTest executable registered with CTest under the given labels.
+function(rdmadiag_test)
+    cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "SOURCES;DEPS;LABELS;ENV" ${ARGN})
+    add_executable(${ARG_NAME} ${ARG_SOURCES})
+    target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
+    target_include_directories(${ARG_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
+    target_compile_definitions(${ARG_NAME} PRIVATE
+        RDMADIAG_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+        RDMADIAG_FIXTURES="${PROJECT_SOURCE_DIR}/tests/fixtures"
+        RDMADIAG_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    rdmadiag_warnings(${ARG_NAME})
+    if(NOT ARG_LABELS)
+        set(ARG_LABELS unit)
+    endif()
+    if(NOT ARG_TIMEOUT)
+        set(ARG_TIMEOUT 300)
+    endif()
+    add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME})
+    set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+                                               ENVIRONMENT "${ARG_ENV}")
+endfunction()

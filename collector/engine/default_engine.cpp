@@ -1,0 +1,13 @@
+#include "collector/engine/default_engine.hpp"
+
+#include "collector/engine/pkey/pkey_views.hpp"
+
+namespace rdmadiag {
+
+std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings) {
+    auto engine = std::make_unique<Engine>(settings.limits);
+    engine->add_module(std::make_unique<PKeyViews>());
+    return engine;
+}
+
+}  // namespace rdmadiag

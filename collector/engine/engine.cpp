@@ -1,0 +1,65 @@
+#include "collector/engine/engine.hpp"
+
+namespace rdmadiag {
+
+Engine::Engine(EngineLimits limits)
+    : limits_(limits), inventory_(limits.inventory), findings_(limits.finding_history) {}
+
+void Engine::add_module(std::unique_ptr<EngineModule> module) {
+    modules_.push_back(std::move(module));
+    dirty_ = true;
+}
+
+void Engine::consume(const Observation& obs) {
+    if (!started_ || obs.time > now_) {
+        now_ = obs.time;
+        started_ = true;
+    }
+    ++observations_;
+    if (obs.time == now_) {
+        inventory_.observe(obs);
+    } else {
+        Observation clamped = obs;
+        clamped.time = now_;
+        inventory_.observe(clamped);
+    }
+    EngineContext ctx(now_, findings_, inventory_, refresh_);
+    for (auto& m : modules_) m->observe(obs, ctx);
+    for (auto& m : modules_) m->tick(ctx);
+    dirty_ = true;
+}
+
+void Engine::advance(TimePoint now) {
+    if (started_ && now <= now_) return;
+    now_ = now;
+    started_ = true;
+    run_ticks();
+    dirty_ = true;
+}
+
+void Engine::run_ticks() {
+    EngineContext ctx(now_, findings_, inventory_, refresh_);
+    for (auto& m : modules_) m->tick(ctx);
+}
+
+SnapshotPtr Engine::snapshot() {
+    if (!dirty_ && last_) return last_;
+    auto snap = std::make_shared<Snapshot>();
+    snap->sequence = ++sequence_;
+    snap->time = now_;
+    inventory_.fill(*snap);
+    for (const auto& m : modules_) m->contribute(*snap);
+    snap->findings = findings_.active();
+    snap->finding_history.assign(findings_.history().begin(), findings_.history().end());
+    last_ = std::move(snap);
+    dirty_ = false;
+    return last_;
+}
+
+std::vector<PortRef> Engine::take_refresh_requests() {
+    std::vector<PortRef> out;
+    out.swap(refresh_);
+    return out;
+}
+
+}  // namespace rdmadiag

@@ -1,0 +1,44 @@
+#pragma once
+// An engine module owns one concern (P_Key coherence, MR health, ...). The engine hands it every
+// observation in time order, ticks it as time advances, and asks it to add its part to each
+// snapshot. Modules never see the wall clock and never call sources.
+
+#include <vector>
+
+#include "collector/engine/finding_book.hpp"
+#include "collector/engine/inventory.hpp"
+#include "collector/model/observation.hpp"
+#include "collector/model/snapshot.hpp"
+
+namespace rdmadiag {
+
+class EngineContext {
+public:
+    EngineContext(TimePoint now, FindingBook& findings, const Inventory& inventory,
+                  std::vector<PortRef>& refresh_requests)
+        : now_(now), findings_(findings), inventory_(inventory), refresh_(refresh_requests) {}
+
+    TimePoint now() const { return now_; }
+    FindingBook& findings() { return findings_; }
+    const Inventory& inventory() const { return inventory_; }
+    // Asks the sources that can to re-read this port now instead of at their next poll.
+    void request_refresh(const PortRef& port) { refresh_.push_back(port); }
+
+private:
+    TimePoint now_;
+    FindingBook& findings_;
+    const Inventory& inventory_;
+    std::vector<PortRef>& refresh_;
+};
+
+class EngineModule {
+public:
+    virtual ~EngineModule() = default;
+    virtual void observe(const Observation& obs, EngineContext& ctx) = 0;
+    // Time-driven rules (grace periods, windows) run here.
+    virtual void tick(EngineContext& ctx) { (void)ctx; }
+    // Adds this module's state to a snapshot the inventory has already filled.
+    virtual void contribute(Snapshot& snapshot) const = 0;
+};
+
+}  // namespace rdmadiag

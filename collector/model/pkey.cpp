@@ -1,0 +1,59 @@
+#include "collector/model/pkey.hpp"
+
+#include <charconv>
+#include <cstdio>
+
+namespace rdmadiag {
+
+std::string format_pkey(uint16_t raw) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "0x%04x", raw);
+    return buf;
+}
+
+Result<uint16_t> parse_pkey(std::string_view text) {
+    std::string_view s = text;
+    int base = 16;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s.remove_prefix(2);
+    } else if (s.size() == 5 || s.find_first_not_of("0123456789") == std::string_view::npos) {
+        // Decimal only when it cannot be read as the usual 4 hex digits.
+        base = s.size() == 4 ? 16 : 10;
+    }
+    unsigned value = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value, base);
+    if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size() || value > 0xffff) {
+        return make_error("not a P_Key: '" + std::string(text) + "'");
+    }
+    return static_cast<uint16_t>(value);
+}
+
+std::string_view to_string(PKeyView view) {
+    switch (view) {
+        case PKeyView::device: return "device";
+        case PKeyView::sma: return "sma";
+        case PKeyView::sm: return "sm";
+        case PKeyView::cache: return "cache";
+    }
+    return "device";
+}
+
+std::optional<PKeyView> parse_pkey_view(std::string_view text) {
+    for (auto v : kAllPKeyViews) {
+        if (to_string(v) == text) return v;
+    }
+    return std::nullopt;
+}
+
+size_t PKeyTable::used() const {
+    size_t n = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+        if (pkey_is_empty(keys[i])) continue;
+        bool bad = false;
+        for (auto u : unreadable) bad = bad || u == i;
+        if (!bad) ++n;
+    }
+    return n;
+}
+
+}  // namespace rdmadiag

@@ -1,0 +1,79 @@
+#pragma once
+// The engine's published state: an immutable value shared with sinks as
+// std::shared_ptr<const Snapshot>. Sinks read it; nothing in it points back into the engine.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collector/model/counter_state.hpp"
+#include "collector/model/finding.hpp"
+#include "collector/model/mr_state.hpp"
+#include "collector/model/observation.hpp"
+#include "collector/model/pkey_state.hpp"
+
+namespace rdmadiag {
+
+struct PortSnapshot {
+    PortRef ref;
+    PortStateSample info;  // last port state reading
+    bool present = true;
+    PortPKeyState pkeys;
+    std::vector<CounterState> counters;  // by kind then name
+    TimePoint updated;
+    bool operator==(const PortSnapshot&) const = default;
+};
+
+struct DeviceSnapshot {
+    DeviceInfo info;
+    bool present = true;
+    std::string source;
+    std::vector<PortSnapshot> ports;  // by port number
+    TimePoint updated;
+    bool operator==(const DeviceSnapshot&) const = default;
+};
+
+struct SourceSnapshot {
+    std::string name;
+    bool up = false;
+    std::string reason;
+    uint64_t observations = 0;
+    uint64_t errors = 0;
+    TimePoint last_seen;
+    bool operator==(const SourceSnapshot&) const = default;
+};
+
+struct EventRecord {
+    TimePoint time;
+    std::string source;
+    AsyncEvent event;
+    bool operator==(const EventRecord&) const = default;
+};
+
+struct ErrorRecord {
+    TimePoint time;
+    std::string source;
+    SampleError error;
+    bool operator==(const ErrorRecord&) const = default;
+};
+
+struct Snapshot {
+    uint64_t sequence = 0;  // rises with every published snapshot
+    TimePoint time;         // the engine's clock when it was made
+    std::vector<DeviceSnapshot> devices;  // by name
+    std::vector<SourceSnapshot> sources;  // by name
+    std::vector<Finding> findings;        // active, most severe first
+    std::vector<Finding> finding_history; // cleared, newest first, bounded
+    std::vector<EventRecord> events;      // recent async events, oldest first, bounded
+    std::vector<ErrorRecord> errors;      // recent sample errors, oldest first, bounded
+    MrHealth mrs;
+
+    const DeviceSnapshot* find_device(std::string_view name) const;
+    const PortSnapshot* find_port(const PortRef& ref) const;
+};
+
+using SnapshotPtr = std::shared_ptr<const Snapshot>;
+
+}  // namespace rdmadiag

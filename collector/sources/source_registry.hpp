@@ -1,0 +1,50 @@
+#pragma once
+// Names the sources rdmadiag can build and how. Sources are registered explicitly by
+// register_builtin_sources(), never by static initialisers.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collector/model/result.hpp"
+#include "collector/sources/source.hpp"
+
+namespace rdmadiag {
+
+// Settings every source may read. Roots are parameters so tests point them at fixtures.
+struct SourceSettings {
+    std::string sysfs_root = "/sys";
+    std::string tracefs_root;  // empty: /sys/kernel/tracing, then /sys/kernel/debug/tracing
+    std::string procfs_root = "/proc";
+    std::vector<std::string> include_devices;  // empty: all
+    std::vector<std::string> exclude_devices;
+    Duration counter_interval = std::chrono::seconds(1);
+    Duration pkey_interval = std::chrono::seconds(10);
+    std::string scenario;  // simulated fabric scenario (name or path)
+    std::map<std::string, std::string> extra;  // source-specific options, "mad.scope" -> "subnet"
+
+    bool device_selected(const std::string& device) const;
+};
+
+using SourceFactory = std::function<Result<std::unique_ptr<Source>>(const SourceSettings&)>;
+
+struct SourceEntry {
+    std::string name;
+    std::string description;
+    bool enabled_by_default = true;
+    SourceFactory factory;
+};
+
+class SourceRegistry {
+public:
+    void add(SourceEntry entry);
+    const SourceEntry* find(std::string_view name) const;
+    const std::vector<SourceEntry>& entries() const { return entries_; }
+
+private:
+    std::vector<SourceEntry> entries_;
+};
+
+}  // namespace rdmadiag

@@ -1,0 +1,72 @@
+#include "collector/engine/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tests/collector/engine/test_observations.hpp"
+
+namespace rdmadiag {
+namespace {
+
+using test::at;
+using test::obs;
+
+TEST(Engine, ClockFollowsObservationsAndNeverGoesBack) {
+    Engine e;
+    e.consume(obs(10, test::counter("d", 1, "symbol_error", 1)));
+    EXPECT_EQ(e.now(), at(10));
+    e.consume(obs(5, test::counter("d", 1, "symbol_error", 2)));
+    EXPECT_EQ(e.now(), at(10));
+    e.advance(at(20));
+    EXPECT_EQ(e.now(), at(20));
+    e.advance(at(15));
+    EXPECT_EQ(e.now(), at(20));
+}
+
+TEST(Engine, SnapshotIsRebuiltOnlyAfterChanges) {
+    Engine e;
+    e.consume(obs(1, test::counter("d", 1, "symbol_error", 1)));
+    auto a = e.snapshot();
+    auto b = e.snapshot();
+    EXPECT_EQ(a, b);
+    e.consume(obs(2, test::counter("d", 1, "symbol_error", 3)));
+    auto c = e.snapshot();
+    EXPECT_NE(a, c);
+    EXPECT_GT(c->sequence, a->sequence);
+    // The old snapshot is immutable: it still shows the old value.
+    EXPECT_EQ(a->find_port(PortRef{"d", 1})->counters.at(0).raw, 1u);
+    EXPECT_EQ(c->find_port(PortRef{"d", 1})->counters.at(0).raw, 3u);
+}
+
+class RecordingModule final : public EngineModule {
+public:
+    explicit RecordingModule(int* ticks) : ticks_(ticks) {}
+    void observe(const Observation& o, EngineContext& ctx) override {
+        if (std::holds_alternative<AsyncEvent>(o.body)) ctx.request_refresh(PortRef{"d", 1});
+    }
+    void tick(EngineContext&) override { ++*ticks_; }
+    void contribute(Snapshot& s) const override { s.mrs.mrs.push_back(MrRecord{}); }
+
+private:
+    int* ticks_;
+};
+
+TEST(Engine, ModulesObserveTickContributeAndRequestRefreshes) {
+    Engine e;
+    int ticks = 0;
+    e.add_module(std::make_unique<RecordingModule>(&ticks));
+    AsyncEvent ev;
+    ev.device = "d";
+    ev.port = 1;
+    ev.type = AsyncEventType::pkey_change;
+    e.consume(obs(1, ev));
+    e.advance(at(2));
+    EXPECT_EQ(ticks, 2);
+    EXPECT_EQ(e.snapshot()->mrs.mrs.size(), 1u);
+    auto r = e.take_refresh_requests();
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0], (PortRef{"d", 1}));
+    EXPECT_TRUE(e.take_refresh_requests().empty());
+}
+
+}  // namespace
+}  // namespace rdmadiag
