@@ -1,0 +1,12 @@
+#pragma once
+// The VerbsBackend that talks to libibverbs.
+
+#include <memory>
+
+#include "collector/sources/verbs/verbs_backend.hpp"
+
+namespace rdmadiag {
+
+std::unique_ptr<VerbsBackend> make_ibverbs_backend();
+
+}  // namespace rdmadiag

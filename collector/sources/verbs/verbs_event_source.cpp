@@ -1,0 +1,51 @@
+#include "collector/sources/verbs/verbs_event_source.hpp"
+
+namespace rdmadiag {
+
+VerbsEventSource::VerbsEventSource(std::unique_ptr<VerbsBackend> backend,
+                                   const SourceSettings& settings, Duration rescan_interval,
+                                   TimePoint now)
+    : backend_(std::move(backend)),
+      settings_(settings),
+      rescan_interval_(rescan_interval),
+      devices_(
+          *backend_, [this](const std::string& d) { return settings_.device_selected(d); },
+          std::string(kName)) {
+    devices_.scan(now, first_scan_);
+}
+
+Availability VerbsEventSource::availability() const {
+    if (!devices_.open_devices().empty()) return Availability{true, {}};
+    return Availability{false, devices_.down_reason()};
+}
+
+void VerbsEventSource::flush_first_scan(ObservationSink& sink) {
+    for (auto& obs : first_scan_.observations) sink.emit(std::move(obs));
+    first_scan_.observations.clear();
+}
+
+void VerbsEventSource::poll(TimePoint now, ObservationSink& sink) {
+    flush_first_scan(sink);
+    devices_.scan(now, sink);
+}
+
+void VerbsEventSource::on_readable(int fd, TimePoint now, ObservationSink& sink) {
+    flush_first_scan(sink);
+    devices_.on_readable(fd, now, sink);
+}
+
+void VerbsEventSource::refresh(const PortRef& port, TimePoint now, ObservationSink& sink) {
+    flush_first_scan(sink);
+    devices_.refresh(port, now, sink);
+}
+
+Result<Duration> verbs_rescan_interval(const SourceSettings& settings) {
+    auto it = settings.extra.find("verbs.rescan_interval");
+    if (it == settings.extra.end()) return VerbsEventSource::kDefaultRescanInterval;
+    auto d = parse_duration(it->second);
+    if (!d) return make_error("verbs.rescan_interval: " + d.error().message);
+    if (d.value() <= Duration::zero()) return make_error("verbs.rescan_interval must be positive");
+    return d.value();
+}
+
+}  // namespace rdmadiag

@@ -1,0 +1,16 @@
+#pragma once
+// Builds the "verbs" source on libibverbs.
+
+#include <memory>
+
+#include "collector/model/result.hpp"
+#include "collector/sources/source.hpp"
+#include "collector/sources/source_registry.hpp"
+
+namespace rdmadiag {
+
+// Settings read: include_devices / exclude_devices, extra["verbs.rescan_interval"].
+// A machine without devices still gets a source; it reports why it has nothing.
+Result<std::unique_ptr<Source>> make_verbs_source(const SourceSettings& settings);
+
+}  // namespace rdmadiag
