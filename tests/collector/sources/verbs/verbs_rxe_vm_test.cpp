@@ -1,0 +1,193 @@
+// The verbs source on a real soft-RoCE device (rxe0 on dummy netdev dum0), inside the test VM:
+// it sees the device, follows the link going down and up through PORT_ERR / PORT_ACTIVE, and
+// survives the rxe link being deleted and added again.
+
+#include <poll.h>
+
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "collector/sources/verbs/verbs_event_source.hpp"
+#include "collector/sources/verbs/verbs_source.hpp"
+#include "tests/beds/vm/vm_guest.hpp"
+#include "tests/collector/sources/verbs/observation_filters.hpp"
+
+namespace rdmadiag {
+namespace {
+
+using testing::bodies_of;
+using Steady = std::chrono::steady_clock;
+
+std::string read_sysfs(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    std::string text = s.str();
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    return text;
+}
+
+class VerbsOnRxe : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!vm::in_rxe_vm()) GTEST_SKIP() << vm::kNotInVm;
+        SourceSettings settings;
+        settings.extra["verbs.rescan_interval"] = "200ms";
+        auto made = make_verbs_source(settings);
+        ASSERT_TRUE(made.ok()) << made.error().message;
+        source = std::move(made.value());
+        verbs = dynamic_cast<VerbsEventSource*>(source.get());
+        ASSERT_NE(verbs, nullptr);
+        last_poll = Steady::now();
+        source->poll(now(), sink);
+    }
+
+    static TimePoint now() { return SystemClock().now(); }
+
+    // Runs the collector's loop (poll the async fds, rescan on the source's interval) until
+    // `done` holds or `limit` passes. Returns whether it held.
+    bool loop_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+        const auto deadline = Steady::now() + limit;
+        while (!done()) {
+            if (Steady::now() >= deadline) return false;
+            std::vector<pollfd> fds;
+            for (int fd : source->event_fds()) fds.push_back(pollfd{fd, POLLIN, 0});
+            ::poll(fds.data(), fds.size(), 20);
+            for (const auto& p : fds) {
+                if (p.revents != 0) source->on_readable(p.fd, now(), sink);
+            }
+            if (Steady::now() - last_poll >= source->poll_interval()) {
+                last_poll = Steady::now();
+                source->poll(now(), sink);
+            }
+        }
+        return true;
+    }
+
+    bool saw_event(AsyncEventType type, size_t from) const {
+        for (size_t i = from; i < sink.observations.size(); ++i) {
+            const auto* ev = std::get_if<AsyncEvent>(&sink.observations[i].body);
+            if (ev && ev->device == "rxe0" && ev->type == type) return true;
+        }
+        return false;
+    }
+
+    std::optional<PortState> last_state() const {
+        auto states = bodies_of<PortStateSample>(sink.observations);
+        for (auto it = states.rbegin(); it != states.rend(); ++it) {
+            if (it->port == PortRef{"rxe0", 1}) return it->state;
+        }
+        return std::nullopt;
+    }
+
+    // Sets dum0 down or up and waits for the matching event; returns the latency.
+    std::optional<std::chrono::milliseconds> flap(const char* updown, AsyncEventType expected) {
+        const size_t from = sink.observations.size();
+        const auto start = Steady::now();
+        EXPECT_EQ(vm::run(std::string("ip link set dum0 ") + updown), 0);
+        if (!loop_until([&] { return saw_event(expected, from); }, std::chrono::seconds(5))) {
+            return std::nullopt;
+        }
+        return std::chrono::duration_cast<std::chrono::milliseconds>(Steady::now() - start);
+    }
+
+    std::unique_ptr<Source> source;
+    VerbsEventSource* verbs = nullptr;
+    VectorSink sink;
+    Steady::time_point last_poll;
+};
+
+TEST_F(VerbsOnRxe, SeesTheDeviceAsSysfsDoes) {
+    EXPECT_TRUE(source->availability().available) << source->availability().reason;
+    EXPECT_EQ(verbs->watched_ports(), (std::vector<PortRef>{{"rxe0", 1}}));
+    ASSERT_EQ(source->event_fds().size(), 1u);
+
+    auto status = bodies_of<SourceStatus>(sink.observations);
+    ASSERT_FALSE(status.empty());
+    EXPECT_TRUE(status.back().up);
+    EXPECT_EQ(status.back().reason, "watching async events on rxe0:1");
+
+    auto states = bodies_of<PortStateSample>(sink.observations);
+    ASSERT_EQ(states.size(), 1u);
+    const std::string port_dir = "/sys/class/infiniband/rxe0/ports/1/";
+    EXPECT_EQ(states[0].state, PortState::active);
+    EXPECT_EQ(read_sysfs(port_dir + "state"), "4: ACTIVE");
+    EXPECT_EQ(states[0].link_layer, LinkLayer::ethernet);
+    EXPECT_EQ(read_sysfs(port_dir + "link_layer"), "Ethernet");
+    ASSERT_TRUE(states[0].rate.has_value());
+    EXPECT_EQ(*states[0].rate, read_sysfs(port_dir + "rate"));
+    ASSERT_TRUE(states[0].phys_state_text.has_value());
+    EXPECT_EQ(std::to_string(*states[0].phys_state) + ": " + *states[0].phys_state_text,
+              read_sysfs(port_dir + "phys_state"));
+
+    // rxe has one P_Key, 0xffff at index 0; sysfs prints the same table.
+    auto tables = bodies_of<PKeyTableSample>(sink.observations);
+    ASSERT_EQ(tables.size(), 1u);
+    const PKeyTable& t = tables[0].table;
+    EXPECT_TRUE(t.complete());
+    ASSERT_FALSE(t.keys.empty());
+    EXPECT_EQ(t.keys[0], 0xffff);
+    EXPECT_EQ(t.used(), 1u);
+    for (size_t i = 0; i < t.keys.size(); ++i) {
+        EXPECT_EQ(format_pkey(t.keys[i]), read_sysfs(port_dir + "pkeys/" + std::to_string(i)))
+            << "index " << i;
+    }
+}
+
+TEST_F(VerbsOnRxe, LinkDownUpGivesPortErrThenPortActiveAndTheStateFollows) {
+    const auto down = flap("down", AsyncEventType::port_err);
+    ASSERT_TRUE(down.has_value()) << "no PORT_ERR within 5 s of ip link set dum0 down";
+    EXPECT_LT(down->count(), 1000);
+    EXPECT_EQ(last_state(), PortState::down);
+
+    const auto up = flap("up", AsyncEventType::port_active);
+    ASSERT_TRUE(up.has_value()) << "no PORT_ACTIVE within 5 s of ip link set dum0 up";
+    EXPECT_LT(up->count(), 1000);
+    EXPECT_EQ(last_state(), PortState::active);
+    std::cout << "PORT_ERR after " << down->count() << " ms, PORT_ACTIVE after " << up->count()
+              << " ms\n";
+
+    auto events = bodies_of<AsyncEvent>(sink.observations);
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events[0], (AsyncEvent{"rxe0", 1u, AsyncEventType::port_err, std::nullopt}));
+    EXPECT_EQ(events[1], (AsyncEvent{"rxe0", 1u, AsyncEventType::port_active, std::nullopt}));
+}
+
+TEST_F(VerbsOnRxe, SurvivesTheRxeLinkBeingDeletedAndAddedAgain) {
+    // rxe cannot take our context away: the deletion waits until the source lets go, which it
+    // does at its next scan because the device has left the list.
+    const auto start = Steady::now();
+    const pid_t del = vm::spawn("rdma link delete rxe0");
+    int del_rc = -1;
+    ASSERT_TRUE(loop_until([&] { return vm::exited(del, del_rc); }, std::chrono::seconds(10)))
+        << "rdma link delete rxe0 still blocked after 10 s";
+    EXPECT_EQ(del_rc, 0);
+    std::cout << "rdma link delete completed after "
+              << std::chrono::duration_cast<std::chrono::milliseconds>(Steady::now() - start).count()
+              << " ms\n";
+    ASSERT_TRUE(loop_until([&] { return source->event_fds().empty(); }, std::chrono::seconds(2)));
+    EXPECT_FALSE(source->availability().available);
+    EXPECT_EQ(source->availability().reason, "no RDMA devices (ibv_get_device_list returned none)");
+    EXPECT_FALSE(bodies_of<SourceStatus>(sink.observations).back().up);
+    EXPECT_TRUE(bodies_of<DeviceList>(sink.observations).back().devices.empty());
+
+    ASSERT_EQ(vm::run("rdma link add rxe0 type rxe netdev dum0"), 0);
+    ASSERT_TRUE(loop_until([&] { return source->event_fds().size() == 1; }, std::chrono::seconds(5)))
+        << "rxe0 not reopened within 5 s of rdma link add";
+    EXPECT_TRUE(bodies_of<SourceStatus>(sink.observations).back().up);
+    EXPECT_EQ(bodies_of<DeviceList>(sink.observations).back().devices,
+              (std::vector<std::string>{"rxe0"}));
+
+    // The new context delivers events.
+    ASSERT_TRUE(flap("down", AsyncEventType::port_err).has_value());
+    ASSERT_TRUE(flap("up", AsyncEventType::port_active).has_value());
+    EXPECT_EQ(last_state(), PortState::active);
+}
+
+}  // namespace
+}  // namespace rdmadiag
