@@ -29,7 +29,9 @@ template <class T, int (*Free)(T*)>
 struct Freer {
     void operator()(T* p) const { Free(p); }
 };
-int close_ctx(ibv_context* c) { return ibv_close_device(c); }
+int close_ctx(ibv_context* c) {
+    return ibv_close_device(c);
+}
 using Context = std::unique_ptr<ibv_context, Freer<ibv_context, close_ctx>>;
 using Pd = std::unique_ptr<ibv_pd, Freer<ibv_pd, ibv_dealloc_pd>>;
 using Cq = std::unique_ptr<ibv_cq, Freer<ibv_cq, ibv_destroy_cq>>;
@@ -42,7 +44,8 @@ Context open_rxe0() {
     ibv_device** list = ibv_get_device_list(&n);
     Context ctx;
     for (int i = 0; list != nullptr && i < n; ++i) {
-        if (std::string(ibv_get_device_name(list[i])) == "rxe0") ctx.reset(ibv_open_device(list[i]));
+        if (std::string(ibv_get_device_name(list[i])) == "rxe0")
+            ctx.reset(ibv_open_device(list[i]));
     }
     if (list != nullptr) ibv_free_device_list(list);
     return ctx;

@@ -12,7 +12,9 @@ namespace rdmadiag::vm {
 
 // The bed exports RDMADIAG_VM_WORK to the command it runs. Outside the VM these tests must not
 // touch the machine's links.
-inline bool in_rxe_vm() { return std::getenv("RDMADIAG_VM_WORK") != nullptr; }
+inline bool in_rxe_vm() {
+    return std::getenv("RDMADIAG_VM_WORK") != nullptr;
+}
 
 inline constexpr const char* kNotInVm =
     "runs only inside the soft-RoCE VM (tests/beds/vm/rxe-vm runs it there)";
@@ -41,6 +43,8 @@ inline bool exited(pid_t pid, int& code) {
     return true;
 }
 
-inline int run(const std::string& command) { return wait_for(spawn(command)); }
+inline int run(const std::string& command) {
+    return wait_for(spawn(command));
+}
 
 }  // namespace rdmadiag::vm
