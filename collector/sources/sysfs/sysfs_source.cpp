@@ -15,6 +15,8 @@ constexpr std::string_view kNoDevices = "no RDMA devices under ";
 // hw_counters/lifespan is how long the driver caches the values (ms), not a counter.
 constexpr std::string_view kHwLifespan = "lifespan";
 
+constexpr uint32_t kMaxPKeyIndex = 0xffff;
+
 std::vector<uint32_t> numbered_entries(const std::vector<std::string>& names) {
     std::vector<uint32_t> out;
     out.reserve(names.size());
@@ -194,6 +196,12 @@ public:
         auto names = listing(dir, prefix, false);
         if (!names) return;
         auto indexes = numbered_entries(*names);
+        // P_Key indexes are 16 bits wide; an entry beyond that is not part of any table.
+        while (!indexes.empty() && indexes.back() > kMaxPKeyIndex) {
+            error(prefix + "/" + std::to_string(indexes.back()),
+                  make_error("P_Key index beyond 65535", ERANGE));
+            indexes.pop_back();
+        }
         PKeyTableSample s;
         s.port = port;
         s.view = PKeyView::device;

@@ -361,6 +361,17 @@ TEST_F(SysfsSourceBroken, ABrokenDeviceDoesNotChangeWhatAHealthyOneReports) {
     EXPECT_FALSE(all<SampleError>(together).empty());
 }
 
+TEST_F(SysfsSourceBroken, AP_KeyEntryBeyondSixteenBitsIsReportedNotAllocated) {
+    ASSERT_TRUE(test::write_text_file(tmp.path() + "/class/infiniband/mlx5_2/ports/1/pkeys/70000",
+                                      "0xffff\n")
+                    .ok());
+    auto obs = sample_all(*source_at(tmp.path()));
+    auto errors = errors_by_subject(obs);
+    ASSERT_TRUE(errors.contains("mlx5_2:1 pkeys/70000"));
+    EXPECT_EQ(errors.at("mlx5_2:1 pkeys/70000").code, ERANGE);
+    EXPECT_EQ(only<PKeyTableSample>(obs).table.keys.size(), 8u);
+}
+
 // Failures read() gives on real sysfs that plain files cannot reproduce (a driver's EINVAL, an
 // LSM's EACCES, EAGAIN from a busy firmware command) come through an injected reader.
 class FailingReader final : public sysfs::SysfsReader {
