@@ -496,6 +496,7 @@ Result<void> Parser::pkeys(Line& l) {
     auto ref = port_ref(l, **t, true);
     if (!ref) return ref.error();
     auto* p = find_port(*ref);
+    TRY(l.no_unknown_options());
     if (l.positional_count() < 2) return l.error_at(l.end_column(), "missing INDEX:KEY entries");
     for (size_t i = 1; i < l.positional_count(); ++i) {
         auto e = entry(l, l.positional(i));
@@ -507,7 +508,7 @@ Result<void> Parser::pkeys(Line& l) {
         }
         p->device_table.keys[e->first] = e->second;
     }
-    return l.no_unknown_options();
+    return {};
 }
 
 Result<void> Parser::counter(Line& l) {

@@ -15,7 +15,9 @@ ViewMask port_views(const Scenario& scenario, const PortRef& port) {
 
 void expand_pkey_edit(const Step& step, const PKeyEdit& edit, const Scenario& scenario,
                       std::vector<Effect>& out) {
-    const ViewMask views = edit.views != 0 ? edit.views : port_views(scenario, edit.port);
+    ViewMask views = edit.views != 0 ? edit.views : port_views(scenario, edit.port);
+    // A port without any table (iWARP) still gets the edit, which then fails on its device view.
+    if (views == 0) views = kDeviceView;
     const ViewMask programmed = views & (kDeviceView | kSmaView);
     Duration programmed_at = step.at;
     if ((views & kSmView) != 0) {
