@@ -11,8 +11,8 @@ namespace rdmadiag {
 
 // Settings read: include_devices / exclude_devices, extra["verbs.rescan_interval"].
 // A machine without devices still gets a source; it reports why it has nothing. With a sysfs
-// root other than /sys (a fixture or a copied tree) the source is unavailable: libibverbs reads
-// the live system only.
+// root other than /sys (a fixture or a copied tree) it is an error: libibverbs reads the live
+// system only.
 Result<std::unique_ptr<Source>> make_verbs_source(const SourceSettings& settings);
 
 }  // namespace rdmadiag
