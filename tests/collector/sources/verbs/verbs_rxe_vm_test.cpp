@@ -1,9 +1,11 @@
 // The verbs source on a real soft-RoCE device (rxe0 on dummy netdev dum0), inside the test VM:
-// it sees the device, follows the link going down and up through PORT_ERR / PORT_ACTIVE, and
-// survives the rxe link being deleted and added again.
+// it sees the device as sysfs does, follows the link going down and up through PORT_ERR /
+// PORT_ACTIVE, and survives the rxe link being deleted and added again. The collector (sysfs and
+// verbs into the default engine) sees the same.
 
 #include <poll.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -12,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "collector/engine/default_engine.hpp"
+#include "collector/sources/sysfs/sysfs_source.hpp"
 #include "collector/sources/verbs/verbs_event_source.hpp"
 #include "collector/sources/verbs/verbs_source.hpp"
 #include "tests/beds/vm/vm_guest.hpp"
@@ -216,6 +220,73 @@ TEST_F(VerbsOnRxe, SurvivesTheRxeLinkBeingDeletedAndAddedAgain) {
     ASSERT_TRUE(flap("down", AsyncEventType::port_err).seen);
     ASSERT_TRUE(flap("up", AsyncEventType::port_active).seen);
     EXPECT_EQ(last_state(), PortState::active);
+}
+
+TEST_F(VerbsOnRxe, TheCollectorSeesRxeThroughSysfsAndVerbs) {
+    auto sysfs = make_sysfs_source(SourceSettings{});
+    ASSERT_TRUE(sysfs.ok()) << sysfs.error().message;
+    ASSERT_TRUE(sysfs.value()->availability().available) << sysfs.value()->availability().reason;
+    auto engine = make_default_engine();
+    engine->advance(now());
+
+    VectorSink from_sysfs;
+    dynamic_cast<SysfsSource&>(*sysfs.value()).sample_all(now(), from_sysfs);
+    // The port as each source reads it: the same state, link layer, rate and P_Key table.
+    auto port_of = [](const std::vector<Observation>& obs) {
+        auto states = bodies_of<PortStateSample>(obs);
+        auto it = std::find_if(states.begin(), states.end(), [](const auto& s) {
+            return s.port == PortRef{"rxe0", 1};
+        });
+        return it == states.end() ? std::optional<PortStateSample>{} : *it;
+    };
+    auto table_of = [](const std::vector<Observation>& obs) {
+        auto tables = bodies_of<PKeyTableSample>(obs);
+        auto it = std::find_if(tables.begin(), tables.end(), [](const auto& t) {
+            return t.port == PortRef{"rxe0", 1};
+        });
+        return it == tables.end() ? std::optional<PKeyTable>{} : it->table;
+    };
+    const auto s_port = port_of(from_sysfs.observations);
+    const auto v_port = port_of(sink.observations);
+    ASSERT_TRUE(s_port && v_port);
+    EXPECT_EQ(s_port->state, v_port->state);
+    EXPECT_EQ(s_port->link_layer, v_port->link_layer);
+    EXPECT_EQ(s_port->rate, v_port->rate);
+    EXPECT_EQ(s_port->phys_state, v_port->phys_state);
+    const auto s_table = table_of(from_sysfs.observations);
+    const auto v_table = table_of(sink.observations);
+    ASSERT_TRUE(s_table && v_table);
+    EXPECT_EQ(s_table->keys, v_table->keys);
+
+    for (const auto& obs : from_sysfs.observations) engine->consume(obs);
+    for (const auto& obs : sink.observations) engine->consume(obs);
+    auto snap = engine->snapshot();
+    const DeviceSnapshot* dev = snap->find_device("rxe0");
+    ASSERT_NE(dev, nullptr);
+    EXPECT_TRUE(dev->present);
+    const PortSnapshot* port = snap->find_port(PortRef{"rxe0", 1});
+    ASSERT_NE(port, nullptr);
+    EXPECT_EQ(port->info.state, PortState::active);
+    const PKeyViewState* device_view = port->pkeys.find(PKeyView::device);
+    ASSERT_NE(device_view, nullptr);
+    EXPECT_EQ(device_view->table.keys.at(0), 0xffff);
+    for (const char* name : {"sysfs", "verbs"}) {
+        auto it = std::find_if(snap->sources.begin(), snap->sources.end(),
+                               [&](const auto& s) { return s.name == name; });
+        ASSERT_NE(it, snap->sources.end()) << name;
+        EXPECT_TRUE(it->up) << name << ": " << it->reason;
+    }
+
+    // A link flap reaches the engine's event log, and the port state it keeps follows.
+    const size_t from = sink.observations.size();
+    ASSERT_TRUE(flap("down", AsyncEventType::port_err).seen);
+    for (size_t i = from; i < sink.observations.size(); ++i) engine->consume(sink.observations[i]);
+    snap = engine->snapshot();
+    ASSERT_FALSE(snap->events.empty());
+    EXPECT_EQ(snap->events.back().source, "verbs");
+    EXPECT_EQ(snap->events.back().event.type, AsyncEventType::port_err);
+    EXPECT_EQ(snap->find_port(PortRef{"rxe0", 1})->info.state, PortState::down);
+    ASSERT_TRUE(flap("up", AsyncEventType::port_active).seen);
 }
 
 }  // namespace
