@@ -6,6 +6,29 @@
 
 namespace rdmadiag {
 
+namespace {
+
+// SourceStatus::event_coverage (the ports whose events a source delivers, which the engine needs
+// to judge event-driven caches) is being added to the model alongside this source. Where the
+// model has it, it is filled in; the reason text states the same coverage either way.
+template <class Status>
+void declare_coverage(Status& status, const std::vector<PortRef>& ports) {
+    if constexpr (requires { status.event_coverage; }) {
+        using Coverage = typename decltype(status.event_coverage)::value_type;
+        for (const auto& ref : ports) {
+            if (status.event_coverage.empty() ||
+                status.event_coverage.back().device != ref.device) {
+                Coverage c;
+                c.device = ref.device;
+                status.event_coverage.push_back(std::move(c));
+            }
+            status.event_coverage.back().ports.push_back(ref.port);
+        }
+    }
+}
+
+}  // namespace
+
 VerbsDeviceSet::VerbsDeviceSet(VerbsBackend& backend, Selector selected, std::string source_name)
     : backend_(backend), selected_(std::move(selected)), source_name_(std::move(source_name)) {}
 
@@ -196,8 +219,10 @@ void VerbsDeviceSet::publish(TimePoint now, ObservationSink& sink) {
     }
     SourceStatus status;
     status.up = !open_.empty();
+    const std::vector<PortRef> watched = watched_ports();
     status.reason =
-        status.up ? "watching async events on " + describe_ports(watched_ports()) : down_reason_;
+        status.up ? "watching async events on " + describe_ports(watched) : down_reason_;
+    declare_coverage(status, watched);
     if (!last_status_ || *last_status_ != status) {
         emit(now, sink, status);
         last_status_ = std::move(status);

@@ -15,6 +15,24 @@ constexpr int kPortActive = 9, kPortErr = 10, kPkeyChange = 12, kDeviceFatal = 8
 
 const TimePoint t0{std::chrono::seconds(1000)};
 
+// "dev:1,2 dev2:1" from SourceStatus::event_coverage where the model has it; nullopt where not.
+template <class Status>
+std::optional<std::string> coverage_text(const Status& status) {
+    if constexpr (requires { status.event_coverage; }) {
+        std::string out;
+        for (const auto& c : status.event_coverage) {
+            if (!out.empty()) out += " ";
+            out += c.device + ":";
+            for (size_t i = 0; i < c.ports.size(); ++i) {
+                out += (i ? "," : "") + std::to_string(c.ports[i]);
+            }
+        }
+        return out;
+    } else {
+        return std::nullopt;
+    }
+}
+
 class DeviceLifecycle : public ::testing::Test {
 protected:
     FakeVerbsBackend backend;
@@ -57,6 +75,9 @@ TEST_F(DeviceLifecycle, OpensEachDeviceAndReadsItsPorts) {
     ASSERT_EQ(status.size(), 1u);
     EXPECT_TRUE(status[0].up);
     EXPECT_EQ(status[0].reason, "watching async events on mlx5_0:1-2, rxe0:1");
+    if (auto coverage = coverage_text(status[0])) {
+        EXPECT_EQ(*coverage, "mlx5_0:1,2 rxe0:1");
+    }
     EXPECT_EQ(bodies_of<DeviceList>(out()).at(0).devices,
               (std::vector<std::string>{"mlx5_0", "rxe0"}));
     EXPECT_EQ(set.watched_ports(),
@@ -182,6 +203,9 @@ TEST_F(DeviceLifecycle, DeviceFatalClosesAndTheNextScanReopens) {
     EXPECT_FALSE(status[0].up);
     EXPECT_EQ(status[0].reason,
               "device context lost: mlx5_0 (DEVICE_FATAL); reopening at the next scan");
+    if (auto coverage = coverage_text(status[0])) {
+        EXPECT_EQ(*coverage, "");
+    }
 
     out().clear();
     set.scan(t0 + std::chrono::seconds(2), sink);
