@@ -136,7 +136,8 @@ TEST(FabricState, CountersSaturateOrWrapByTheirWidth) {
     EXPECT_EQ(s.counter(kIb, "port_xmit_data")->value, 4u);  // 64 bits wrap too
     EXPECT_FALSE(add("no_such_counter", 1));
 
-    ASSERT_TRUE(s.apply(CounterStep{kIb, CounterOp::set, "p_key_violations", 65535}, {}, sink).ok());
+    ASSERT_TRUE(
+        s.apply(CounterStep{kIb, CounterOp::set, "p_key_violations", 65535}, {}, sink).ok());
     EXPECT_EQ(s.counter(kIb, "p_key_violations")->value, 65535u);
     auto too_big = s.apply(CounterStep{kIb, CounterOp::set, "p_key_violations", 65536}, {}, sink);
     ASSERT_FALSE(too_big.ok());
@@ -161,7 +162,8 @@ TEST(FabricState, CounterSamplesCarryWidthAndKind) {
     EXPECT_EQ(states[0].body.lid, 7u);
     const auto cs = all_of<CounterSample>(sink.observations);
     ASSERT_EQ(cs.size(), 5u);
-    EXPECT_EQ(cs[0].body, (CounterSample{kIb, "port_rcv_constraint_errors", 250, 8, CounterKind::pma}));
+    EXPECT_EQ(cs[0].body,
+              (CounterSample{kIb, "port_rcv_constraint_errors", 250, 8, CounterKind::pma}));
     EXPECT_EQ(cs[1].body,
               (CounterSample{kIb, "p_key_violations", 65530, 16, CounterKind::portinfo}));
     EXPECT_EQ(cs[4].body, (CounterSample{kRoce, "out_of_sequence", 3, 64, CounterKind::hw}));
@@ -212,8 +214,8 @@ TEST(FabricState, EventsAndMrEventsAreEmittedWhenTheyHappen) {
     const auto when = TimePoint{} + 3s;
     ASSERT_TRUE(
         s.apply(EventStep{AsyncEvent{"ib0", 1, AsyncEventType::pkey_change, {}}}, when, sink).ok());
-    ASSERT_TRUE(s.apply(MrStep{"ib0", 17, MrOp::local_inv, WcStatus::wr_flush_err, {}}, when, sink)
-                    .ok());
+    ASSERT_TRUE(
+        s.apply(MrStep{"ib0", 17, MrOp::local_inv, WcStatus::wr_flush_err, {}}, when, sink).ok());
     ASSERT_TRUE(s.apply(MrStep{"ib0", 18, MrOp::dereg, WcStatus::success, 0}, when, sink).ok());
     EXPECT_FALSE(s.apply(MrStep{"ib0", 19, MrOp::dereg, WcStatus::success, 0}, when, sink).ok());
     ASSERT_EQ(sink.observations.size(), 3u);

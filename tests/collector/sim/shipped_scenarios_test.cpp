@@ -27,7 +27,9 @@ std::vector<Observation> play_shipped(std::string_view name, Duration extra = Du
     return play(player, sc->end + extra, 100ms);
 }
 
-Duration since_start(TimePoint t) { return t - t0(); }
+Duration since_start(TimePoint t) {
+    return t - t0();
+}
 
 std::vector<Duration> times(const std::vector<Timed<AsyncEvent>>& evs) {
     std::vector<Duration> out;
@@ -56,17 +58,26 @@ std::optional<Duration> first_seen(const std::vector<Observation>& obs, const Po
 }
 
 TEST(ShippedScenarios, AllAreThereInNameOrder) {
-    const std::vector<std::string_view> expected = {
-        "counter-reset",          "counter-saturation-8bit",
-        "counter-wrap-16bit",     "default",
-        "device-hotplug",         "mr-iwarp-reinvalidate",
-        "mr-unknown-timeout",     "mr-xprtrdma-stuck",
-        "pkey-change-missed-event", "pkey-change-with-event",
-        "pkey-flapping",          "pkey-index-moved",
-        "pkey-late-event",        "pkey-membership-flip",
-        "pkey-removed",           "pkey-spurious-event",
-        "pkey-violations-after-change", "pkey-violations-no-change",
-        "port-flap",              "sm-divergence"};
+    const std::vector<std::string_view> expected = {"counter-reset",
+                                                    "counter-saturation-8bit",
+                                                    "counter-wrap-16bit",
+                                                    "default",
+                                                    "device-hotplug",
+                                                    "mr-iwarp-reinvalidate",
+                                                    "mr-unknown-timeout",
+                                                    "mr-xprtrdma-stuck",
+                                                    "pkey-change-missed-event",
+                                                    "pkey-change-with-event",
+                                                    "pkey-flapping",
+                                                    "pkey-index-moved",
+                                                    "pkey-late-event",
+                                                    "pkey-membership-flip",
+                                                    "pkey-removed",
+                                                    "pkey-spurious-event",
+                                                    "pkey-violations-after-change",
+                                                    "pkey-violations-no-change",
+                                                    "port-flap",
+                                                    "sm-divergence"};
     std::vector<std::string_view> names;
     for (const auto& s : shipped_scenarios()) names.push_back(s.name);
     EXPECT_EQ(names, expected);

@@ -10,7 +10,9 @@
 
 namespace rdmadiag::sim::testing {
 
-inline TimePoint t0() { return TimePoint{} + std::chrono::hours(24 * 20000); }
+inline TimePoint t0() {
+    return TimePoint{} + std::chrono::hours(24 * 20000);
+}
 
 // Polls every `step` from t0() to t0() + until, refreshing ports the way the daemon does.
 inline std::vector<Observation> play(ScenarioPlayer& player, Duration until, Duration step,

@@ -67,8 +67,8 @@ TEST(SimulatedFabric, UsesTheSettingsIntervals) {
         tables += std::holds_alternative<PKeyTableSample>(o.body);
         states += std::holds_alternative<PortStateSample>(o.body);
     }
-    EXPECT_EQ(tables, 3u * 3 + 3);   // mlx5_0: 3 views, mlx5_2: device; at 0s, 30s, 60s
-    EXPECT_EQ(states, 31u * 2);      // two ports, every 2s
+    EXPECT_EQ(tables, 3u * 3 + 3);  // mlx5_0: 3 views, mlx5_2: device; at 0s, 30s, 60s
+    EXPECT_EQ(states, 31u * 2);     // two ports, every 2s
 }
 
 TEST(SimulatedFabric, LoadsAScenarioFile) {
@@ -135,6 +135,19 @@ TEST(SimulatedFabric, LooksLikeARealSourceDownstream) {
         EXPECT_EQ(kinds.count(observation_kind(o)), 1u) << observation_kind(o);
     }
     EXPECT_EQ(kinds.count(observation_kind(SampleError{})), 0u);
+}
+
+TEST(SimulatedFabric, RegistersItselfOffByDefault) {
+    SourceRegistry registry;
+    register_sim_source(registry);
+    const auto* entry = registry.find("sim");
+    ASSERT_NE(entry, nullptr);
+    EXPECT_FALSE(entry->enabled_by_default);
+    SourceSettings settings;
+    settings.scenario = "pkey-removed";
+    auto src = entry->factory(settings);
+    ASSERT_TRUE(src.ok());
+    EXPECT_EQ((*src)->name(), "sim");
 }
 
 }  // namespace

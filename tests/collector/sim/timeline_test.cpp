@@ -18,8 +18,12 @@ Scenario parse(const std::string& steps) {
     return r.ok() ? std::move(r).value() : Scenario{};
 }
 
-const TableEffect& table(const Effect& e) { return std::get<TableEffect>(e.action); }
-const AsyncEvent& event(const Effect& e) { return std::get<EventStep>(e.action).event; }
+const TableEffect& table(const Effect& e) {
+    return std::get<TableEffect>(e.action);
+}
+const AsyncEvent& event(const Effect& e) {
+    return std::get<EventStep>(e.action).event;
+}
 
 TEST(Timeline, SmIntentFirstThenThePortThenTheEvent) {
     const auto effects = compile_timeline(parse("at 10s pkey-set ib0:1 2 0x8002\n"));
@@ -73,8 +77,9 @@ TEST(Timeline, PortFlapCarriesItsEvent) {
 
 TEST(Timeline, EffectsAtTheSameTimeKeepStepOrder) {
     // The first edit's port programming (at 10.1s) lands with the second step (also 10.1s).
-    auto effects = compile_timeline(parse(
-        "at 10s pkey-set ib0:1 2 0x8002\nat 10.1s counter-reset ib0:1\nat 10.1s port-down ib0:1\n"));
+    auto effects =
+        compile_timeline(parse("at 10s pkey-set ib0:1 2 0x8002\nat 10.1s counter-reset ib0:1\nat "
+                               "10.1s port-down ib0:1\n"));
     ASSERT_EQ(effects.size(), 6u);
     EXPECT_EQ(effects[0].at, 10s);
     EXPECT_TRUE(std::holds_alternative<TableEffect>(effects[1].action));
