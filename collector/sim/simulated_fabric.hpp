@@ -31,6 +31,7 @@ public:
     const sim::ScenarioPlayer& player() const { return player_; }
     // When the scenario's story is told (for a loop: one period), from its start.
     Duration natural_end() const { return player_.scenario().end; }
+    std::optional<Duration> playback_length() const override { return natural_end(); }
 
 private:
     sim::ScenarioPlayer player_;
