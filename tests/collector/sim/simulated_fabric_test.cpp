@@ -49,6 +49,7 @@ TEST(SimulatedFabric, DefaultScenarioFromEmptySettings) {
     EXPECT_TRUE(fabric->scenario().loop);
     EXPECT_EQ(fabric->natural_end(), 5min);
     EXPECT_EQ(scenario_natural_end(fabric->scenario()), 5min);
+    EXPECT_EQ((*src)->playback_length(), std::optional<Duration>(5min));
 }
 
 TEST(SimulatedFabric, UsesTheSettingsIntervals) {
@@ -135,19 +136,6 @@ TEST(SimulatedFabric, LooksLikeARealSourceDownstream) {
         EXPECT_EQ(kinds.count(observation_kind(o)), 1u) << observation_kind(o);
     }
     EXPECT_EQ(kinds.count(observation_kind(SampleError{})), 0u);
-}
-
-TEST(SimulatedFabric, RegistersItselfOffByDefault) {
-    SourceRegistry registry;
-    register_sim_source(registry);
-    const auto* entry = registry.find("sim");
-    ASSERT_NE(entry, nullptr);
-    EXPECT_FALSE(entry->enabled_by_default);
-    SourceSettings settings;
-    settings.scenario = "pkey-removed";
-    auto src = entry->factory(settings);
-    ASSERT_TRUE(src.ok());
-    EXPECT_EQ((*src)->name(), "sim");
 }
 
 }  // namespace
