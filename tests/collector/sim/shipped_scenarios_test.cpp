@@ -403,6 +403,15 @@ TEST(ShippedScenarios, DefaultShowsEveryKindOfTrouble) {
     const auto fio = mr_events(obs, "cxgb4_0", 5);
     ASSERT_FALSE(fio.empty());
     EXPECT_EQ(fio.front().body.owner, (MrOwner{4242, "fio"}));
+    // fio's iWARP MR stays unknown for more than two minutes before it is re-invalidated.
+    std::optional<Duration> flushed, reinvalidated;
+    for (const auto& m : fio) {
+        if (m.body.op != MrOp::local_inv) continue;
+        if (m.body.status == WcStatus::wr_flush_err) flushed = since_start(m.time);
+        if (m.body.status == WcStatus::success && flushed) reinvalidated = since_start(m.time);
+    }
+    ASSERT_TRUE(flushed && reinvalidated);
+    EXPECT_GE(*reinvalidated - *flushed, 2min);
 }
 
 TEST(ShippedScenarios, DefaultLoopsBackToWhereItStarted) {
