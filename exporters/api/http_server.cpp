@@ -52,6 +52,7 @@ std::string openssl_error() {
 }
 
 std::once_flag g_library_once;
+unsigned g_library_features = 0;
 
 }  // namespace
 
@@ -118,7 +119,7 @@ Result<void> HttpServer::start() {
     if (!spec) return spec.error();
     std::string ports = *spec;
     if (options_.web.tls) ports += "s";
-    std::call_once(g_library_once, [] { mg_init_library(MG_FEATURES_SSL); });
+    std::call_once(g_library_once, [] { g_library_features = mg_init_library(MG_FEATURES_SSL); });
 
     std::string threads = std::to_string(options_.max_connections);
     std::string queue = std::to_string(options_.queue);

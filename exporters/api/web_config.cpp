@@ -1,5 +1,8 @@
 #include "exporters/api/web_config.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace rdmadiag {
 
 namespace {
@@ -33,7 +36,11 @@ std::optional<ClientAuth> parse_client_auth(std::string_view s) {
 Result<TlsSettings> parse_tls(const YamlNode& node, const std::string& base) {
     if (!node.is_map()) return at(node, "tls_server_config must be a mapping");
     TlsSettings tls;
+    static const char* const kKnown[] = {"cert_file",        "key_file",    "client_ca_file",
+                                         "client_auth_type", "min_version", "max_version"};
     for (const auto& [k, v] : node.map) {
+        if (std::find(std::begin(kKnown), std::end(kKnown), k) == std::end(kKnown))
+            return at(v, "tls_server_config." + k + " is not supported by rdmadiag");
         if (!v.is_scalar()) return at(v, "tls_server_config." + k + " must be a single value");
         if (k == "cert_file") {
             tls.cert_file = resolve(base, v.scalar);
