@@ -1,6 +1,7 @@
 #include "cli/commands/serve.hpp"
 
 #include <cstdio>
+#include <filesystem>
 
 #include "collector/daemon/collector_daemon.hpp"
 #include "collector/daemon/signal_watcher.hpp"
@@ -110,6 +111,20 @@ bool same_web(const WebSettings& a, const WebSettings& b) {
 
 }  // namespace
 
+std::optional<std::string> simulate_when_no_device(DaemonConfig& config,
+                                                   const SourceRegistry& registry) {
+    if (config.simulate || !config.source_switches.empty() || !registry.find(kSimulatedSourceName))
+        return std::nullopt;
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::path(config.sources.sysfs_root) / "class/infiniband";
+    bool any = std::filesystem::exists(dir, ec) &&
+               std::filesystem::directory_iterator(dir, ec) != std::filesystem::directory_iterator();
+    if (any || config.sources.sysfs_root != "/sys") return std::nullopt;
+    config.simulate = "";
+    return "no RDMA device under " + dir.string() +
+           ": serving the simulated fabric (choose a scenario with --simulate=NAME)";
+}
+
 int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHooks hooks) {
     std::unique_ptr<SignalWatcher> signals;
     try {
@@ -124,6 +139,7 @@ int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHook
         return 2;
     }
     Logger log(config->log_level, config->log_format);
+    if (auto note = simulate_when_no_device(*config, registry)) log.warn(*note);
     auto options = http_options(*config);
     if (!options) {
         log.error("bad web config", {{"error", options.error().message}});
@@ -159,6 +175,7 @@ int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHook
         if (*sig == DaemonSignal::terminate) break;
         log.info("reloading configuration");
         auto next = resolve_serve_config(flags);
+        if (next) simulate_when_no_device(*next, registry);
         if (!next) {
             log.error("reload failed, keeping the running configuration",
                       {{"error", next.error().message}});
@@ -202,5 +219,17 @@ int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHook
     log.info("stopped");
     return 0;
 }
+
+namespace cli {
+
+void register_serve_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
+    auto* cmd = app.add_subcommand(
+        "serve", "Run the collector and serve /metrics, /api/v1/ and /healthz on one port");
+    auto flags = std::make_shared<ServeFlags>();
+    add_serve_flags(*cmd, *flags, ctx.registry);
+    cmd->callback([flags, &ctx, &exit] { exit.value = run_serve(*flags, ctx.registry); });
+}
+
+}  // namespace cli
 
 }  // namespace rdmadiag

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "cli/cli_context.hpp"
+#include "cli/commands/commands.hpp"
 #include "collector/daemon/daemon_config.hpp"
 #include "collector/sources/source_registry.hpp"
 
@@ -44,5 +46,14 @@ struct ServeHooks {
 // Runs until SIGTERM or SIGINT. Returns the process exit code. The calling thread must be the
 // main thread and no other thread may run yet (the signal mask is inherited).
 int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHooks hooks = {});
+
+// With default settings on a machine without RDMA devices, serve the simulated fabric rather
+// than nothing (the README's first command works anywhere). Returns the note to log, if any.
+std::optional<std::string> simulate_when_no_device(DaemonConfig& config,
+                                                   const SourceRegistry& registry);
+
+namespace cli {
+void register_serve_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
+}  // namespace cli
 
 }  // namespace rdmadiag

@@ -52,7 +52,6 @@ std::string openssl_error() {
 }
 
 std::once_flag g_library_once;
-unsigned g_library_features = 0;
 
 }  // namespace
 
@@ -64,24 +63,19 @@ HttpServer::HttpServer(HttpServerOptions options, Handler handler, Logger* log)
 
 HttpServer::~HttpServer() { stop(); }
 
-int HttpServer::setup_tls(void* ssl_ctx) {
-    auto* ctx = static_cast<SSL_CTX*>(ssl_ctx);
+std::string HttpServer::setup_tls(SSL_CTX* ctx) {
     const TlsSettings& tls = *options_.web.tls;
-    if (SSL_CTX_use_certificate_chain_file(ctx, tls.cert_file.c_str()) != 1) {
-        tls_error_ = tls.cert_file + ": " + openssl_error();
-        return -1;
-    }
+    if (SSL_CTX_use_certificate_chain_file(ctx, tls.cert_file.c_str()) != 1)
+        return tls.cert_file + ": " + openssl_error();
     if (SSL_CTX_use_PrivateKey_file(ctx, tls.key_file.c_str(), SSL_FILETYPE_PEM) != 1 ||
         SSL_CTX_check_private_key(ctx) != 1) {
-        tls_error_ = tls.key_file + ": " + openssl_error();
-        return -1;
+        return tls.key_file + ": " + openssl_error();
     }
     SSL_CTX_set_min_proto_version(ctx, openssl_version(tls.min_version));
     if (tls.max_version) SSL_CTX_set_max_proto_version(ctx, openssl_version(*tls.max_version));
     if (!tls.client_ca_file.empty() &&
         SSL_CTX_load_verify_locations(ctx, tls.client_ca_file.c_str(), nullptr) != 1) {
-        tls_error_ = tls.client_ca_file + ": " + openssl_error();
-        return -1;
+        return tls.client_ca_file + ": " + openssl_error();
     }
     int mode = SSL_VERIFY_NONE;
     switch (tls.client_auth) {
@@ -99,11 +93,7 @@ int HttpServer::setup_tls(void* ssl_ctx) {
     } else {
         SSL_CTX_set_verify(ctx, mode, nullptr);
     }
-    return 1;
-}
-
-int HttpServer::on_init_ssl(void* ssl_ctx, void* self) {
-    return static_cast<HttpServer*>(self)->setup_tls(ssl_ctx);
+    return "";
 }
 
 int HttpServer::on_log(const mg_connection* conn, const char* message) {
@@ -117,9 +107,9 @@ Result<void> HttpServer::start() {
     if (ctx_) return make_error("HTTP server already running");
     auto spec = civetweb_listen_spec(options_.listen_address);
     if (!spec) return spec.error();
-    std::string ports = *spec;
-    if (options_.web.tls) ports += "s";
-    std::call_once(g_library_once, [] { g_library_features = mg_init_library(MG_FEATURES_SSL); });
+    // With TLS, CivetWeb serves plain HTTP on loopback behind the TLS frontend.
+    std::string ports = options_.web.tls ? "127.0.0.1:0" : *spec;
+    std::call_once(g_library_once, [] { mg_init_library(0); });
 
     std::string threads = std::to_string(options_.max_connections);
     std::string queue = std::to_string(options_.queue);
@@ -140,7 +130,6 @@ Result<void> HttpServer::start() {
     mg_callbacks callbacks;
     std::memset(&callbacks, 0, sizeof callbacks);
     callbacks.log_message = &HttpServer::on_log;
-    if (options_.web.tls) callbacks.init_ssl = &HttpServer::on_init_ssl;
 
     mg_init_data init;
     std::memset(&init, 0, sizeof init);
@@ -154,15 +143,35 @@ Result<void> HttpServer::start() {
     error.text_buffer_size = sizeof error_text;
     ctx_ = mg_start2(&init, &error);
     if (!ctx_) {
-        std::string why = !tls_error_.empty() ? tls_error_ : std::string(error_text);
-        return make_error("cannot listen on " + options_.listen_address + ": " + why);
+        return make_error("cannot listen on " + options_.listen_address + ": " +
+                          std::string(error_text));
     }
     // The catch-all handler: every URI is ours to answer (404 included).
     mg_set_request_handler(ctx_, "/", &HttpServer::on_request, this);
+    if (options_.web.tls) {
+        mg_server_port bound[2];
+        int n = mg_get_server_ports(ctx_, 2, bound);
+        frontend_token_ = make_frontend_token();
+        TlsFrontendOptions f;
+        f.listen_address = options_.listen_address;
+        f.backend_port = n > 0 ? bound[0].port : 0;
+        f.token = frontend_token_;
+        f.max_connections = options_.max_connections;
+        f.timeout = options_.request_timeout;
+        f.max_request_bytes = options_.max_request_bytes;
+        frontend_ = std::make_unique<TlsFrontend>(f, [this](SSL_CTX* c) { return setup_tls(c); });
+        if (auto r = frontend_->start(); !r) {
+            frontend_.reset();
+            stop();
+            return r.error();
+        }
+    }
     return {};
 }
 
 void HttpServer::stop() {
+    if (frontend_) frontend_->stop();
+    frontend_.reset();
     if (!ctx_) return;
     mg_stop(ctx_);
     ctx_ = nullptr;
@@ -170,11 +179,18 @@ void HttpServer::stop() {
 
 std::vector<int> HttpServer::ports() const {
     std::vector<int> out;
+    if (frontend_) return {frontend_->port()};
     if (!ctx_) return out;
     mg_server_port ports[4];
     int n = mg_get_server_ports(ctx_, 4, ports);
     for (int i = 0; i < n; ++i) out.push_back(ports[i].port);
     return out;
+}
+
+int HttpServer::backend_port() const {
+    if (!ctx_) return 0;
+    mg_server_port bound[2];
+    return mg_get_server_ports(ctx_, 2, bound) > 0 ? bound[0].port : 0;
 }
 
 int HttpServer::on_request(mg_connection* conn, void* self) {
@@ -197,6 +213,16 @@ int HttpServer::serve(mg_connection* conn) {
     bool head = req.method == "HEAD";
 
     HttpResponse resp;
+    if (frontend_) {
+        auto f = req.headers.find("x-rdmadiag-frontend");
+        if (f == req.headers.end() || f->second != frontend_token_) {
+            resp = HttpResponse{403, "application/json",
+                                "{\"error\":\"this port only serves through TLS\",\"status\":403}\n",
+                                {}};
+            write_response(conn, resp, head);
+            return 403;
+        }
+    }
     if (auth_.enabled()) {
         auto h = req.headers.find("authorization");
         if (h == req.headers.end() || !auth_.allows(h->second)) {

@@ -13,6 +13,7 @@
 #include "collector/model/time.hpp"
 #include "exporters/api/basic_auth.hpp"
 #include "exporters/api/http_types.hpp"
+#include "exporters/api/tls_frontend.hpp"
 #include "exporters/api/web_config.hpp"
 
 struct mg_context;
@@ -46,21 +47,23 @@ public:
 
     // Ports actually bound (useful with port 0).
     std::vector<int> ports() const;
+    // With TLS: the loopback port the plain listener sits on behind the TLS frontend.
+    int backend_port() const;
     bool tls() const { return options_.web.tls.has_value(); }
 
 private:
     static int on_request(mg_connection* conn, void* self);
     static int on_log(const mg_connection* conn, const char* message);
-    static int on_init_ssl(void* ssl_ctx, void* self);
     int serve(mg_connection* conn);
-    int setup_tls(void* ssl_ctx);
+    std::string setup_tls(SSL_CTX* ctx);
 
     HttpServerOptions options_;
     Handler handler_;
     Logger* log_;
     BasicAuth auth_;
     mg_context* ctx_ = nullptr;
-    std::string tls_error_;
+    std::unique_ptr<TlsFrontend> frontend_;
+    std::string frontend_token_;
 };
 
 }  // namespace rdmadiag

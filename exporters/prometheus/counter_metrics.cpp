@@ -7,7 +7,7 @@ namespace rdmadiag {
 namespace {
 
 // sysfs and the PMA count these in units of 4 octets.
-constexpr uint64_t kDataCounterUnit = 4;
+constexpr double kDataCounterUnit = 4.0;
 
 }  // namespace
 
@@ -18,15 +18,15 @@ void add_counter_metrics(const Snapshot& snap, MetricWriter& out) {
                 auto l = port_labels(p.ref);
                 l.push_back({"counter", c.name});
                 l.push_back({"kind", std::string(to_string(c.kind))});
-                out.counter("rdmadiag_port_counter_total",
+                out.counter("rdmadiag_port_stat_total",
                             "Port counter as a monotonic total, in the counter's own unit "
                             "(sysfs file name or IBA field).",
                             l, static_cast<double>(c.total));
-                out.counter("rdmadiag_port_counter_resets_total",
+                out.counter("rdmadiag_port_stat_resets_total",
                             "Times the counter went backwards and was taken as a reset.", l,
                             static_cast<double>(c.resets));
                 if (c.width < 64) {
-                    out.gauge("rdmadiag_port_counter_saturated",
+                    out.gauge("rdmadiag_port_stat_saturated",
                               "Whether a narrow counter sits at its maximum: events beyond it are "
                               "not counted until it is cleared.",
                               l, c.saturated ? 1 : 0);
@@ -39,7 +39,7 @@ void add_counter_metrics(const Snapshot& snap, MetricWriter& out) {
                                 xmit ? "Data octets transmitted on the port."
                                      : "Data octets received on the port.",
                                 port_labels(p.ref),
-                                static_cast<double>(c.total * kDataCounterUnit));
+                                static_cast<double>(c.total) * kDataCounterUnit);
                 }
             }
         }

@@ -175,3 +175,18 @@ TEST(DaemonConfig, UnknownSourcesAndMissingSimulatorAreErrors) {
 
 }  // namespace
 }  // namespace rdmadiag
+
+namespace rdmadiag {
+namespace {
+
+TEST(DaemonConfig, TheShippedExampleFileLoads) {
+    DaemonConfig c;
+    auto r = apply_config_file(RDMADIAG_SOURCE_DIR "/exporters/systemd/rdmadiag.yml", c);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(c.web.listen_address, ":9857");
+    EXPECT_EQ(c.sources.counter_interval, std::chrono::seconds(15));
+    EXPECT_EQ(c.source_switches.at("sysfs"), true);
+}
+
+}  // namespace
+}  // namespace rdmadiag

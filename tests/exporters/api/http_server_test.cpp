@@ -222,6 +222,19 @@ TEST_F(HttpServerTest, TlsWithACertificateAndKeyFromTheWebConfig) {
     EXPECT_NE(body.find("\"status\":\"ok\""), std::string::npos) << body;
     // Plain HTTP to the TLS port gets no data.
     EXPECT_EQ(status_of(http_exchange(port, http_get("/healthz"))), -1);
+    // The plain listener behind the frontend refuses what did not come through TLS, even with
+    // a made-up frontend header.
+    int backend = server->backend_port();
+    ASSERT_NE(backend, port);
+    EXPECT_EQ(status_of(http_exchange(backend, http_get("/metrics"))), 403);
+    EXPECT_EQ(status_of(http_exchange(backend, http_get("/metrics", "X-Rdmadiag-Frontend: guess\r\n"))),
+              403);
+    // Client-supplied copies of the header are replaced by the frontend's own.
+    std::string spoof = "curl -sS --max-time 10 -H 'X-Rdmadiag-Frontend: guess' --cacert " + dir +
+                        "/cert.pem -o " + out + " -w '%{http_code}' https://127.0.0.1:" +
+                        std::to_string(port) + "/healthz > " + dir + "/code.txt";
+    EXPECT_EQ(std::system(spoof.c_str()), 0);
+    EXPECT_EQ(read_text_file(dir + "/code.txt").value_or(""), "200");
     std::system(("rm -rf " + dir).c_str());
 }
 

@@ -91,16 +91,16 @@ TEST_F(SnapshotMetrics, ACacheThatFollowedTheDeviceIsNotStale) {
 TEST_F(SnapshotMetrics, CountersAreMonotonicTotalsWithSaturationFlags) {
     std::map<std::string, std::string> rcv{{"port", "1"}, {"counter", "port_rcv_constraint_errors"},
                                            {"kind", "pma"}};
-    EXPECT_EQ(value(fams, "rdmadiag_port_counter_total", rcv), 300);
-    EXPECT_EQ(value(fams, "rdmadiag_port_counter_saturated", rcv), 1);
-    EXPECT_EQ(value(fams, "rdmadiag_port_counter_resets_total", rcv), 1);
-    EXPECT_EQ(value(fams, "rdmadiag_port_counter_total",
+    EXPECT_EQ(value(fams, "rdmadiag_port_stat_total", rcv), 300);
+    EXPECT_EQ(value(fams, "rdmadiag_port_stat_saturated", rcv), 1);
+    EXPECT_EQ(value(fams, "rdmadiag_port_stat_resets_total", rcv), 1);
+    EXPECT_EQ(value(fams, "rdmadiag_port_stat_total",
                     {{"counter", "p_key_violations"}, {"kind", "portinfo"}}),
               4);
     // 64-bit counters cannot saturate in practice: no flag series.
-    EXPECT_FALSE(value(fams, "rdmadiag_port_counter_saturated", {{"counter", "port_xmit_data"}}));
+    EXPECT_FALSE(value(fams, "rdmadiag_port_stat_saturated", {{"counter", "port_xmit_data"}}));
     EXPECT_EQ(value(fams, "rdmadiag_port_transmitted_bytes_total", {{"port", "1"}}), 4000);
-    EXPECT_EQ(family(fams, "rdmadiag_port_counter_total")->type, MetricType::Counter);
+    EXPECT_EQ(family(fams, "rdmadiag_port_stat_total")->type, MetricType::Counter);
 }
 
 TEST_F(SnapshotMetrics, EventsFindingsAndMrs) {
@@ -162,7 +162,7 @@ TEST(SnapshotCollectable, SerializesTheLatestSnapshotInTextFormat) {
     SnapshotCollectable c(store);
     store.publish(std::make_shared<Snapshot>(testing::sample_snapshot()));
     auto text = serialize_metrics(c);
-    EXPECT_NE(text.find("# TYPE rdmadiag_port_counter_total counter\n"), std::string::npos);
+    EXPECT_NE(text.find("# TYPE rdmadiag_port_stat_total counter\n"), std::string::npos);
     EXPECT_NE(text.find("rdmadiag_pkey_cache_stale{device=\"mlx5_0\",port=\"1\"} 1\n"),
               std::string::npos);
     EXPECT_NE(text.find("rdmadiag_snapshot_sequence 17\n"), std::string::npos);
