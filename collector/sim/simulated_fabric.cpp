@@ -42,6 +42,12 @@ Result<std::unique_ptr<Source>> make_sim_source(const SourceSettings& settings) 
     return std::unique_ptr<Source>(std::move(*fabric));
 }
 
+void register_sim_source(SourceRegistry& registry) {
+    registry.add(SourceEntry{std::string(kSimSourceName),
+                             "simulated fabric playing a scenario (--simulate[=SCENARIO])", false,
+                             make_sim_source});
+}
+
 Duration scenario_natural_end(const sim::Scenario& scenario) {
     return scenario.end;
 }

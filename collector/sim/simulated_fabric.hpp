@@ -31,6 +31,7 @@ public:
     const sim::ScenarioPlayer& player() const { return player_; }
     // When the scenario's story is told (for a loop: one period), from its start.
     Duration natural_end() const { return player_.scenario().end; }
+    std::optional<Duration> playback_length() const override { return natural_end(); }
 
 private:
     sim::ScenarioPlayer player_;
@@ -42,6 +43,10 @@ Result<std::unique_ptr<Source>> make_sim_source(const SourceSettings& settings);
 
 // Same, keeping the concrete type (the CLI's --simulate reads natural_end()).
 Result<std::unique_ptr<SimulatedFabric>> make_simulated_fabric(const SourceSettings& settings);
+
+// Adds the "sim" entry to a registry (not enabled by default: it stands in for real devices only
+// when asked, or when the machine has none).
+void register_sim_source(SourceRegistry& registry);
 
 // The natural end of a scenario: the time its story has been told (the loop period for a loop).
 Duration scenario_natural_end(const sim::Scenario& scenario);

@@ -6,9 +6,10 @@
 namespace rdmadiag {
 
 void register_builtin_sources(SourceRegistry& registry) {
-    registry.add({"sysfs", "RDMA devices, ports, P_Key tables and counters from sysfs", true,
+    registry.add({"sysfs", "Devices, ports, P_Key tables and counters from /sys/class/infiniband",
+                  true,
                   [](const SourceSettings& s) { return make_sysfs_source(s); }});
-    registry.add({"sim", "the simulated fabric (--simulate)", false,
+    registry.add({"sim", "The built-in simulated fabric, playing a scenario", false,
                   [](const SourceSettings& s) { return make_sim_source(s); }});
 }
 

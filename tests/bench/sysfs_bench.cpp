@@ -90,11 +90,16 @@ BENCHMARK(BM_BareFileIo)->Unit(benchmark::kMicrosecond)->UseRealTime();
 // Prints as usual and keeps each benchmark's mean real and CPU time for the closing ratio.
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
+    RatioReporter() : ConsoleReporter(::isatty(STDOUT_FILENO) ? OO_Defaults : OO_Tabular) {}
     void ReportRuns(const std::vector<Run>& runs) override {
         ConsoleReporter::ReportRuns(runs);
         for (const auto& r : runs) {
-            if (r.error_occurred || r.run_type == Run::RT_Aggregate) continue;
-            auto& t = times_[r.run_name.function_name];
+            if (r.error_occurred) continue;
+            // Plain runs are averaged here; with --benchmark_report_aggregates_only only the
+            // library's mean comes through, and it is taken as is.
+            const bool mean = r.run_type == Run::RT_Aggregate && r.aggregate_name == "mean";
+            if (r.run_type == Run::RT_Aggregate && !mean) continue;
+            auto& t = (mean ? means_ : times_)[r.run_name.function_name];
             t.real += r.GetAdjustedRealTime();
             t.cpu += r.GetAdjustedCPUTime();
             ++t.runs;
@@ -106,6 +111,9 @@ public:
         int runs = 0;
     };
     Times mean(const std::string& name) const {
+        if (auto m = means_.find(name); m != means_.end() && m->second.runs > 0) {
+            return m->second;
+        }
         auto it = times_.find(name);
         if (it == times_.end() || it->second.runs == 0) return {};
         const Times& t = it->second;
@@ -114,6 +122,7 @@ public:
 
 private:
     std::map<std::string, Times> times_;
+    std::map<std::string, Times> means_;
 };
 
 }  // namespace

@@ -38,6 +38,28 @@ Transport transport_of(const std::optional<std::string>& node_type, std::optiona
 
 }  // namespace
 
+// A folder whose value files are read one after another. The path is rebuilt in one buffer, and
+// the error subject ("mlx5_0:1 counters/symbol_error") is only built when there is an error.
+class Folder {
+public:
+    Folder(std::string path, std::string subject_prefix)
+        : path_(std::move(path)), base_(path_.size() + 1), subject_(std::move(subject_prefix)) {
+        path_ += '/';
+    }
+    const std::string& path(std::string_view name) {
+        path_.resize(base_);
+        path_ += name;
+        return path_;
+    }
+    std::string subject(std::string_view name) const { return subject_ + std::string(name); }
+    std::string dir() const { return path_.substr(0, base_ - 1); }
+
+private:
+    std::string path_;
+    size_t base_;
+    std::string subject_;
+};
+
 // One walk over the tree: the reads, the parsing and the observations of a single poll or
 // refresh. Every failed value becomes a SampleError and nothing else.
 class SysfsSource::Pass {
@@ -55,18 +77,17 @@ public:
 
     // Reads one value file and parses it. Absent files are errors unless `optional`.
     template <class Parse>
-    auto value(const std::string& path, const std::string& subject, Parse parse,
-               bool optional = false)
+    auto value(Folder& folder, std::string_view name, Parse parse, bool optional = false)
         -> std::optional<std::decay_t<decltype(parse(std::string_view{}).value())>> {
         char buf[sysfs::kReadBufferSize];
-        auto n = src_.reader_->read_file(path, buf, sizeof buf);
+        auto n = src_.reader_->read_file(folder.path(name), buf, sizeof buf);
         if (!n) {
-            if (!(optional && n.error().code == ENOENT)) error(subject, n.error());
+            if (!(optional && n.error().code == ENOENT)) error(folder.subject(name), n.error());
             return std::nullopt;
         }
         auto parsed = parse(std::string_view(buf, *n));
         if (!parsed) {
-            error(subject, parsed.error());
+            error(folder.subject(name), parsed.error());
             return std::nullopt;
         }
         return std::move(parsed).value();
@@ -90,24 +111,18 @@ public:
     }
 
     void device_info(const std::string& dev, std::optional<uint32_t> first_port) {
-        const std::string dir = device_dir(dev);
-        auto subject = [&](const char* f) { return dev + " " + f; };
+        Folder dir(device_dir(dev), dev + " ");
         DeviceInfo info;
         info.device = dev;
-        if (auto t = value(dir + "/node_type", subject("node_type"), sysfs::parse_node_type)) {
-            info.node_type = t->name;
-        }
-        info.node_guid = value(dir + "/node_guid", subject("node_guid"), sysfs::parse_guid);
-        info.sys_image_guid =
-            value(dir + "/sys_image_guid", subject("sys_image_guid"), sysfs::parse_guid);
-        info.node_desc = value(dir + "/node_desc", subject("node_desc"), sysfs::parse_node_desc);
+        if (auto t = value(dir, "node_type", sysfs::parse_node_type)) info.node_type = t->name;
+        info.node_guid = value(dir, "node_guid", sysfs::parse_guid);
+        info.sys_image_guid = value(dir, "sys_image_guid", sysfs::parse_guid);
+        info.node_desc = value(dir, "node_desc", sysfs::parse_node_desc);
         // fw_ver, board_id and hca_type come from the driver: soft devices lack some of them,
         // and fw_ver prints an empty line when the driver has no firmware to name.
-        info.fw_ver = firmware(dir + "/fw_ver", subject("fw_ver"));
-        info.board_id =
-            value(dir + "/board_id", subject("board_id"), sysfs::parse_text_attribute, true);
-        info.hca_type =
-            value(dir + "/hca_type", subject("hca_type"), sysfs::parse_text_attribute, true);
+        info.fw_ver = value(dir, "fw_ver", parse_firmware, true).value_or(std::nullopt);
+        info.board_id = value(dir, "board_id", sysfs::parse_text_attribute, true);
+        info.hca_type = value(dir, "hca_type", sysfs::parse_text_attribute, true);
         // The transport needs the link layer; a failure to read it is reported with the port.
         std::optional<LinkLayer> link;
         if (first_port) {
@@ -123,32 +138,20 @@ public:
         emit(std::move(info));
     }
 
-    std::optional<std::string> firmware(const std::string& path, const std::string& subject) {
-        char buf[sysfs::kReadBufferSize];
-        auto n = src_.reader_->read_file(path, buf, sizeof buf);
-        if (!n) {
-            if (n.error().code != ENOENT) error(subject, n.error());
-            return std::nullopt;
-        }
-        std::string_view text(buf, *n);
-        if (text == "\n" || text.empty()) return std::nullopt;
+    static Result<std::optional<std::string>> parse_firmware(std::string_view text) {
+        if (text.empty() || text == "\n") return std::optional<std::string>{};
         auto v = sysfs::parse_text_attribute(text);
-        if (!v) {
-            error(subject, v.error());
-            return std::nullopt;
-        }
-        return std::move(v).value();
+        if (!v) return v.error();
+        return std::optional<std::string>(std::move(v).value());
     }
 
     void read_gids(const PortRef& port) {
-        const std::string dir = port_dir(port.device, port.port) + "/gids";
         const std::string prefix = port.to_string() + " gids";
+        Folder dir(port_dir(port.device, port.port) + "/gids", prefix + "/");
         PortGids out;
-        auto names = listing(dir, prefix, false);
-        if (names) {
+        if (auto names = listing(dir.dir(), prefix, false)) {
             for (uint32_t i : numbered_entries(*names)) {
-                const std::string idx = std::to_string(i);
-                auto gid = value(dir + "/" + idx, prefix + "/" + idx, sysfs::parse_gid);
+                auto gid = value(dir, std::to_string(i), sysfs::parse_gid);
                 if (!gid || gid->is_zero()) continue;
                 if (i == 0) out.port_guid = gid->interface_id();
                 out.gids.push_back(gid->to_string());
@@ -158,29 +161,25 @@ public:
     }
 
     void port_state(const PortRef& port) {
-        const std::string dir = port_dir(port.device, port.port);
-        const std::string p = port.to_string() + " ";
+        Folder dir(port_dir(port.device, port.port), port.to_string() + " ");
         PortStateSample s;
         s.port = port;
-        s.state = value(dir + "/state", p + "state", sysfs::parse_port_state);
-        if (auto ps = value(dir + "/phys_state", p + "phys_state", sysfs::parse_phys_state)) {
+        s.state = value(dir, "state", sysfs::parse_port_state);
+        if (auto ps = value(dir, "phys_state", sysfs::parse_phys_state)) {
             s.phys_state = ps->code;
-            s.phys_state_text = ps->name;
+            s.phys_state_text = std::move(ps->name);
         }
-        s.lid = value(dir + "/lid", p + "lid", sysfs::parse_lid);
-        s.sm_lid = value(dir + "/sm_lid", p + "sm_lid", sysfs::parse_lid);
-        s.lmc = value(dir + "/lid_mask_count", p + "lid_mask_count", sysfs::parse_lid_mask_count);
-        s.link_layer = value(dir + "/link_layer", p + "link_layer", sysfs::parse_link_layer);
+        s.lid = value(dir, "lid", sysfs::parse_lid);
+        s.sm_lid = value(dir, "sm_lid", sysfs::parse_lid);
+        s.lmc = value(dir, "lid_mask_count", sysfs::parse_lid_mask_count);
+        s.link_layer = value(dir, "link_layer", sysfs::parse_link_layer);
         // The text is kept as the kernel printed it; parsing checks that it is a rate at all.
-        if (auto text =
-                value(dir + "/rate", p + "rate", [](std::string_view t) -> Result<std::string> {
-                    auto r = sysfs::parse_rate(t);
-                    if (!r) return r.error();
-                    return std::string(*sysfs::value_line(t));
-                })) {
-            s.rate = std::move(*text);
-        }
-        s.cap_mask = value(dir + "/cap_mask", p + "cap_mask", sysfs::parse_cap_mask);
+        s.rate = value(dir, "rate", [](std::string_view t) -> Result<std::string> {
+            auto r = sysfs::parse_rate(t);
+            if (!r) return r.error();
+            return std::string(*sysfs::value_line(t));
+        });
+        s.cap_mask = value(dir, "cap_mask", sysfs::parse_cap_mask);
         if (auto it = src_.gids_.find(port); it != src_.gids_.end()) {
             s.gids = it->second.gids;
             // GID 0's interface ID is the port GUID on InfiniBand only; RoCE derives it from
@@ -191,14 +190,14 @@ public:
     }
 
     void pkey_table(const PortRef& port) {
-        const std::string dir = port_dir(port.device, port.port) + "/pkeys";
         const std::string prefix = port.to_string() + " pkeys";
-        auto names = listing(dir, prefix, false);
+        Folder dir(port_dir(port.device, port.port) + "/pkeys", prefix + "/");
+        auto names = listing(dir.dir(), prefix, false);
         if (!names) return;
         auto indexes = numbered_entries(*names);
         // P_Key indexes are 16 bits wide; an entry beyond that is not part of any table.
         while (!indexes.empty() && indexes.back() > kMaxPKeyIndex) {
-            error(prefix + "/" + std::to_string(indexes.back()),
+            error(dir.subject(std::to_string(indexes.back())),
                   make_error("P_Key index beyond 65535", ERANGE));
             indexes.pop_back();
         }
@@ -213,9 +212,7 @@ public:
             // an empty slot.
             for (; next < i; ++next) s.table.unreadable.push_back(static_cast<uint16_t>(next));
             next = i + 1;
-            const std::string idx = std::to_string(i);
-            auto key = value(dir + "/" + idx, prefix + "/" + idx, sysfs::parse_pkey_entry);
-            if (key) {
+            if (auto key = value(dir, std::to_string(i), sysfs::parse_pkey_entry)) {
                 s.table.keys[i] = *key;
             } else {
                 s.table.unreadable.push_back(static_cast<uint16_t>(i));
@@ -225,15 +222,15 @@ public:
     }
 
     void counters(const PortRef& port, const char* folder, CounterKind kind) {
-        const std::string dir = port_dir(port.device, port.port) + "/" + folder;
+        const std::string prefix = port.to_string() + " " + folder;
+        Folder dir(port_dir(port.device, port.port) + "/" + folder, prefix + "/");
         // Ports without a PMA (RoCE on rxe, iWARP) have no counters/ at all: nothing to report.
-        auto names = listing(dir, port.to_string() + " " + folder, true);
+        auto names = listing(dir.dir(), prefix, true);
         if (!names) return;
         std::sort(names->begin(), names->end());
-        const std::string prefix = port.to_string() + " " + folder + "/";
         for (auto& name : *names) {
             if (kind == CounterKind::hw && name == kHwLifespan) continue;
-            auto v = value(dir + "/" + name, prefix + name, sysfs::parse_counter);
+            auto v = value(dir, name, sysfs::parse_counter);
             if (!v) continue;
             CounterSample c;
             c.port = port;

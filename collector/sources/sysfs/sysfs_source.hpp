@@ -49,7 +49,7 @@ private:
     class Pass;
 
     void sample(TimePoint now, ObservationSink& sink, Parts parts);
-    // Selected device names, sorted; nullopt (with the reason) when the source is down.
+    // Selected device names, sorted; an error saying why when the source is down.
     Result<std::vector<std::string>> list_devices() const;
 
     SourceSettings settings_;
