@@ -12,7 +12,9 @@ namespace rdmadiag::mad {
 using Bytes = std::span<const uint8_t>;
 using MutableBytes = std::span<uint8_t>;
 
-inline uint8_t get8(Bytes b, size_t off) { return b[off]; }
+inline uint8_t get8(Bytes b, size_t off) {
+    return b[off];
+}
 inline uint16_t get16(Bytes b, size_t off) {
     return static_cast<uint16_t>((b[off] << 8) | b[off + 1]);
 }
@@ -30,7 +32,9 @@ inline uint8_t get_bits(Bytes b, size_t off, unsigned shift, unsigned width) {
     return static_cast<uint8_t>((b[off] >> shift) & ((1u << width) - 1u));
 }
 
-inline void put8(MutableBytes b, size_t off, uint8_t v) { b[off] = v; }
+inline void put8(MutableBytes b, size_t off, uint8_t v) {
+    b[off] = v;
+}
 inline void put16(MutableBytes b, size_t off, uint16_t v) {
     b[off] = static_cast<uint8_t>(v >> 8);
     b[off + 1] = static_cast<uint8_t>(v);

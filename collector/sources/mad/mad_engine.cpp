@@ -29,8 +29,8 @@ std::vector<MadOutcome> MadEngine::run(std::vector<MadRequest> requests) {
     std::map<std::string, std::deque<size_t>> waiting;
     std::map<std::string, unsigned> busy;
     for (size_t i = 0; i < requests.size(); ++i) waiting[requests[i].target].push_back(i);
-    std::unordered_map<uint32_t, size_t> by_tid;       // every TID of an unfinished request
-    std::unordered_map<size_t, Pending> outstanding;   // request index -> current attempt
+    std::unordered_map<uint32_t, size_t> by_tid;      // every TID of an unfinished request
+    std::unordered_map<size_t, Pending> outstanding;  // request index -> current attempt
     std::unordered_map<size_t, std::vector<uint32_t>> tids_of;
     size_t remaining = requests.size();
     unsigned in_flight = 0;
@@ -97,11 +97,13 @@ std::vector<MadOutcome> MadEngine::run(std::vector<MadRequest> requests) {
     while (remaining > 0) {
         auto now = clock_();
         auto next_deadline = std::chrono::steady_clock::time_point::max();
-        for (const auto& [index, p] : outstanding) next_deadline = std::min(next_deadline, p.deadline);
-        auto wait = next_deadline > now
-                        ? std::chrono::duration_cast<std::chrono::milliseconds>(next_deadline - now) +
-                              std::chrono::milliseconds(1)
-                        : std::chrono::milliseconds(0);
+        for (const auto& [index, p] : outstanding)
+            next_deadline = std::min(next_deadline, p.deadline);
+        auto wait =
+            next_deadline > now
+                ? std::chrono::duration_cast<std::chrono::milliseconds>(next_deadline - now) +
+                      std::chrono::milliseconds(1)
+                : std::chrono::milliseconds(0);
         auto received = transport_.receive(wait);
         if (!received) {
             // The transport itself broke: nothing outstanding can be answered any more.
@@ -129,7 +131,8 @@ std::vector<MadOutcome> MadEngine::run(std::vector<MadRequest> requests) {
                 // Only the current attempt's failure counts; an older attempt's is stale.
                 if (outstanding.count(index) && tids_of[index].back() == tid) {
                     ++stats_.timeouts;
-                    attempt_failed(index, "no answer (send status " + std::to_string(r.status) + ")");
+                    attempt_failed(index,
+                                   "no answer (send status " + std::to_string(r.status) + ")");
                 }
             } else {
                 size_t index = it->second;
@@ -153,7 +156,8 @@ std::vector<MadOutcome> MadEngine::run(std::vector<MadRequest> requests) {
         }
         for (size_t index : expired) {
             ++stats_.timeouts;
-            attempt_failed(index, "no answer within " + std::to_string(options_.timeout.count()) + "ms");
+            attempt_failed(index,
+                           "no answer within " + std::to_string(options_.timeout.count()) + "ms");
         }
         fill();
     }

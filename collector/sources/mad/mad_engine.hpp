@@ -40,8 +40,8 @@ struct MadEngineStats {
     uint64_t answered = 0;
     uint64_t timeouts = 0;  // attempts that ran out of time
     uint64_t retries = 0;
-    uint64_t failed = 0;    // requests that used up every attempt
-    uint64_t stray = 0;     // answers matching no outstanding TID
+    uint64_t failed = 0;  // requests that used up every attempt
+    uint64_t stray = 0;   // answers matching no outstanding TID
     bool operator==(const MadEngineStats&) const = default;
 };
 
@@ -49,8 +49,9 @@ class MadEngine {
 public:
     using SteadyClock = std::function<std::chrono::steady_clock::time_point()>;
 
-    explicit MadEngine(MadTransport& transport, MadEngineOptions options = {},
-                       SteadyClock clock = [] { return std::chrono::steady_clock::now(); });
+    explicit MadEngine(
+        MadTransport& transport, MadEngineOptions options = {},
+        SteadyClock clock = [] { return std::chrono::steady_clock::now(); });
 
     // Runs every request to an answer or to its last timeout; outcomes in request order.
     std::vector<MadOutcome> run(std::vector<MadRequest> requests);

@@ -7,8 +7,8 @@ namespace rdmadiag::mad {
 
 namespace {
 
-void put_common(MutableBytes b, MgmtClass cls, uint8_t class_version, Method method,
-                uint64_t tid, uint16_t attr_id, uint32_t attr_mod) {
+void put_common(MutableBytes b, MgmtClass cls, uint8_t class_version, Method method, uint64_t tid,
+                uint16_t attr_id, uint32_t attr_mod) {
     put8(b, 0, 1);  // BaseVersion
     put8(b, 1, static_cast<uint8_t>(cls));
     put8(b, 2, class_version);
@@ -18,7 +18,9 @@ void put_common(MutableBytes b, MgmtClass cls, uint8_t class_version, Method met
     put32(b, 20, attr_mod);
 }
 
-bool is_response_method(uint8_t method) { return (method & 0x80) != 0; }
+bool is_response_method(uint8_t method) {
+    return (method & 0x80) != 0;
+}
 
 }  // namespace
 
@@ -57,8 +59,7 @@ std::array<uint8_t, kMadSize> build_pma_get(uint16_t attr_id, uint32_t attr_mod,
 }
 
 std::array<uint8_t, kMadSize> build_sa_query(Method method, uint16_t attr_id, uint64_t comp_mask,
-                                             Bytes record_template, uint64_t sm_key,
-                                             uint64_t tid) {
+                                             Bytes record_template, uint64_t sm_key, uint64_t tid) {
     std::array<uint8_t, kMadSize> mad{};
     put_common(mad, MgmtClass::sa, 2, method, tid, attr_id, 0);
     put8(mad, 24, 1);  // RMPPVersion: the response may come in segments
@@ -71,7 +72,8 @@ std::array<uint8_t, kMadSize> build_sa_query(Method method, uint16_t attr_id, ui
 
 Result<MadHeader> parse_header(Bytes mad) {
     if (mad.size() < 24) {
-        return make_error("MAD of " + std::to_string(mad.size()) + " bytes is shorter than its header");
+        return make_error("MAD of " + std::to_string(mad.size()) +
+                          " bytes is shorter than its header");
     }
     MadHeader h;
     h.base_version = get8(mad, 0);
@@ -102,12 +104,23 @@ std::string describe_status(uint16_t status) {
     if (status & 0x0001) add("busy");
     if (status & 0x0002) add("redirect required");
     switch ((status >> 2) & 0x7) {
-        case 0: break;
-        case 1: add("bad base/class version"); break;
-        case 2: add("method not supported"); break;
-        case 3: add("method/attribute combination not supported"); break;
-        case 7: add("invalid attribute or modifier value"); break;
-        default: add("reserved invalid-field code " + std::to_string((status >> 2) & 0x7)); break;
+        case 0:
+            break;
+        case 1:
+            add("bad base/class version");
+            break;
+        case 2:
+            add("method not supported");
+            break;
+        case 3:
+            add("method/attribute combination not supported");
+            break;
+        case 7:
+            add("invalid attribute or modifier value");
+            break;
+        default:
+            add("reserved invalid-field code " + std::to_string((status >> 2) & 0x7));
+            break;
     }
     if (uint16_t cls = status >> 8; cls != 0) {
         char buf[32];
@@ -135,21 +148,24 @@ Result<MadHeader> check_response(Bytes mad) {
 
 Result<Bytes> smp_data(Bytes mad) {
     if (mad.size() < kSmpDataOffset + kSmpDataSize) {
-        return make_error("SMP of " + std::to_string(mad.size()) + " bytes is too short for its data");
+        return make_error("SMP of " + std::to_string(mad.size()) +
+                          " bytes is too short for its data");
     }
     return mad.subspan(kSmpDataOffset, kSmpDataSize);
 }
 
 Result<Bytes> pma_data(Bytes mad) {
     if (mad.size() < kMadSize) {
-        return make_error("PMA MAD of " + std::to_string(mad.size()) + " bytes is shorter than 256");
+        return make_error("PMA MAD of " + std::to_string(mad.size()) +
+                          " bytes is shorter than 256");
     }
     return mad.subspan(kGmpDataOffset, kMadSize - kGmpDataOffset);
 }
 
 Result<std::vector<Bytes>> sa_records(Bytes mad, size_t min_size) {
     if (mad.size() < kSaHeaderEnd) {
-        return make_error("SA MAD of " + std::to_string(mad.size()) + " bytes is shorter than its headers");
+        return make_error("SA MAD of " + std::to_string(mad.size()) +
+                          " bytes is shorter than its headers");
     }
     // RMPP DATA segment flagged First but not Last in a single MAD: the other segments never
     // came (the kernel reassembles them into one longer buffer). Reading on would silently
@@ -157,8 +173,9 @@ Result<std::vector<Bytes>> sa_records(Bytes mad, size_t min_size) {
     uint8_t rmpp_type = get8(mad, 25);
     uint8_t rmpp_flags = get8(mad, 26) & 0x7;
     if (rmpp_type == 1 && (rmpp_flags & 0x2) && !(rmpp_flags & 0x4) && mad.size() <= kMadSize) {
-        return make_error("SA answer is the first of several RMPP segments and the rest did not "
-                          "arrive (no RMPP reassembly on this path)");
+        return make_error(
+            "SA answer is the first of several RMPP segments and the rest did not "
+            "arrive (no RMPP reassembly on this path)");
     }
     size_t spacing = size_t{get16(mad, 44)} * 8;
     std::vector<Bytes> records;
@@ -169,12 +186,14 @@ Result<std::vector<Bytes>> sa_records(Bytes mad, size_t min_size) {
     }
     Bytes data = mad.subspan(kSaHeaderEnd);
     size_t off = 0;
-    for (; off + spacing <= data.size(); off += spacing) records.push_back(data.subspan(off, spacing));
+    for (; off + spacing <= data.size(); off += spacing)
+        records.push_back(data.subspan(off, spacing));
     // Bytes after the last whole record are padding, zero. Anything else is the start of a record
     // that was cut off: a multi-segment answer whose other segments were lost on the way.
     for (size_t i = off; i < data.size(); ++i) {
         if (data[i] != 0) {
-            return make_error("SA answer holds a partial record after " + std::to_string(records.size()) +
+            return make_error("SA answer holds a partial record after " +
+                              std::to_string(records.size()) +
                               " whole ones: it was cut short (RMPP segments missing)");
         }
     }

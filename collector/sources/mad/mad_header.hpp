@@ -62,7 +62,7 @@ struct MadHeader {
     uint8_t mgmt_class = 0;
     uint8_t class_version = 1;
     uint8_t method = 0;
-    uint16_t status = 0;  // for DR SMPs without the D bit
+    uint16_t status = 0;     // for DR SMPs without the D bit
     bool direction = false;  // DR SMPs: set on responses
     uint8_t hop_pointer = 0;
     uint8_t hop_count = 0;
@@ -87,8 +87,7 @@ std::array<uint8_t, kMadSize> build_pma_get(uint16_t attr_id, uint32_t attr_mod,
                                             uint64_t tid);
 // SA Get/GetTable with a component mask and a template record; sm_key 0 is untrusted.
 std::array<uint8_t, kMadSize> build_sa_query(Method method, uint16_t attr_id, uint64_t comp_mask,
-                                             Bytes record_template, uint64_t sm_key,
-                                             uint64_t tid);
+                                             Bytes record_template, uint64_t sm_key, uint64_t tid);
 
 Result<MadHeader> parse_header(Bytes mad);
 std::string describe_status(uint16_t status);

@@ -14,10 +14,14 @@ namespace {
 
 std::string node_type_name(uint8_t type) {
     switch (type) {
-        case 1: return "CA";
-        case 2: return "switch";
-        case 3: return "router";
-        default: return "unknown";
+        case 1:
+            return "CA";
+        case 2:
+            return "switch";
+        case 3:
+            return "router";
+        default:
+            return "unknown";
     }
 }
 
@@ -27,7 +31,9 @@ std::vector<Observation> reading_to_observations(const SubnetReading& reading,
                                                  const ObservationNaming& naming, TimePoint now,
                                                  const std::string& source) {
     std::vector<Observation> out;
-    auto emit = [&](ObservationBody body) { out.push_back(Observation{now, source, std::move(body)}); };
+    auto emit = [&](ObservationBody body) {
+        out.push_back(Observation{now, source, std::move(body)});
+    };
     DeviceList list;
     for (const NodeReading& node : reading.nodes) {
         std::string device = !naming.local_name.empty() && node.info.node_guid == naming.local_guid
@@ -50,7 +56,8 @@ std::vector<Observation> reading_to_observations(const SubnetReading& reading,
                 const PortInfo& pi = *port.info;
                 PortStateSample s;
                 s.port = ref;
-                if (pi.port_state >= 1 && pi.port_state <= 4) s.state = static_cast<PortState>(pi.port_state);
+                if (pi.port_state >= 1 && pi.port_state <= 4)
+                    s.state = static_cast<PortState>(pi.port_state);
                 s.phys_state = pi.phys_state;
                 s.phys_state_text = std::string(phys_state_name(pi.phys_state));
                 // A switch's external ports share port 0's LID; PortInfo gives 0 there.
@@ -60,15 +67,19 @@ std::vector<Observation> reading_to_observations(const SubnetReading& reading,
                 s.link_layer = LinkLayer::infiniband;
                 s.cap_mask = pi.capability_mask;
                 emit(s);
-                emit(CounterSample{ref, "m_key_violations", pi.m_key_violations, 16, CounterKind::portinfo});
-                emit(CounterSample{ref, "p_key_violations", pi.p_key_violations, 16, CounterKind::portinfo});
-                emit(CounterSample{ref, "q_key_violations", pi.q_key_violations, 16, CounterKind::portinfo});
+                emit(CounterSample{ref, "m_key_violations", pi.m_key_violations, 16,
+                                   CounterKind::portinfo});
+                emit(CounterSample{ref, "p_key_violations", pi.p_key_violations, 16,
+                                   CounterKind::portinfo});
+                emit(CounterSample{ref, "q_key_violations", pi.q_key_violations, 16,
+                                   CounterKind::portinfo});
             }
             if (port.sma_pkeys) {
                 PKeyTable t{*port.sma_pkeys, port.sma_unreadable};
                 emit(PKeyTableSample{ref, PKeyView::sma, std::move(t)});
             }
-            if (port.sm_pkeys) emit(PKeyTableSample{ref, PKeyView::sm, PKeyTable{*port.sm_pkeys, {}}});
+            if (port.sm_pkeys)
+                emit(PKeyTableSample{ref, PKeyView::sm, PKeyTable{*port.sm_pkeys, {}}});
             for (const PmaCounter& c : port.counters) {
                 emit(CounterSample{ref, std::string(c.name), c.value, c.width, CounterKind::pma});
             }

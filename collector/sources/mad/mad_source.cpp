@@ -52,7 +52,8 @@ Result<MadSourceOptions> parse_mad_options(const SourceSettings& settings) {
     }
     if (auto* v = get("mad.timeout")) {
         auto d = parse_duration(*v);
-        if (!d || *d < std::chrono::milliseconds(1)) return make_error("mad.timeout must be a duration of at least 1ms");
+        if (!d || *d < std::chrono::milliseconds(1))
+            return make_error("mad.timeout must be a duration of at least 1ms");
         o.engine.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
     }
     if (auto* v = get("mad.retries")) {
@@ -111,16 +112,21 @@ void MadSource::poll(TimePoint now, ObservationSink& sink) {
     }
     mad::MadEngine engine(*transport_, options_.engine);
     mad::MadSweeper sweeper(engine, sweep);
-    mad::SubnetReading reading = options_.subnet ? sweeper.sweep_subnet() : sweeper.sweep_local(plans);
+    mad::SubnetReading reading =
+        options_.subnet ? sweeper.sweep_subnet() : sweeper.sweep_local(plans);
     last_stats_ = engine.stats();
     mad::ObservationNaming naming;
     if (!options_.subnet) {
         naming.local_name = ca_name_;
         naming.local_guid = ca->node_guid;
     }
-    for (auto& obs : mad::reading_to_observations(reading, naming, now, src)) sink.emit(std::move(obs));
+    for (auto& obs : mad::reading_to_observations(reading, naming, now, src))
+        sink.emit(std::move(obs));
     bool up = !reading.nodes.empty();
-    sink.emit(Observation{now, src, SourceStatus{up, up ? "" : (reading.errors.empty() ? "nothing answered" : reading.errors.front())}});
+    sink.emit(Observation{
+        now, src,
+        SourceStatus{
+            up, up ? "" : (reading.errors.empty() ? "nothing answered" : reading.errors.front())}});
 }
 
 void MadSource::refresh(const PortRef& port, TimePoint now, ObservationSink& sink) {

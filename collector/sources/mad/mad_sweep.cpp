@@ -58,8 +58,8 @@ MadRequest pma_request(uint16_t lid, uint16_t attr_id, uint8_t port_select) {
     return req;
 }
 
-MadRequest sa_request(uint16_t sm_lid, Method method, uint16_t attr_id, uint64_t mask,
-                      Bytes templ, uint64_t sm_key) {
+MadRequest sa_request(uint16_t sm_lid, Method method, uint16_t attr_id, uint64_t mask, Bytes templ,
+                      uint64_t sm_key) {
     MadRequest req;
     req.target = "sa lid " + std::to_string(sm_lid);
     req.mad = build_sa_query(method, attr_id, mask, templ, sm_key, 0);
@@ -75,10 +75,12 @@ Result<std::vector<uint8_t>> checked(Result<std::vector<uint8_t>> r, const std::
     return r;
 }
 
+// The returned span points into `r`: keep the answer alive while it is used.
 Result<Bytes> smp_payload(const Result<std::vector<uint8_t>>& r) {
     if (!r) return r.error();
     return smp_data(*r);
 }
+Result<Bytes> smp_payload(Result<std::vector<uint8_t>>&& r) = delete;
 
 uint16_t pkey_table_size(const NodeReading& node, uint8_t port, std::string& why) {
     if (!node.is_switch() || port == 0) return node.info.partition_cap;
@@ -99,7 +101,9 @@ Result<std::vector<NodeReading>> MadSweeper::discover_by_sa() {
     Batch batch;
     Result<std::vector<uint8_t>> answer = make_error("not run");
     batch.add(sa_request(options_.sm_lid, Method::get_table, attr::node_record, 0, {}, 0),
-              [&](Result<std::vector<uint8_t>> r) { answer = checked(std::move(r), "SA NodeRecord table"); });
+              [&](Result<std::vector<uint8_t>> r) {
+                  answer = checked(std::move(r), "SA NodeRecord table");
+              });
     batch.run(engine_);
     if (!answer) return answer.error();
     auto records = sa_records(*answer, kNodeRecordSize);
@@ -121,18 +125,21 @@ Result<std::vector<NodeReading>> MadSweeper::discover_by_sa() {
         if (node.is_switch()) {
             if (inserted) {
                 for (uint8_t p = 0; p <= node.info.num_ports; ++p) {
-                    node.ports.push_back(PortReading{.port = p, .route = node.route, .pma_lid = rec->lid});
+                    node.ports.push_back(
+                        PortReading{.port = p, .route = node.route, .pma_lid = rec->lid});
                 }
             }
         } else {
             uint8_t p = rec->info.local_port_num;
-            node.ports.push_back(PortReading{.port = p, .route = Route{false, {}, rec->lid}, .pma_lid = rec->lid});
+            node.ports.push_back(
+                PortReading{.port = p, .route = Route{false, {}, rec->lid}, .pma_lid = rec->lid});
         }
     }
     std::vector<NodeReading> nodes;
     for (uint64_t guid : order) {
         NodeReading& n = by_guid[guid];
-        std::sort(n.ports.begin(), n.ports.end(), [](const auto& a, const auto& b) { return a.port < b.port; });
+        std::sort(n.ports.begin(), n.ports.end(),
+                  [](const auto& a, const auto& b) { return a.port < b.port; });
         nodes.push_back(std::move(n));
     }
     return nodes;
@@ -151,8 +158,11 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
         for (const DrPath& path : ring) {
             batch.add(smp_request(Route{true, path, 0}, attr::node_info, 0),
                       [&found, path](Result<std::vector<uint8_t>> r) {
-                          auto d = smp_payload(checked(std::move(r), "NodeInfo at " + Route{true, path, 0}.describe()));
-                          found.emplace_back(path, d ? decode_node_info(*d) : Result<NodeInfo>(d.error()));
+                          auto checked_answer = checked(
+                              std::move(r), "NodeInfo at " + Route{true, path, 0}.describe());
+                          auto d = smp_payload(checked_answer);
+                          found.emplace_back(
+                              path, d ? decode_node_info(*d) : Result<NodeInfo>(d.error()));
                       });
         }
         batch.run(engine_);
@@ -199,7 +209,8 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
                 if (child.size() > kDrMaxHops) continue;
                 links.add(smp_request(Route{true, path, 0}, attr::port_info, p),
                           [&next, child](Result<std::vector<uint8_t>> r) {
-                              auto d = smp_payload(checked(std::move(r), "PortInfo"));
+                              auto checked_answer = checked(std::move(r), "PortInfo");
+                              auto d = smp_payload(checked_answer);
                               if (!d) return;
                               auto pi = decode_port_info(*d);
                               if (pi && pi->phys_state == 5) next.push_back(child);
@@ -219,7 +230,8 @@ void MadSweeper::read_nodes(std::vector<NodeReading>& nodes, std::vector<std::st
     for (NodeReading& node : nodes) {
         if (node.is_switch()) {
             round1.add(smp_request(node.route, attr::switch_info, 0), [&node](auto r) {
-                auto d = smp_payload(checked(std::move(r), "SwitchInfo"));
+                auto checked_answer = checked(std::move(r), "SwitchInfo");
+                auto d = smp_payload(checked_answer);
                 if (!d) return node.errors.push_back(d.error().message);
                 auto s = decode_switch_info(*d);
                 if (!s) return node.errors.push_back("SwitchInfo: " + s.error().message);
@@ -228,14 +240,16 @@ void MadSweeper::read_nodes(std::vector<NodeReading>& nodes, std::vector<std::st
         }
         if (node.description.empty()) {
             round1.add(smp_request(node.route, attr::node_description, 0), [&node](auto r) {
-                auto d = smp_payload(checked(std::move(r), "NodeDescription"));
+                auto checked_answer = checked(std::move(r), "NodeDescription");
+                auto d = smp_payload(checked_answer);
                 if (!d) return node.errors.push_back(d.error().message);
                 node.description = decode_node_description(*d).value_or("");
             });
         }
         for (PortReading& port : node.ports) {
             round1.add(smp_request(port.route, attr::port_info, port.port), [&port](auto r) {
-                auto d = smp_payload(checked(std::move(r), "PortInfo"));
+                auto checked_answer = checked(std::move(r), "PortInfo");
+                auto d = smp_payload(checked_answer);
                 if (!d) return port.errors.push_back(d.error().message);
                 auto pi = decode_port_info(*d);
                 if (!pi) return port.errors.push_back("PortInfo: " + pi.error().message);
@@ -247,6 +261,14 @@ void MadSweeper::read_nodes(std::vector<NodeReading>& nodes, std::vector<std::st
     // Directed-route discovery learns LIDs only now.
     for (NodeReading& node : nodes) {
         for (PortReading& port : node.ports) {
+            if (!port.table_reachable && port.info && port.info->lid != 0) {
+                // A local port whose LID umad did not know: its own SMA is reachable at it.
+                port.route = Route{false, {}, port.info->lid};
+                port.table_reachable = true;
+            } else if (!port.table_reachable && port.info) {
+                port.errors.push_back(
+                    "P_KeyTable: port has no LID and is not the opened umad port");
+            }
             if (port.pma_lid == 0 && port.info) {
                 port.pma_lid = node.is_switch() && !node.ports.empty() && node.ports[0].info
                                    ? node.ports[0].info->lid
@@ -293,34 +315,43 @@ void MadSweeper::read_nodes(std::vector<NodeReading>& nodes, std::vector<std::st
                     port.sma_pkeys = std::vector<uint16_t>(size, 0);
                     uint8_t sw_port = node.is_switch() ? port.port : 0;
                     for (uint16_t block = 0; block < pkey_blocks(size); ++block) {
-                        round2.add(smp_request(port.route, attr::pkey_table, pkey_table_modifier(block, sw_port)),
-                                   [&port, block, size](auto r) {
-                                       auto d = smp_payload(checked(std::move(r), "P_KeyTable block " + std::to_string(block)));
-                                       Result<std::vector<uint16_t>> keys = d ? decode_pkey_block(*d) : Result<std::vector<uint16_t>>(d.error());
-                                       for (size_t i = 0; i < kPKeyBlockSize; ++i) {
-                                           size_t index = block * kPKeyBlockSize + i;
-                                           if (index >= size) break;
-                                           if (keys) {
-                                               (*port.sma_pkeys)[index] = (*keys)[i];
-                                           } else {
-                                               port.sma_unreadable.push_back(static_cast<uint16_t>(index));
-                                           }
-                                       }
-                                       if (!keys) port.errors.push_back(keys.error().message);
-                                   });
+                        round2.add(
+                            smp_request(port.route, attr::pkey_table,
+                                        pkey_table_modifier(block, sw_port)),
+                            [&port, block, size](auto r) {
+                                auto checked_answer = checked(
+                                    std::move(r), "P_KeyTable block " + std::to_string(block));
+                                auto d = smp_payload(checked_answer);
+                                Result<std::vector<uint16_t>> keys =
+                                    d ? decode_pkey_block(*d)
+                                      : Result<std::vector<uint16_t>>(d.error());
+                                for (size_t i = 0; i < kPKeyBlockSize; ++i) {
+                                    size_t index = block * kPKeyBlockSize + i;
+                                    if (index >= size) break;
+                                    if (keys) {
+                                        (*port.sma_pkeys)[index] = (*keys)[i];
+                                    } else {
+                                        port.sma_unreadable.push_back(static_cast<uint16_t>(index));
+                                    }
+                                }
+                                if (!keys) port.errors.push_back(keys.error().message);
+                            });
                     }
                 }
             }
             bool has_pma = port.pma_lid != 0 && !(node.is_switch() && port.port == 0);
             if (options_.read_counters && has_pma) {
                 bool xmit_wait = !node.pma_info || (node.pma_info->capability_mask & kPmaXmitWait);
-                round2.add(pma_request(port.pma_lid, attr::port_counters, port.port), [&port, xmit_wait](auto r) {
+                round2.add(pma_request(port.pma_lid, attr::port_counters, port.port), [&port,
+                                                                                       xmit_wait](
+                                                                                          auto r) {
                     auto c = checked(std::move(r), "PortCounters");
                     if (!c) return port.errors.push_back(c.error().message);
                     auto d = pma_data(*c);
                     if (!d) return port.errors.push_back(d.error().message);
                     auto counters = decode_port_counters(*d, xmit_wait);
-                    if (!counters) return port.errors.push_back("PortCounters: " + counters.error().message);
+                    if (!counters)
+                        return port.errors.push_back("PortCounters: " + counters.error().message);
                     for (auto& c32 : *counters) {
                         // 64-bit PortCountersExtended values, when read, win over these.
                         bool have = std::any_of(port.counters.begin(), port.counters.end(),
@@ -337,9 +368,12 @@ void MadSweeper::read_nodes(std::vector<NodeReading>& nodes, std::vector<std::st
                                    auto d = pma_data(*c);
                                    if (!d) return port.errors.push_back(d.error().message);
                                    auto counters = decode_port_counters_ext(*d, no_ietf);
-                                   if (!counters) return port.errors.push_back(counters.error().message);
+                                   if (!counters)
+                                       return port.errors.push_back(counters.error().message);
                                    for (auto& c64 : *counters) {
-                                       std::erase_if(port.counters, [&](const auto& x) { return x.name == c64.name; });
+                                       std::erase_if(port.counters, [&](const auto& x) {
+                                           return x.name == c64.name;
+                                       });
                                        port.counters.push_back(c64);
                                    }
                                });
@@ -356,19 +390,23 @@ void MadSweeper::read_nodes(std::vector<NodeReading>& nodes, std::vector<std::st
                 if (lid == 0) continue;
                 size_t size = port.sma_pkeys->size();
                 port.sm_pkeys = std::vector<uint16_t>(size, 0);
-                for (uint16_t block = 0; block < pkey_blocks(static_cast<uint16_t>(size)); ++block) {
+                for (uint16_t block = 0; block < pkey_blocks(static_cast<uint16_t>(size));
+                     ++block) {
                     auto templ = pkey_table_record_template(lid, block, port.port);
                     round2.add(sa_request(options_.sm_lid, Method::get, attr::pkey_table_record,
-                                          kPKeyRecLid | kPKeyRecBlock | kPKeyRecPort, templ, *options_.sm_key),
+                                          kPKeyRecLid | kPKeyRecBlock | kPKeyRecPort, templ,
+                                          *options_.sm_key),
                                [&port, block, size](auto r) {
-                                   auto c = checked(std::move(r), "SA PKeyTableRecord block " + std::to_string(block));
+                                   auto c = checked(std::move(r), "SA PKeyTableRecord block " +
+                                                                      std::to_string(block));
                                    Result<PKeyTableRecord> rec = make_error("no record");
                                    if (c) {
                                        auto recs = sa_records(*c, kPKeyTableRecordSize);
                                        if (!recs) {
                                            rec = recs.error();
                                        } else if (recs->empty()) {
-                                           rec = make_error("SA PKeyTableRecord block " + std::to_string(block) + ": no record");
+                                           rec = make_error("SA PKeyTableRecord block " +
+                                                            std::to_string(block) + ": no record");
                                        } else {
                                            rec = decode_pkey_table_record(recs->front());
                                        }
@@ -418,7 +456,8 @@ SubnetReading MadSweeper::sweep_local(const std::vector<LocalPortPlan>& ports) {
     Batch batch;
     Result<NodeInfo> info = make_error("not read");
     batch.add(smp_request(local, attr::node_info, 0), [&info](auto r) {
-        auto d = smp_payload(checked(std::move(r), "local NodeInfo"));
+        auto checked_answer = checked(std::move(r), "local NodeInfo");
+        auto d = smp_payload(checked_answer);
         info = d ? decode_node_info(*d) : Result<NodeInfo>(d.error());
     });
     batch.run(engine_);
@@ -440,8 +479,18 @@ SubnetReading MadSweeper::sweep_local(const std::vector<LocalPortPlan>& ports) {
             // Its PortInfo still comes through the local SMA; its P_Key table cannot.
             port.route = local;
             port.table_reachable = false;
-            port.errors.push_back("P_KeyTable: port has no LID and is not the opened umad port");
         }
+        node.ports.push_back(std::move(port));
+    }
+    // Ports umad did not list (a simulator's view of one port) still belong to the node.
+    for (uint8_t p = 1; p <= node.info.num_ports; ++p) {
+        bool listed = std::any_of(node.ports.begin(), node.ports.end(),
+                                  [p](const PortReading& x) { return x.port == p; });
+        if (listed) continue;
+        PortReading port;
+        port.port = p;
+        port.route = local;
+        port.table_reachable = false;
         node.ports.push_back(std::move(port));
     }
     reading.nodes.push_back(std::move(node));

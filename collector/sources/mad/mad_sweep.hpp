@@ -15,7 +15,7 @@
 namespace rdmadiag::mad {
 
 struct SweepOptions {
-    uint16_t sm_lid = 0;     // where SA queries go; 0: no SA, walk by directed route
+    uint16_t sm_lid = 0;             // where SA queries go; 0: no SA, walk by directed route
     std::optional<uint64_t> sm_key;  // set: read the SM's view (PKeyTableRecord)
     bool read_counters = true;
     bool read_pkeys = true;

@@ -1,6 +1,7 @@
 // rdmadiag-mad-sweep: one MAD sweep with the "mad" source, printed one fact per line, for the
 // test bed and the side-by-side benchmark until the rdmadiag CLI takes it over.
-//   rdmadiag-mad-sweep [--mad.scope=subnet] [--mad.sm_key=0x1] [--mad.timeout=200ms] ... [--repeat=N]
+//   rdmadiag-mad-sweep [--mad.scope=subnet] [--mad.sm_key=0x1] [--mad.timeout=200ms] ...
+//   [--repeat=N]
 // Lines: "state DEV:PORT lid=L state=S phys=P", "pkeys DEV:PORT VIEW k0 k1 ...",
 //        "counter DEV:PORT KIND NAME VALUE WIDTH", "error SUBJECT: MESSAGE", "# stats ...".
 
@@ -87,7 +88,8 @@ int main(int argc, char** argv) {
         VectorSink sink;
         auto t0 = std::chrono::steady_clock::now();
         (*source)->poll(SystemClock().now(), sink);
-        auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                      .count();
         size_t tables = 0, counters = 0, errors = 0;
         for (const auto& obs : sink.observations) {
             if (!quiet) print(obs);
@@ -97,12 +99,13 @@ int main(int argc, char** argv) {
             if (auto* s = std::get_if<SourceStatus>(&obs.body); s && !s->up) status = 1;
         }
         const auto& st = static_cast<MadSource&>(**source).last_stats();
-        std::printf("# sweep %d: %.1f ms, %zu P_Key tables, %zu counters, %zu errors, %llu MADs sent, "
-                    "%llu answered, %llu retries, %llu timeouts\n",
-                    r + 1, ms, tables, counters, errors, static_cast<unsigned long long>(st.sent),
-                    static_cast<unsigned long long>(st.answered),
-                    static_cast<unsigned long long>(st.retries),
-                    static_cast<unsigned long long>(st.timeouts));
+        std::printf(
+            "# sweep %d: %.1f ms, %zu P_Key tables, %zu counters, %zu errors, %llu MADs sent, "
+            "%llu answered, %llu retries, %llu timeouts\n",
+            r + 1, ms, tables, counters, errors, static_cast<unsigned long long>(st.sent),
+            static_cast<unsigned long long>(st.answered),
+            static_cast<unsigned long long>(st.retries),
+            static_cast<unsigned long long>(st.timeouts));
     }
     return status;
 }

@@ -5,7 +5,8 @@
 namespace rdmadiag::mad {
 
 Result<PmaClassPortInfo> decode_pma_class_port_info(Bytes d) {
-    if (d.size() < 8) return make_error("ClassPortInfo needs 8 bytes, got " + std::to_string(d.size()));
+    if (d.size() < 8)
+        return make_error("ClassPortInfo needs 8 bytes, got " + std::to_string(d.size()));
     PmaClassPortInfo c;
     c.base_version = get8(d, 0);
     c.class_version = get8(d, 1);
@@ -17,7 +18,8 @@ Result<PmaClassPortInfo> decode_pma_class_port_info(Bytes d) {
 }
 
 Result<std::vector<PmaCounter>> decode_port_counters(Bytes d, bool xmit_wait) {
-    if (d.size() < 44) return make_error("PortCounters needs 44 bytes, got " + std::to_string(d.size()));
+    if (d.size() < 44)
+        return make_error("PortCounters needs 44 bytes, got " + std::to_string(d.size()));
     // Names are the kernel's sysfs counters/ file names, so both sources agree.
     std::vector<PmaCounter> c{
         {"symbol_error", get16(d, 4), 16},

@@ -22,8 +22,8 @@ struct PmaClassPortInfo {
 };
 
 // CapabilityMask bits of the PMA ClassPortInfo.
-constexpr uint16_t kPmaExtendedWidth = 1u << 9;        // PortCountersExtended, all 64-bit
-constexpr uint16_t kPmaExtendedWidthNoIetf = 1u << 10; // PortCountersExtended, data/packets only
+constexpr uint16_t kPmaExtendedWidth = 1u << 9;         // PortCountersExtended, all 64-bit
+constexpr uint16_t kPmaExtendedWidthNoIetf = 1u << 10;  // PortCountersExtended, data/packets only
 constexpr uint16_t kPmaXmitWait = 1u << 12;
 
 inline bool has_port_counters_ext(const PmaClassPortInfo& info) {

@@ -19,7 +19,9 @@ Result<NodeRecord> decode_node_record(Bytes r) {
     NodeRecord rec;
     rec.lid = get16(r, 0);
     auto info = decode_node_info(r.subspan(4, kNodeInfoSize));
-    if (!info) return make_error("NodeRecord for LID " + std::to_string(rec.lid) + ": " + info.error().message);
+    if (!info)
+        return make_error("NodeRecord for LID " + std::to_string(rec.lid) + ": " +
+                          info.error().message);
     rec.info = *info;
     rec.description = decode_node_description(r.subspan(44, 64)).value_or("");
     return rec;

@@ -88,24 +88,37 @@ Result<std::string> decode_node_description(Bytes d) {
 
 std::string_view port_state_name(uint8_t state) {
     switch (state) {
-        case 1: return "Down";
-        case 2: return "Init";
-        case 3: return "Armed";
-        case 4: return "Active";
-        default: return "NoChange";
+        case 1:
+            return "Down";
+        case 2:
+            return "Init";
+        case 3:
+            return "Armed";
+        case 4:
+            return "Active";
+        default:
+            return "NoChange";
     }
 }
 
 std::string_view phys_state_name(uint8_t phys) {
     switch (phys) {
-        case 1: return "Sleep";
-        case 2: return "Polling";
-        case 3: return "Disabled";
-        case 4: return "PortConfigurationTraining";
-        case 5: return "LinkUp";
-        case 6: return "LinkErrorRecovery";
-        case 7: return "PhyTest";
-        default: return "NoStateChange";
+        case 1:
+            return "Sleep";
+        case 2:
+            return "Polling";
+        case 3:
+            return "Disabled";
+        case 4:
+            return "PortConfigurationTraining";
+        case 5:
+            return "LinkUp";
+        case 6:
+            return "LinkErrorRecovery";
+        case 7:
+            return "PhyTest";
+        default:
+            return "NoStateChange";
     }
 }
 

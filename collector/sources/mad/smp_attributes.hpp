@@ -69,7 +69,7 @@ Result<NodeInfo> decode_node_info(Bytes data);
 Result<PortInfo> decode_port_info(Bytes data);
 Result<SwitchInfo> decode_switch_info(Bytes data);
 Result<std::vector<uint16_t>> decode_pkey_block(Bytes data);  // 32 raw keys
-Result<std::string> decode_node_description(Bytes data);  // up to 64 bytes, NUL padded
+Result<std::string> decode_node_description(Bytes data);      // up to 64 bytes, NUL padded
 
 // P_KeyTable attribute modifier: block number, and for a switch's external port the port number
 // in bits 16..23. CAs answer for the port the SMP arrived on and ignore the port bits.

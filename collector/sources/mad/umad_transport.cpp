@@ -3,10 +3,10 @@
 #include <infiniband/umad.h>
 #include <poll.h>
 
+#include <endian.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <endian.h>
 #include <mutex>
 
 namespace rdmadiag::mad {
@@ -106,10 +106,11 @@ Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const std::string& ca
     if (t->fd_ < 0) {
         int err = -t->fd_;
         t->fd_ = -1;
-        return make_error("umad_open_port(" + t->ca_ + ", " + std::to_string(t->port_) +
-                              ") failed: " + std::strerror(err) +
-                              (err == EACCES ? " (needs read-write access to /dev/infiniband/umad*)" : ""),
-                          err);
+        return make_error(
+            "umad_open_port(" + t->ca_ + ", " + std::to_string(t->port_) +
+                ") failed: " + std::strerror(err) +
+                (err == EACCES ? " (needs read-write access to /dev/infiniband/umad*)" : ""),
+            err);
     }
     for (size_t i = 0; i < kAgentCount; ++i) {
         int id = umad_register(t->fd_, kAgents[i].mgmt_class, kAgents[i].version, kAgents[i].rmpp,
@@ -140,7 +141,8 @@ Result<void> UmadTransport::send(Agent agent, Bytes mad, const MadAddress& addr,
     std::fill(send_buf_.begin(), send_buf_.end(), 0);
     void* umad = send_buf_.data();
     std::memcpy(umad_get_mad(umad), mad.data(), len);
-    umad_set_addr(umad, addr.dlid, static_cast<int>(addr.qpn), addr.sl, static_cast<int>(addr.qkey));
+    umad_set_addr(umad, addr.dlid, static_cast<int>(addr.qpn), addr.sl,
+                  static_cast<int>(addr.qkey));
     int rc = umad_send(fd_, agents_[static_cast<size_t>(agent)], umad, static_cast<int>(len),
                        kernel_timeout_ms, 0);
     if (rc < 0) return make_error(std::string("umad_send failed: ") + std::strerror(-rc), -rc);
@@ -162,7 +164,8 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(std::chrono::milliseco
             recv_buf_.resize(umad_size() + static_cast<size_t>(len));
             continue;
         }
-        if (id == -ETIMEDOUT || id == -EAGAIN || id == -EWOULDBLOCK) return std::optional<ReceivedMad>{};
+        if (id == -ETIMEDOUT || id == -EAGAIN || id == -EWOULDBLOCK)
+            return std::optional<ReceivedMad>{};
         if (id < 0) return make_error(std::string("umad_recv failed: ") + std::strerror(-id), -id);
         ReceivedMad r;
         r.status = umad_status(recv_buf_.data());
