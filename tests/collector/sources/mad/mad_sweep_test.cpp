@@ -108,7 +108,8 @@ private:
     std::pair<int, uint8_t> by_lid(uint16_t lid) const {
         for (size_t n = 0; n < nodes.size(); ++n) {
             for (size_t p = 0; p < nodes[n].ports.size(); ++p) {
-                if (nodes[n].ports[p].lid == lid && lid != 0) return {static_cast<int>(n), static_cast<uint8_t>(p)};
+                if (nodes[n].ports[p].lid == lid && lid != 0)
+                    return {static_cast<int>(n), static_cast<uint8_t>(p)};
             }
         }
         return {-1, 0};
@@ -122,16 +123,21 @@ private:
         put16(d, 28, node.partition_cap);
         d[36] = arrival;
     }
-    void answer_smp(std::vector<uint8_t>& r, int n, uint8_t arrival, uint16_t attr_id, uint32_t mod) {
+    void answer_smp(std::vector<uint8_t>& r, int n, uint8_t arrival, uint16_t attr_id,
+                    uint32_t mod) {
         const FakeNode& node = nodes[n];
         std::span<uint8_t> d(r.data() + 64, 64);
         bool is_switch = node.type == 2;
         switch (attr_id) {
-            case attr::node_info: node_info(d, node, arrival); break;
+            case attr::node_info:
+                node_info(d, node, arrival);
+                break;
             case attr::node_description:
                 std::copy(node.desc.begin(), node.desc.end(), d.begin());
                 break;
-            case attr::switch_info: put16(d, 14, node.enforcement_cap); break;
+            case attr::switch_info:
+                put16(d, 14, node.enforcement_cap);
+                break;
             case attr::port_info: {
                 uint8_t p = static_cast<uint8_t>(mod == 0 ? arrival : mod);
                 const FakePort& port = node.ports.at(p);
@@ -148,10 +154,13 @@ private:
                 uint8_t p = is_switch ? static_cast<uint8_t>(mod >> 16) : arrival;
                 uint16_t block = mod & 0xffff;
                 const auto& keys = node.ports.at(p).pkeys;
-                for (size_t i = 0; i < 32 && block * 32 + i < keys.size(); ++i) put16(d, 2 * i, keys[block * 32 + i]);
+                for (size_t i = 0; i < 32 && block * 32 + i < keys.size(); ++i)
+                    put16(d, 2 * i, keys[block * 32 + i]);
                 break;
             }
-            default: r[5] = 0x0c; break;
+            default:
+                r[5] = 0x0c;
+                break;
         }
     }
     bool answer_sa(std::vector<uint8_t>& r, Bytes mad) {
@@ -190,7 +199,8 @@ private:
             std::fill(rec.begin(), rec.end(), 0);
             put16(rec, 0, lid), put16(rec, 2, block), rec[4] = p;
             const auto& keys = nodes[n].ports.at(p).sm_pkeys;
-            for (size_t i = 0; i < 32 && block * 32 + i < keys.size(); ++i) put16(rec, 8 + 2 * i, keys[block * 32 + i]);
+            for (size_t i = 0; i < 32 && block * 32 + i < keys.size(); ++i)
+                put16(rec, 8 + 2 * i, keys[block * 32 + i]);
             return true;
         }
         return false;
@@ -257,14 +267,15 @@ void expect_tables_match(const SubnetReading& r, const FakeFabric& f) {
     }
 }
 
-struct Run {
+struct SweepBed {
     FakeFabric fabric;
     MadEngine engine;
-    explicit Run(FakeFabric f) : fabric(std::move(f)), engine(fabric, MadEngineOptions{}, [this] { return fabric.now; }) {}
+    explicit SweepBed(FakeFabric f)
+        : fabric(std::move(f)), engine(fabric, MadEngineOptions{}, [this] { return fabric.now; }) {}
 };
 
 TEST(MadSweep, SaDiscoveryReadsEveryTableAndCounter) {
-    Run run(small_fabric());
+    SweepBed run(small_fabric());
     MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1});
     SubnetReading r = sweeper.sweep_subnet();
     EXPECT_EQ(r.discovery, "sa");
@@ -282,7 +293,9 @@ TEST(MadSweep, SaDiscoveryReadsEveryTableAndCounter) {
     bool rcv = false;
     for (const auto& c : a2->counters) {
         if (c.name == "port_rcv_constraint_errors") rcv = c.value == 7 && c.width == 8;
-        if (c.name == "port_xmit_data") EXPECT_EQ(c.value, 1002u);
+        if (c.name == "port_xmit_data") {
+            EXPECT_EQ(c.value, 1002u);
+        }
     }
     EXPECT_TRUE(rcv);
     EXPECT_FALSE(port(node(r, 0x5000), 0)->counters.size()) << "no PortCounters for switch port 0";
@@ -293,7 +306,7 @@ TEST(MadSweep, SaDiscoveryReadsEveryTableAndCounter) {
 
 TEST(MadSweep, SmViewNeedsTheSmKey) {
     {
-        Run run(small_fabric());
+        SweepBed run(small_fabric());
         MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1, .sm_key = 0x1});
         SubnetReading r = sweeper.sweep_subnet();
         const PortReading* b1 = port(node(r, 0xb00), 1);
@@ -306,7 +319,7 @@ TEST(MadSweep, SmViewNeedsTheSmKey) {
         EXPECT_EQ(*sw3->sm_pkeys, run.fabric.nodes[2].ports[3].sm_pkeys);
     }
     {
-        Run run(small_fabric());
+        SweepBed run(small_fabric());
         MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1, .sm_key = 0x2});
         SubnetReading r = sweeper.sweep_subnet();
         const PortReading* b1 = port(node(r, 0xb00), 1);
@@ -321,7 +334,7 @@ TEST(MadSweep, SmViewNeedsTheSmKey) {
 TEST(MadSweep, WithoutAnSaTheDirectedRouteWalkFindsTheSameSubnet) {
     FakeFabric f = small_fabric();
     f.sa = false;
-    Run run(std::move(f));
+    SweepBed run(std::move(f));
     MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1});
     SubnetReading r = sweeper.sweep_subnet();
     EXPECT_EQ(r.discovery, "directed-route");
@@ -337,7 +350,7 @@ TEST(MadSweep, WithoutAnSaTheDirectedRouteWalkFindsTheSameSubnet) {
 TEST(MadSweep, ALostPKeyBlockCostsOnlyItsPort) {
     FakeFabric f = small_fabric();
     f.drop.insert({4, attr::pkey_table});  // b's SMA never answers P_KeyTable
-    Run run(std::move(f));
+    SweepBed run(std::move(f));
     MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1});
     SubnetReading r = sweeper.sweep_subnet();
     const PortReading* b1 = port(node(r, 0xb00), 1);
@@ -352,7 +365,7 @@ TEST(MadSweep, ALostPKeyBlockCostsOnlyItsPort) {
 }
 
 TEST(MadSweep, LocalScopeReadsOnlyTheLocalNode) {
-    Run run(small_fabric());
+    SweepBed run(small_fabric());
     MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1});
     // umad knew port 1 only (as a simulator's sysfs does); port 2 is found from NodeInfo.
     SubnetReading r = sweeper.sweep_local({{1, 1, true}});
