@@ -99,8 +99,10 @@ std::vector<MadOutcome> MadEngine::run(std::vector<MadRequest> requests) {
         auto next_deadline = std::chrono::steady_clock::time_point::max();
         for (const auto& [index, p] : outstanding)
             next_deadline = std::min(next_deadline, p.deadline);
+        // Nothing outstanding cannot happen with work left (fill() starts what it can), but a
+        // wait of "forever" must never be computed from time_point::max().
         auto wait =
-            next_deadline > now
+            !outstanding.empty() && next_deadline > now
                 ? std::chrono::duration_cast<std::chrono::milliseconds>(next_deadline - now) +
                       std::chrono::milliseconds(1)
                 : std::chrono::milliseconds(0);
