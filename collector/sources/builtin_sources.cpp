@@ -5,6 +5,9 @@
 #if RDMADIAG_HAVE_VERBS_SOURCE
 #include "collector/sources/verbs/verbs_source.hpp"
 #endif
+#ifdef RDMADIAG_HAVE_MAD_SOURCE
+#include "collector/sources/mad/mad_source.hpp"
+#endif
 
 namespace rdmadiag {
 
@@ -18,6 +21,10 @@ void register_builtin_sources(SourceRegistry& registry) {
 #endif
     registry.add({"sim", "The built-in simulated fabric, playing a scenario", false,
                   [](const SourceSettings& s) { return make_sim_source(s); }});
+#ifdef RDMADIAG_HAVE_MAD_SOURCE
+    registry.add({"mad", "P_Key tables, PortInfo and PMA counters over MADs (libibumad), local or subnet",
+                  false, [](const SourceSettings& s) { return make_mad_source(s); }});
+#endif
 }
 
 }  // namespace rdmadiag

@@ -1,0 +1,94 @@
+#include "collector/sources/mad/mad_observations.hpp"
+
+#include <cstdio>
+
+namespace rdmadiag::mad {
+
+std::string guid_device_name(uint64_t node_guid) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "guid:0x%016llx", static_cast<unsigned long long>(node_guid));
+    return buf;
+}
+
+namespace {
+
+std::string node_type_name(uint8_t type) {
+    switch (type) {
+        case 1:
+            return "CA";
+        case 2:
+            return "switch";
+        case 3:
+            return "router";
+        default:
+            return "unknown";
+    }
+}
+
+}  // namespace
+
+std::vector<Observation> reading_to_observations(const SubnetReading& reading,
+                                                 const ObservationNaming& naming, TimePoint now,
+                                                 const std::string& source) {
+    std::vector<Observation> out;
+    auto emit = [&](ObservationBody body) {
+        out.push_back(Observation{now, source, std::move(body)});
+    };
+    DeviceList list;
+    for (const NodeReading& node : reading.nodes) {
+        std::string device = !naming.local_name.empty() && node.info.node_guid == naming.local_guid
+                                 ? naming.local_name
+                                 : guid_device_name(node.info.node_guid);
+        list.devices.push_back(device);
+        DeviceInfo info;
+        info.device = device;
+        info.node_type = node_type_name(node.info.node_type);
+        info.node_guid = node.info.node_guid;
+        info.sys_image_guid = node.info.sys_image_guid;
+        if (!node.description.empty()) info.node_desc = node.description;
+        if (uint16_t lid = node.lid(); lid != 0) info.lid = lid;
+        info.transport = Transport::ib;
+        emit(info);
+        for (const std::string& e : node.errors) emit(SampleError{device, e, 0});
+        for (const PortReading& port : node.ports) {
+            PortRef ref{device, port.port};
+            if (port.info) {
+                const PortInfo& pi = *port.info;
+                PortStateSample s;
+                s.port = ref;
+                if (pi.port_state >= 1 && pi.port_state <= 4)
+                    s.state = static_cast<PortState>(pi.port_state);
+                s.phys_state = pi.phys_state;
+                s.phys_state_text = std::string(phys_state_name(pi.phys_state));
+                // A switch's external ports share port 0's LID; PortInfo gives 0 there.
+                s.lid = node.is_switch() ? node.lid() : pi.lid;
+                s.sm_lid = pi.master_sm_lid;
+                s.lmc = pi.lmc;
+                s.link_layer = LinkLayer::infiniband;
+                s.cap_mask = pi.capability_mask;
+                emit(s);
+                emit(CounterSample{ref, "m_key_violations", pi.m_key_violations, 16,
+                                   CounterKind::portinfo});
+                emit(CounterSample{ref, "p_key_violations", pi.p_key_violations, 16,
+                                   CounterKind::portinfo});
+                emit(CounterSample{ref, "q_key_violations", pi.q_key_violations, 16,
+                                   CounterKind::portinfo});
+            }
+            if (port.sma_pkeys) {
+                PKeyTable t{*port.sma_pkeys, port.sma_unreadable};
+                emit(PKeyTableSample{ref, PKeyView::sma, std::move(t)});
+            }
+            if (port.sm_pkeys)
+                emit(PKeyTableSample{ref, PKeyView::sm, PKeyTable{*port.sm_pkeys, {}}});
+            for (const PmaCounter& c : port.counters) {
+                emit(CounterSample{ref, std::string(c.name), c.value, c.width, CounterKind::pma});
+            }
+            for (const std::string& e : port.errors) emit(SampleError{ref.to_string(), e, 0});
+        }
+    }
+    for (const std::string& e : reading.errors) emit(SampleError{"mad sweep", e, 0});
+    emit(list);
+    return out;
+}
+
+}  // namespace rdmadiag::mad

@@ -1,0 +1,27 @@
+#pragma once
+// Turns one SubnetReading into Observations. Naming: in local scope a device keeps its umad CA
+// name (as sysfs names it); in subnet scope every node is "guid:0x<16 hex digits>" of its
+// NodeGUID (stable across LID changes and re-sweeps), with its LID in DeviceInfo.lid and each
+// port's LID in PortStateSample.lid.
+
+#include <string>
+#include <vector>
+
+#include "collector/model/observation.hpp"
+#include "collector/sources/mad/subnet_reading.hpp"
+
+namespace rdmadiag::mad {
+
+std::string guid_device_name(uint64_t node_guid);  // "guid:0x0002c90300001234"
+
+struct ObservationNaming {
+    // Device name for a node; empty: use guid_device_name.
+    std::string local_name;
+    uint64_t local_guid = 0;
+};
+
+std::vector<Observation> reading_to_observations(const SubnetReading& reading,
+                                                 const ObservationNaming& naming, TimePoint now,
+                                                 const std::string& source);
+
+}  // namespace rdmadiag::mad

@@ -1,0 +1,63 @@
+#pragma once
+// The "mad" source: reads P_Key tables (sma view, and sm view with an SM_Key), PortInfo
+// violation counters, port state and PMA counters over libibumad, for this host's CA (scope
+// local) or every node of the subnet (scope subnet). Options, from SourceSettings::extra:
+//   mad.scope        local (default) | subnet
+//   mad.ca, mad.port the umad CA and port MADs leave through (default: first active)
+//   mad.sm_key       SM_Key (0x... or decimal) for SA PKeyTableRecord (the sm view)
+//   mad.timeout      per-MAD timeout (default 200ms)
+//   mad.retries      retries per MAD (default 2)
+//   mad.concurrency  outstanding MADs per target (default 4)
+// Each poll is one sweep; a MAD that goes unanswered becomes a SampleError on its port.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "collector/model/result.hpp"
+#include "collector/sources/mad/mad_engine.hpp"
+#include "collector/sources/mad/mad_sweep.hpp"
+#include "collector/sources/source.hpp"
+#include "collector/sources/source_registry.hpp"
+
+namespace rdmadiag {
+
+struct MadSourceOptions {
+    bool subnet = false;
+    std::string ca;
+    int port = 0;
+    std::optional<uint64_t> sm_key;
+    mad::MadEngineOptions engine;
+    Duration interval = std::chrono::seconds(10);
+};
+
+// Reads mad.* from settings.extra; a bad value is a configuration error.
+Result<MadSourceOptions> parse_mad_options(const SourceSettings& settings);
+
+class MadSource final : public Source {
+public:
+    explicit MadSource(MadSourceOptions options);
+    ~MadSource() override;
+
+    std::string_view name() const override { return "mad"; }
+    Availability availability() const override;
+    Duration poll_interval() const override { return options_.interval; }
+    void poll(TimePoint now, ObservationSink& sink) override;
+    void refresh(const PortRef& port, TimePoint now, ObservationSink& sink) override;
+
+    // The last sweep's MAD statistics (sent, retries, timeouts).
+    const mad::MadEngineStats& last_stats() const { return last_stats_; }
+
+private:
+    Result<void> ensure_open();
+
+    MadSourceOptions options_;
+    std::unique_ptr<mad::MadTransport> transport_;
+    std::string ca_name_;
+    int port_num_ = 0;
+    mad::MadEngineStats last_stats_;
+};
+
+Result<std::unique_ptr<Source>> make_mad_source(const SourceSettings& settings);
+
+}  // namespace rdmadiag

@@ -1,0 +1,61 @@
+#include "collector/sources/mad/sa_records.hpp"
+
+namespace rdmadiag::mad {
+
+namespace {
+
+Result<void> need(Bytes data, size_t size, std::string_view what) {
+    if (data.size() < size) {
+        return make_error(std::string(what) + " needs " + std::to_string(size) + " bytes, got " +
+                          std::to_string(data.size()));
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<NodeRecord> decode_node_record(Bytes r) {
+    if (auto ok = need(r, kNodeRecordSize, "NodeRecord"); !ok) return ok.error();
+    NodeRecord rec;
+    rec.lid = get16(r, 0);
+    auto info = decode_node_info(r.subspan(4, kNodeInfoSize));
+    if (!info)
+        return make_error("NodeRecord for LID " + std::to_string(rec.lid) + ": " +
+                          info.error().message);
+    rec.info = *info;
+    rec.description = decode_node_description(r.subspan(44, 64)).value_or("");
+    return rec;
+}
+
+Result<PortInfoRecord> decode_port_info_record(Bytes r) {
+    if (auto ok = need(r, kPortInfoRecordSize, "PortInfoRecord"); !ok) return ok.error();
+    PortInfoRecord rec;
+    rec.endport_lid = get16(r, 0);
+    rec.port_num = get8(r, 2);
+    auto info = decode_port_info(r.subspan(4, kPortInfoSize));
+    if (!info) return info.error();
+    rec.info = *info;
+    return rec;
+}
+
+Result<PKeyTableRecord> decode_pkey_table_record(Bytes r) {
+    if (auto ok = need(r, kPKeyTableRecordSize, "PKeyTableRecord"); !ok) return ok.error();
+    PKeyTableRecord rec;
+    rec.lid = get16(r, 0);
+    rec.block = get16(r, 2);
+    rec.port_num = get8(r, 4);
+    auto keys = decode_pkey_block(r.subspan(8, kPKeyTableSize));
+    if (!keys) return keys.error();
+    rec.keys = std::move(*keys);
+    return rec;
+}
+
+std::vector<uint8_t> pkey_table_record_template(uint16_t lid, uint16_t block, uint8_t port) {
+    std::vector<uint8_t> t(kPKeyTableRecordSize, 0);
+    put16(t, 0, lid);
+    put16(t, 2, block);
+    put8(t, 4, port);
+    return t;
+}
+
+}  // namespace rdmadiag::mad

@@ -1,0 +1,54 @@
+#pragma once
+// Decoders for the SA records rdmadiag asks for (IBA 15.2.5): NodeRecord and PortInfoRecord to
+// discover the subnet, PKeyTableRecord for the SM's intended P_Key tables (opensm answers that
+// one only to requests carrying its SM_Key).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "collector/model/result.hpp"
+#include "collector/sources/mad/mad_bytes.hpp"
+#include "collector/sources/mad/smp_attributes.hpp"
+
+namespace rdmadiag::mad {
+
+struct NodeRecord {
+    uint16_t lid = 0;
+    NodeInfo info;
+    std::string description;
+    bool operator==(const NodeRecord&) const = default;
+};
+
+struct PortInfoRecord {
+    uint16_t endport_lid = 0;
+    uint8_t port_num = 0;
+    PortInfo info;
+    bool operator==(const PortInfoRecord&) const = default;
+};
+
+struct PKeyTableRecord {
+    uint16_t lid = 0;
+    uint16_t block = 0;
+    uint8_t port_num = 0;
+    std::vector<uint16_t> keys;  // 32
+    bool operator==(const PKeyTableRecord&) const = default;
+};
+
+constexpr size_t kNodeRecordSize = 108;
+constexpr size_t kPortInfoRecordSize = 68;
+constexpr size_t kPKeyTableRecordSize = 72;
+
+// PKeyTableRecord component mask bits: LID, BlockNum, PortNum.
+constexpr uint64_t kPKeyRecLid = 1u << 0;
+constexpr uint64_t kPKeyRecBlock = 1u << 1;
+constexpr uint64_t kPKeyRecPort = 1u << 2;
+
+Result<NodeRecord> decode_node_record(Bytes record);
+Result<PortInfoRecord> decode_port_info_record(Bytes record);
+Result<PKeyTableRecord> decode_pkey_table_record(Bytes record);
+
+// A PKeyTableRecord template selecting one LID (all blocks and ports when the mask says so).
+std::vector<uint8_t> pkey_table_record_template(uint16_t lid, uint16_t block, uint8_t port);
+
+}  // namespace rdmadiag::mad

@@ -1,0 +1,20 @@
+#include "collector/sources/mad/subnet_reading.hpp"
+
+namespace rdmadiag::mad {
+
+std::string Route::describe() const {
+    if (!dr) return "lid " + std::to_string(lid);
+    std::string text = "dr 0";
+    for (uint8_t hop : path) text += "," + std::to_string(hop);
+    return text;
+}
+
+uint16_t NodeReading::lid() const {
+    if (!route.dr && route.lid != 0) return route.lid;
+    for (const auto& p : ports) {
+        if (p.info && p.info->lid != 0) return p.info->lid;
+    }
+    return 0;
+}
+
+}  // namespace rdmadiag::mad

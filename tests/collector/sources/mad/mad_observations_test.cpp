@@ -1,0 +1,104 @@
+#include "collector/sources/mad/mad_observations.hpp"
+
+#include <gtest/gtest.h>
+
+namespace rdmadiag::mad {
+namespace {
+
+SubnetReading sample_reading() {
+    SubnetReading r;
+    r.discovery = "sa";
+    NodeReading sw;
+    sw.info.node_type = 2;
+    sw.info.num_ports = 1;
+    sw.info.node_guid = 0x0002c90300001234;
+    sw.description = "spine";
+    sw.route = Route{false, {}, 2};
+    PortReading p0{.port = 0, .route = sw.route, .pma_lid = 2};
+    p0.info = PortInfo{};
+    p0.info->lid = 2;
+    p0.info->port_state = 4;
+    p0.info->phys_state = 5;
+    p0.sma_pkeys = std::vector<uint16_t>{0xffff, 0, 0x8001};
+    PortReading p1{.port = 1, .route = sw.route, .pma_lid = 2};
+    p1.info = PortInfo{};
+    p1.info->port_state = 1;
+    p1.info->p_key_violations = 0x1234;
+    p1.sma_pkeys = std::vector<uint16_t>(32, 0);
+    p1.sma_unreadable = {0, 1};
+    p1.sm_pkeys = std::vector<uint16_t>(32, 0);
+    p1.counters = {{"port_rcv_constraint_errors", 5, 8}, {"port_xmit_data", 1ull << 40, 64}};
+    p1.errors = {"P_KeyTable block 0: no answer"};
+    sw.ports = {p0, p1};
+    r.nodes.push_back(sw);
+    r.errors.push_back("SA discovery failed");
+    return r;
+}
+
+TEST(MadObservations, SubnetNodesAreNamedByGuidWithTheirLid) {
+    auto obs =
+        reading_to_observations(sample_reading(), {}, TimePoint{} + std::chrono::seconds(5), "mad");
+    ASSERT_FALSE(obs.empty());
+    for (const auto& o : obs) {
+        EXPECT_EQ(o.source, "mad");
+        EXPECT_EQ(o.time, TimePoint{} + std::chrono::seconds(5));
+    }
+    const auto& dev = std::get<DeviceInfo>(obs.front().body);
+    EXPECT_EQ(dev.device, "guid:0x0002c90300001234");
+    EXPECT_EQ(dev.node_type, "switch");
+    EXPECT_EQ(dev.lid, 2u);
+    EXPECT_EQ(dev.node_desc, "spine");
+    EXPECT_EQ(std::get<DeviceList>(obs.back().body).devices,
+              std::vector<std::string>{"guid:0x0002c90300001234"});
+}
+
+TEST(MadObservations, PortsCarryTablesCountersAndErrors) {
+    auto obs = reading_to_observations(sample_reading(), {}, TimePoint{}, "mad");
+    PortRef p1{"guid:0x0002c90300001234", 1};
+    bool state = false, sma = false, sm = false, viol = false, constraint = false, data = false,
+         err = false, sweep_err = false;
+    for (const auto& o : obs) {
+        if (auto* s = std::get_if<PortStateSample>(&o.body); s && s->port == p1) {
+            state = true;
+            EXPECT_EQ(s->state, PortState::down);
+            EXPECT_EQ(s->lid, 2u) << "a switch port is reached at the switch's LID";
+        }
+        if (auto* t = std::get_if<PKeyTableSample>(&o.body); t && t->port == p1) {
+            if (t->view == PKeyView::sma) {
+                sma = true;
+                EXPECT_EQ(t->table.unreadable, (std::vector<uint16_t>{0, 1}));
+                EXPECT_FALSE(t->table.complete());
+            }
+            if (t->view == PKeyView::sm) sm = true;
+        }
+        if (auto* c = std::get_if<CounterSample>(&o.body); c && c->port == p1) {
+            if (c->name == "p_key_violations") {
+                viol = true;
+                EXPECT_EQ(c->value, 0x1234u);
+                EXPECT_EQ(c->width, 16);
+                EXPECT_EQ(c->kind, CounterKind::portinfo);
+            }
+            if (c->name == "port_rcv_constraint_errors") {
+                constraint = true;
+                EXPECT_EQ(c->width, 8);
+                EXPECT_EQ(c->kind, CounterKind::pma);
+            }
+            if (c->name == "port_xmit_data") data = c->value == (1ull << 40) && c->width == 64;
+        }
+        if (auto* e = std::get_if<SampleError>(&o.body)) {
+            if (e->subject == p1.to_string()) err = true;
+            if (e->subject == "mad sweep") sweep_err = true;
+        }
+    }
+    EXPECT_TRUE(state && sma && sm && viol && constraint && data && err && sweep_err);
+}
+
+TEST(MadObservations, LocalScopeKeepsTheCaName) {
+    auto r = sample_reading();
+    ObservationNaming naming{"mlx5_0", 0x0002c90300001234};
+    auto obs = reading_to_observations(r, naming, TimePoint{}, "mad");
+    EXPECT_EQ(std::get<DeviceInfo>(obs.front().body).device, "mlx5_0");
+}
+
+}  // namespace
+}  // namespace rdmadiag::mad

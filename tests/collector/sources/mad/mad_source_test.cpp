@@ -1,0 +1,64 @@
+#include "collector/sources/mad/mad_source.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace rdmadiag {
+namespace {
+
+TEST(MadSource, OptionsFromExtra) {
+    SourceSettings s;
+    s.extra = {{"mad.scope", "subnet"}, {"mad.ca", "mlx5_0"},    {"mad.port", "2"},
+               {"mad.sm_key", "0x1"},   {"mad.timeout", "50ms"}, {"mad.retries", "4"},
+               {"mad.concurrency", "8"}};
+    auto o = parse_mad_options(s);
+    ASSERT_TRUE(o.ok()) << o.error().message;
+    EXPECT_TRUE(o->subnet);
+    EXPECT_EQ(o->ca, "mlx5_0");
+    EXPECT_EQ(o->port, 2);
+    EXPECT_EQ(o->sm_key, 1u);
+    EXPECT_EQ(o->engine.timeout, std::chrono::milliseconds(50));
+    EXPECT_EQ(o->engine.retries, 4u);
+    EXPECT_EQ(o->engine.per_target, 8u);
+}
+
+TEST(MadSource, DefaultsAreLocalWithNoSmKey) {
+    auto o = parse_mad_options(SourceSettings{});
+    ASSERT_TRUE(o.ok());
+    EXPECT_FALSE(o->subnet);
+    EXPECT_FALSE(o->sm_key.has_value());
+}
+
+TEST(MadSource, BadOptionsAreConfigurationErrors) {
+    for (auto [k, v] : std::vector<std::pair<std::string, std::string>>{{"mad.scope", "fabric"},
+                                                                        {"mad.port", "x"},
+                                                                        {"mad.sm_key", "0xzz"},
+                                                                        {"mad.timeout", "0ms"},
+                                                                        {"mad.retries", "-1"},
+                                                                        {"mad.concurrency", "0"}}) {
+        SourceSettings s;
+        s.extra[k] = v;
+        EXPECT_FALSE(make_mad_source(s).ok()) << k << "=" << v;
+    }
+}
+
+TEST(MadSource, WithoutAUmadDeviceItSaysWhyAndReportsDown) {
+    if (std::getenv("BED_DIR") != nullptr)
+        GTEST_SKIP() << "running on the ibsim bed: a umad device is there";
+    auto src = make_mad_source(SourceSettings{});
+    ASSERT_TRUE(src.ok());
+    EXPECT_EQ((*src)->name(), "mad");
+    auto a = (*src)->availability();
+    if (a.available) GTEST_SKIP() << "this machine has a umad device";
+    EXPECT_NE(a.reason.find("umad"), std::string::npos) << a.reason;
+    VectorSink sink;
+    (*src)->poll(TimePoint{}, sink);
+    ASSERT_EQ(sink.observations.size(), 1u);
+    const auto& st = std::get<SourceStatus>(sink.observations[0].body);
+    EXPECT_FALSE(st.up);
+    EXPECT_FALSE(st.reason.empty());
+}
+
+}  // namespace
+}  // namespace rdmadiag

@@ -1,0 +1,59 @@
+#include "collector/sources/mad/sa_records.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tests/collector/sources/mad/captured_mads.hpp"
+
+namespace rdmadiag::mad {
+namespace {
+
+TEST(SaRecords, NodeRecordWrapsNodeInfoAndDescription) {
+    std::vector<uint8_t> r(kNodeRecordSize, 0);
+    put16(r, 0, 2);
+    std::copy(captured::kNodeInfoSwitch1.begin() + 64, captured::kNodeInfoSwitch1.begin() + 64 + 40,
+              r.begin() + 4);
+    const char desc[] = "Switch1";
+    std::copy(desc, desc + 7, r.begin() + 44);
+    auto rec = decode_node_record(r);
+    ASSERT_TRUE(rec.ok()) << rec.error().message;
+    EXPECT_EQ(rec->lid, 2);
+    EXPECT_EQ(rec->info.node_guid, 0x200000u);
+    EXPECT_EQ(rec->description, "Switch1");
+}
+
+TEST(SaRecords, PortInfoRecord) {
+    std::vector<uint8_t> r(kPortInfoRecordSize, 0);
+    put16(r, 0, 5);
+    r[2] = 1;
+    std::copy(captured::kPortInfoLid5Port1.begin() + 64, captured::kPortInfoLid5Port1.begin() + 128,
+              r.begin() + 4);
+    auto rec = decode_port_info_record(r);
+    ASSERT_TRUE(rec.ok());
+    EXPECT_EQ(rec->endport_lid, 5);
+    EXPECT_EQ(rec->port_num, 1);
+    EXPECT_EQ(rec->info.lid, 5);
+}
+
+TEST(SaRecords, PKeyTableRecordRoundTripsItsTemplate) {
+    auto r = pkey_table_record_template(7, 1, 3);
+    ASSERT_EQ(r.size(), kPKeyTableRecordSize);
+    put16(r, 8, 0xffff);
+    put16(r, 8 + 2 * 31, 0x8005);
+    auto rec = decode_pkey_table_record(r);
+    ASSERT_TRUE(rec.ok());
+    EXPECT_EQ(rec->lid, 7);
+    EXPECT_EQ(rec->block, 1);
+    EXPECT_EQ(rec->port_num, 3);
+    EXPECT_EQ(rec->keys.front(), 0xffff);
+    EXPECT_EQ(rec->keys.back(), 0x8005);
+}
+
+TEST(SaRecords, ShortRecordsAreErrors) {
+    std::vector<uint8_t> r(20, 0);
+    EXPECT_FALSE(decode_node_record(r).ok());
+    EXPECT_FALSE(decode_port_info_record(r).ok());
+    EXPECT_FALSE(decode_pkey_table_record(r).ok());
+}
+
+}  // namespace
+}  // namespace rdmadiag::mad
