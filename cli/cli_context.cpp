@@ -20,6 +20,12 @@ SourceSettings CliContext::source_settings() const {
     return s;
 }
 
+bool CliContext::source_enabled(const SourceEntry& entry) const {
+    if (entry.name == "sim" || entry.name == "replay") return false;
+    auto it = source_switches.find(entry.name);
+    return it != source_switches.end() ? it->second : entry.enabled_by_default;
+}
+
 Result<TimePoint> CliContext::start_time() const {
     if (clock_start.empty()) return SystemClock{}.now();
     return parse_time(clock_start);
@@ -47,6 +53,19 @@ void add_common_options(CLI::App& cmd, CliContext& ctx) {
     cmd.add_option("--exclude-device", ctx.exclude_devices, "Skip these devices (glob, repeatable)")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    for (const auto& entry : ctx.registry.entries()) {
+        if (entry.name == "sim" || entry.name == "replay") continue;
+        const auto name = entry.name;
+        cmd.add_flag_callback(
+               "--source." + name, [&ctx, name] { ctx.source_switches[name] = true; },
+               "Use source " + name + (entry.enabled_by_default ? " (on by default)" : "") + ": " +
+                   entry.description)
+            ->group("Sources");
+        cmd.add_flag_callback(
+               "--no-source." + name, [&ctx, name] { ctx.source_switches[name] = false; },
+               "Do not use source " + name)
+            ->group("Sources");
+    }
     cmd.add_option("--clock.start", ctx.clock_start,
                    "Treat this RFC 3339 UTC time as now (reproducible output)")
         ->group("");
@@ -151,9 +170,10 @@ Result<Collected> collect_once(const CliContext& ctx) {
     engine->advance(*start);
     EngineFeed feed(*engine);
     std::vector<std::string> down;
+    std::vector<std::string> used_names;
     size_t used = 0;
     for (const auto& entry : ctx.registry.entries()) {
-        if (!entry.enabled_by_default || entry.name == "sim" || entry.name == "replay") continue;
+        if (!ctx.source_enabled(entry)) continue;
         auto src = entry.factory(ctx.source_settings());
         if (!src) {
             down.push_back(entry.name + ": " + src.error().message);
@@ -166,12 +186,14 @@ Result<Collected> collect_once(const CliContext& ctx) {
             continue;
         }
         ++used;
+        used_names.push_back(entry.name == "sysfs" ? "sysfs at " + ctx.sysfs_root : entry.name);
         poll_and_refresh(**src, *start, *engine, feed);
     }
     auto snap = engine->snapshot();
     const bool any_device = std::any_of(snap->devices.begin(), snap->devices.end(),
                                         [](const DeviceSnapshot& d) { return d.present; });
-    const bool defaults = ctx.sysfs_root == "/sys" && ctx.include_devices.empty();
+    const bool defaults = ctx.sysfs_root == "/sys" && ctx.include_devices.empty() &&
+                          ctx.source_switches.empty();
     if (!any_device && defaults && ctx.registry.find("sim")) {
         CliContext sim_ctx;
         sim_ctx.registry = ctx.registry;
@@ -186,7 +208,9 @@ Result<Collected> collect_once(const CliContext& ctx) {
                                 "--simulate=NAME, or read another tree with --path.sysfs.");
         return played;
     }
-    Collected c{snap, "sysfs at " + ctx.sysfs_root, {}};
+    std::string origin;
+    for (const auto& n : used_names) origin += (origin.empty() ? "" : ", ") + n;
+    Collected c{snap, origin.empty() ? "no source available" : origin, {}};
     if (used == 0) {
         for (const auto& d : down) c.notes.push_back("source " + d);
     }

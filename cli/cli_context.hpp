@@ -24,9 +24,12 @@ struct CliContext {
     std::vector<std::string> exclude_devices;
     std::string clock_start;  // fixes "now" for reproducible output (tests, bug reports)
     std::map<std::string, std::string> source_options;  // --source.opt key=value
+    std::map<std::string, bool> source_switches;        // --source.NAME / --no-source.NAME
     SourceRegistry registry;
 
     SourceSettings source_settings() const;
+    // Whether one-shot collection uses this source: switched on or off by flag, else its default.
+    bool source_enabled(const SourceEntry& entry) const;
     // The time one-shot collection treats as "now".
     Result<TimePoint> start_time() const;
 };

@@ -53,7 +53,7 @@ int follow_events(const CliContext& ctx) {
     std::vector<std::string> names;
     if (ctx.simulate) names.push_back("sim");
     for (const auto& e : ctx.registry.entries()) {
-        if (!ctx.simulate && e.enabled_by_default && e.name != "sim" && e.name != "replay") {
+        if (!ctx.simulate && ctx.source_enabled(e)) {
             names.push_back(e.name);
         }
     }
