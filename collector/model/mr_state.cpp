@@ -21,7 +21,9 @@ constexpr std::array<std::pair<MrRecoveryKind, std::string_view>, 3> kRecoveryKi
 }};
 }  // namespace
 
-std::string_view to_string(MrState s) { return detail::enum_name<MrState>(kMrStates, s, "valid"); }
+std::string_view to_string(MrState s) {
+    return detail::enum_name<MrState>(kMrStates, s, "valid");
+}
 std::optional<MrState> parse_mr_state(std::string_view text) {
     return detail::enum_parse<MrState>(kMrStates, text);
 }

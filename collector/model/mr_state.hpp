@@ -55,19 +55,19 @@ struct MrCompletionCount {
 // Per-device totals. State counts are current; everything else only rises.
 struct MrDeviceHealth {
     std::string device;
-    std::map<MrState, uint64_t> by_state;          // MRs tracked now, per state
-    std::vector<MrCompletionCount> completions;    // by op then status
-    std::map<MrOp, uint64_t> posted;               // work requests reported posted
-    uint64_t bind_errors = 0;                      // completions with MW_BIND_ERR
+    std::map<MrState, uint64_t> by_state;        // MRs tracked now, per state
+    std::vector<MrCompletionCount> completions;  // by op then status
+    std::map<MrOp, uint64_t> posted;             // work requests reported posted
+    uint64_t bind_errors = 0;                    // completions with MW_BIND_ERR
     uint64_t entered_unknown = 0;
     uint64_t entered_stuck = 0;
     uint64_t recoveries = 0;
-    Duration recovery_time_total{};                // flagged -> recovered, summed
-    Duration unknown_time_total{};                 // time spent unknown by MRs that left it
-    uint64_t duplicate_events = 0;                 // completions that repeat the current state
-    uint64_t late_events = 0;                      // older than the MR's state, or after dereg
-    uint64_t failed_ops = 0;                       // alloc/dereg with a non-zero rc
-    uint64_t ignored_while_stuck = 0;              // successes reported for a stuck MR
+    Duration recovery_time_total{};    // flagged -> recovered, summed
+    Duration unknown_time_total{};     // time spent unknown by MRs that left it
+    uint64_t duplicate_events = 0;     // completions that repeat the current state
+    uint64_t late_events = 0;          // older than the MR's state, or after dereg
+    uint64_t failed_ops = 0;           // alloc/dereg with a non-zero rc
+    uint64_t ignored_while_stuck = 0;  // successes reported for a stuck MR
     bool operator==(const MrDeviceHealth&) const = default;
 };
 
@@ -83,7 +83,7 @@ struct MrRecovery {
 };
 
 struct MrHealth {
-    std::vector<MrRecord> mrs;  // live and recently deregistered, by device then id
+    std::vector<MrRecord> mrs;            // live and recently deregistered, by device then id
     std::vector<MrDeviceHealth> devices;  // by name
     std::vector<MrRecovery> recoveries;   // newest first, bounded
     uint64_t dropped_records = 0;         // new MRs not tracked because the table was full

@@ -8,8 +8,12 @@ namespace rdmadiag {
 
 namespace {
 
-bool is_lifecycle(MrOp op) { return op == MrOp::alloc || op == MrOp::reg || op == MrOp::dereg; }
-bool is_flagged(MrState s) { return s == MrState::unknown || s == MrState::stuck; }
+bool is_lifecycle(MrOp op) {
+    return op == MrOp::alloc || op == MrOp::reg || op == MrOp::dereg;
+}
+bool is_flagged(MrState s) {
+    return s == MrState::unknown || s == MrState::stuck;
+}
 
 // The state a first sighting implies, for an MR the tracker has not seen before.
 MrState state_after(const MrEvent& ev) {
@@ -77,9 +81,8 @@ void MrHealthTracker::observe(const Observation& obs, EngineContext& ctx) {
 
 void MrHealthTracker::count_completion(MrDeviceHealth& dev, const MrEvent& ev) {
     if (ev.status == WcStatus::mw_bind_err) ++dev.bind_errors;
-    auto it = std::find_if(dev.completions.begin(), dev.completions.end(), [&](const auto& c) {
-        return c.op == ev.op && c.status == ev.status;
-    });
+    auto it = std::find_if(dev.completions.begin(), dev.completions.end(),
+                           [&](const auto& c) { return c.op == ev.op && c.status == ev.status; });
     if (it != dev.completions.end()) {
         ++it->count;
         return;
@@ -132,7 +135,8 @@ void MrHealthTracker::on_event(const MrEvent& ev, const Observation& obs, Engine
 
     if (ev.posted) {
         ++dev.posted[ev.op];
-        if (rec && rec->state != MrState::deregistered) rec->last_seen = std::max(rec->last_seen, t);
+        if (rec && rec->state != MrState::deregistered)
+            rec->last_seen = std::max(rec->last_seen, t);
         return;
     }
 
@@ -225,8 +229,8 @@ void MrHealthTracker::on_event(const MrEvent& ev, const Observation& obs, Engine
         return;
     }
     const MrState next = ev.status != WcStatus::success ? MrState::unknown
-                         : ev.op == MrOp::fastreg      ? MrState::valid
-                                                       : MrState::invalid;
+                         : ev.op == MrOp::fastreg       ? MrState::valid
+                                                        : MrState::invalid;
     if (rec->state == next) {
         ++dev.duplicate_events;
         return;

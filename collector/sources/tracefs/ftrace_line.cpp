@@ -6,11 +6,14 @@ namespace rdmadiag {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -94,7 +97,8 @@ Result<std::optional<FtraceLine>> split_ftrace_line(std::string_view line) {
     size_t lb = prefix.rfind('[');
     if (lb != std::string_view::npos) {
         size_t rb = prefix.find(']', lb);
-        if (rb != std::string_view::npos) out.cpu = to_uint<uint32_t>(prefix.substr(lb + 1, rb - lb - 1));
+        if (rb != std::string_view::npos)
+            out.cpu = to_uint<uint32_t>(prefix.substr(lb + 1, rb - lb - 1));
         if (out.cpu) prefix = prefix.substr(0, lb);
     }
     prefix = trim(prefix);

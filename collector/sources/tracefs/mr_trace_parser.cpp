@@ -43,8 +43,17 @@ private:
     std::string_view s_;
 };
 
-enum class Kind : uint8_t { fastreg, local_inv, frwr_done, frwr_alloc, frwr_dereg, core_alloc,
-                            core_integ_alloc, core_dereg, core_reg };
+enum class Kind : uint8_t {
+    fastreg,
+    local_inv,
+    frwr_done,
+    frwr_alloc,
+    frwr_dereg,
+    core_alloc,
+    core_integ_alloc,
+    core_dereg,
+    core_reg
+};
 
 struct Known {
     std::string_view name;
@@ -98,11 +107,15 @@ Result<WcStatus> status_tail(Cursor& c, std::string_view event) {
     return *by_code;
 }
 
-bool rc_tail(Cursor& c, int& rc) { return c.lit("rc=") && c.num(rc) && c.done(); }
+bool rc_tail(Cursor& c, int& rc) {
+    return c.lit("rc=") && c.num(rc) && c.done();
+}
 
 }  // namespace
 
-bool is_mr_trace_event(std::string_view event) { return kind_of(event).has_value(); }
+bool is_mr_trace_event(std::string_view event) {
+    return kind_of(event).has_value();
+}
 
 Result<MrEvent> parse_mr_trace_body(std::string_view event, std::string_view body,
                                     std::string_view device) {

@@ -158,8 +158,8 @@ void TracefsSource::probe_events(bool enable) {
         }
     }
     if (!failures.empty()) {
-        availability_.reason = std::string(enable ? "could not enable " : "not enabled: ") +
-                               failures;
+        availability_.reason =
+            std::string(enable ? "could not enable " : "not enabled: ") + failures;
     }
 }
 
@@ -233,9 +233,9 @@ void TracefsSource::handle_line(std::string_view line, ObservationSink& sink, in
         ++stats_.malformed;
         if (errors_this_read_++ < kMaxErrorsPerRead) {
             std::string shown(line.substr(0, 120));
-            sink.emit(Observation{now_, "tracefs",
-                                  SampleError{"trace line \"" + shown + "\"",
-                                              parsed.error().message, 0}});
+            sink.emit(Observation{
+                now_, "tracefs",
+                SampleError{"trace line \"" + shown + "\"", parsed.error().message, 0}});
         }
         return;
     }

@@ -27,7 +27,8 @@ TEST(FtraceLine, ToleratesMissingFlagsTgidColumnAndDashedComm) {
     EXPECT_EQ((*no_flags)->pid, 77u);
     EXPECT_EQ((*no_flags)->timestamp, std::chrono::milliseconds(12500));
 
-    auto tgid = split_ftrace_line("bash-1234    (   1200) [000] .....  7.000001: mr_dereg: mr.id=3");
+    auto tgid =
+        split_ftrace_line("bash-1234    (   1200) [000] .....  7.000001: mr_dereg: mr.id=3");
     ASSERT_TRUE(tgid.ok() && tgid->has_value());
     EXPECT_EQ((*tgid)->comm, "bash");
     EXPECT_EQ((*tgid)->pid, 1234u);
@@ -43,8 +44,8 @@ TEST(FtraceLine, HeadersAndBlankLinesAreNothing) {
 }
 
 TEST(FtraceLine, GarbageIsAnError) {
-    for (const char* l : {"hello world", "kworker-1 [000] ....  12: x: y", "x-1 [0] 1.5:",
-                          "x-1 [0] 1.5: ev", "\x01\x02\xff"}) {
+    for (const char* l : {"hello world", "kworker-1 [000] ....  12: x: y",
+                          "x-1 [0] 1.5:", "x-1 [0] 1.5: ev", "\x01\x02\xff"}) {
         EXPECT_FALSE(split_ftrace_line(l).ok()) << l;
     }
 }
@@ -57,8 +58,9 @@ TEST(FtraceLine, FindsASplicedSecondRecord) {
     ASSERT_NE(at, std::string_view::npos);
     EXPECT_EQ(std::string_view(line).substr(at), "kw-2 [001] ..... 1.000002: mr_dereg: mr.id=4");
     EXPECT_EQ(find_spliced_record(a), std::string_view::npos);
-    EXPECT_EQ(find_spliced_record("kw-1 [000] ..... 1.0: xprtrdma_wc_fastreg: mr.id=5: SUCCESS (0/0x0)"),
-              std::string_view::npos);
+    EXPECT_EQ(
+        find_spliced_record("kw-1 [000] ..... 1.0: xprtrdma_wc_fastreg: mr.id=5: SUCCESS (0/0x0)"),
+        std::string_view::npos);
 }
 
 }  // namespace

@@ -121,7 +121,8 @@ TEST(MrTraceParser, RejectsGarbledMrLines) {
     for (const auto& [ev, text] : bad) {
         EXPECT_FALSE(parse_mr_trace_body(ev, text, "").ok()) << ev << ": " << text;
     }
-    auto ptr = parse_mr_trace_body("xprtrdma_wc_fastreg", "mr=00000000a1b2c3d4: SUCCESS (0/0x0)", "");
+    auto ptr =
+        parse_mr_trace_body("xprtrdma_wc_fastreg", "mr=00000000a1b2c3d4: SUCCESS (0/0x0)", "");
     EXPECT_NE(ptr.error().message.find("by address"), std::string::npos);
 }
 

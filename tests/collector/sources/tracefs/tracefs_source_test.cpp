@@ -23,8 +23,8 @@ class FakeTracefs {
 public:
     FakeTracefs() {
         std::random_device rd;
-        root = fs::temp_directory_path() / ("rdmadiag-tracefs-" + std::to_string(getpid()) + "-" +
-                                            std::to_string(rd()));
+        root = fs::temp_directory_path() /
+               ("rdmadiag-tracefs-" + std::to_string(getpid()) + "-" + std::to_string(rd()));
         fs::create_directories(root);
     }
     ~FakeTracefs() {
@@ -111,8 +111,8 @@ TEST(TracefsSource, OneShotReadsTheTraceBufferOnceAndTellsWhatIsNotEnabled) {
     auto evs = mr_events(sink);
     ASSERT_EQ(evs.size(), 10u);
     // Trace clock + offset = wall time.
-    EXPECT_EQ(sink.observations[1].time, TimePoint{} + std::chrono::seconds(1000) +
-                                             std::chrono::microseconds(100000100));
+    EXPECT_EQ(sink.observations[1].time,
+              TimePoint{} + std::chrono::seconds(1000) + std::chrono::microseconds(100000100));
     src.poll(TimePoint{}, sink);
     EXPECT_EQ(mr_events(sink).size(), 10u);  // once means once
 }
