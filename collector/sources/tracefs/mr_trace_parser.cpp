@@ -74,13 +74,18 @@ constexpr std::array<Known, 11> kKnown{{
     {"mr_reg", Kind::core_reg},
 }};
 
-std::optional<Kind> kind_of(std::string_view event) {
+const Known* known_of(std::string_view event) {
     // Cheap reject: every name starts with "xprtrdma_" or "mr_".
-    if (event.size() < 6 || (event[0] != 'x' && event[0] != 'm')) return std::nullopt;
+    if (event.size() < 6 || (event[0] != 'x' && event[0] != 'm')) return nullptr;
     for (const auto& k : kKnown) {
-        if (k.name == event) return k.kind;
+        if (k.name == event) return &k;
     }
-    return std::nullopt;
+    return nullptr;
+}
+
+std::optional<Kind> kind_of(std::string_view event) {
+    const Known* k = known_of(event);
+    return k ? std::optional<Kind>(k->kind) : std::nullopt;
 }
 
 Error bad(std::string_view event, std::string_view what) {
@@ -221,12 +226,13 @@ Result<std::optional<TraceMrEvent>> parse_mr_trace_line(std::string_view line,
     if (!split) return split.error();
     if (!*split) return std::optional<TraceMrEvent>{};
     const FtraceLine& f = **split;
-    if (!is_mr_trace_event(f.event)) return std::optional<TraceMrEvent>{};
+    const Known* known = known_of(f.event);
+    if (!known) return std::optional<TraceMrEvent>{};
     auto ev = parse_mr_trace_body(f.event, f.body, device);
     if (!ev) return ev.error();
     TraceMrEvent out;
     out.timestamp = f.timestamp;
-    out.event = f.event;
+    out.event = known->name;  // static: outlives the line
     out.cpu = f.cpu;
     out.mr = std::move(ev).value();
     return std::optional<TraceMrEvent>{std::move(out)};

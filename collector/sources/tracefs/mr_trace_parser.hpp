@@ -24,7 +24,7 @@ namespace rdmadiag {
 
 struct TraceMrEvent {
     Duration timestamp{};  // trace clock
-    std::string_view event;
+    std::string_view event;  // static storage, not a view into the line
     std::optional<uint32_t> cpu;
     MrEvent mr;
 };
