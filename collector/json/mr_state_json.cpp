@@ -1,185 +1,176 @@
 #include "collector/json/mr_state_json.hpp"
 
 #include <cmath>
-#include <stdexcept>
+
+#include "collector/json/json_fields.hpp"
+#include "collector/json/model_json.hpp"
 
 namespace rdmadiag {
 
-namespace {
-
+using json_detail::enum_from;
+using json_detail::get_opt;
+using json_detail::get_opt_time;
+using json_detail::get_time;
+using json_detail::get_to;
+using json_detail::JsonDecodeError;
+using json_detail::put_opt;
+using json_detail::time_from;
+using json_detail::time_json;
 using nlohmann::json;
 
-template <class E, class Parse>
-E enum_from(const json& j, Parse parse, const char* what) {
-    auto v = parse(j.get<std::string>());
-    if (!v)
-        throw std::invalid_argument(std::string("unknown ") + what + " \"" + j.get<std::string>() +
-                                    "\"");
-    return *v;
-}
+namespace {
 
-std::string time_to(TimePoint t) {
-    return format_time(t);
-}
-TimePoint time_from(const json& j) {
-    auto t = parse_time(j.get<std::string>());
-    if (!t)
-        throw std::invalid_argument("bad time \"" + j.get<std::string>() +
-                                    "\": " + t.error().message);
-    return *t;
-}
+double seconds_json(Duration d) { return to_seconds(d); }
 
-double seconds_to(Duration d) {
-    return to_seconds(d);
-}
-Duration seconds_from(const json& j) {
-    double s = j.get<double>();
-    if (!std::isfinite(s)) throw std::invalid_argument("duration is not finite");
+Duration seconds_from(const json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return Duration::zero();
+    double s = it->get<double>();
+    if (!std::isfinite(s)) throw JsonDecodeError(std::string(key) + " is not a finite number");
     return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
 }
 
 }  // namespace
 
-void to_json(json& j, const MrOwner& o) {
-    j = json{{"name", o.name}};
-    if (o.pid) j["pid"] = *o.pid;
+void to_json(json& j, const MrRecord& v) {
+    j = json::object();
+    j["device"] = v.device;
+    j["mr"] = v.mr;
+    put_opt(j, "key", v.key);
+    j["owner"] = v.owner;
+    j["transport"] = to_string(v.transport);
+    j["state"] = to_string(v.state);
+    j["state_since"] = time_json(v.state_since);
+    j["first_seen"] = time_json(v.first_seen);
+    j["last_seen"] = time_json(v.last_seen);
+    if (v.last_op) j["last_op"] = to_string(*v.last_op);
+    if (v.last_status) j["last_status"] = to_string(*v.last_status);
+    if (v.flagged_since) j["flagged_since"] = time_json(*v.flagged_since);
+    j["completions"] = v.completions;
+    if (!v.source.empty()) j["source"] = v.source;
+    if (!v.advice.empty()) j["advice"] = v.advice;
 }
 
-void from_json(const json& j, MrOwner& o) {
-    o.name = j.at("name").get<std::string>();
-    o.pid = j.contains("pid") ? std::optional<uint32_t>(j.at("pid").get<uint32_t>()) : std::nullopt;
+void from_json(const json& j, MrRecord& v) {
+    v = MrRecord{};
+    j.at("device").get_to(v.device);
+    j.at("mr").get_to(v.mr);
+    get_opt(j, "key", v.key);
+    get_to(j, "owner", v.owner);
+    if (j.contains("transport")) {
+        v.transport = enum_from<Transport>(j["transport"], parse_transport, "transport");
+    }
+    v.state = enum_from<MrState>(j.at("state"), parse_mr_state, "MR state");
+    get_time(j, "state_since", v.state_since);
+    get_time(j, "first_seen", v.first_seen);
+    get_time(j, "last_seen", v.last_seen);
+    if (j.contains("last_op")) v.last_op = enum_from<MrOp>(j["last_op"], parse_mr_op, "MR op");
+    if (j.contains("last_status")) {
+        v.last_status = enum_from<WcStatus>(j["last_status"], parse_wc_status, "WC status");
+    }
+    get_opt_time(j, "flagged_since", v.flagged_since);
+    get_to(j, "completions", v.completions);
+    get_to(j, "source", v.source);
+    get_to(j, "advice", v.advice);
 }
 
-void to_json(json& j, const MrRecord& r) {
-    j = json{{"device", r.device},
-             {"mr", r.mr},
-             {"owner", r.owner},
-             {"transport", to_string(r.transport)},
-             {"state", to_string(r.state)},
-             {"state_since", time_to(r.state_since)},
-             {"first_seen", time_to(r.first_seen)},
-             {"last_seen", time_to(r.last_seen)},
-             {"completions", r.completions},
-             {"source", r.source},
-             {"advice", r.advice}};
-    if (r.key) j["key"] = *r.key;
-    if (r.last_op) j["last_op"] = to_string(*r.last_op);
-    if (r.last_status) j["last_status"] = to_string(*r.last_status);
-    if (r.flagged_since) j["flagged_since"] = time_to(*r.flagged_since);
-}
-
-void from_json(const json& j, MrRecord& r) {
-    r.device = j.at("device").get<std::string>();
-    r.mr = j.at("mr").get<uint64_t>();
-    r.key = j.contains("key") ? std::optional<uint32_t>(j.at("key").get<uint32_t>()) : std::nullopt;
-    r.owner = j.at("owner").get<MrOwner>();
-    r.transport = enum_from<Transport>(j.at("transport"), parse_transport, "transport");
-    r.state = enum_from<MrState>(j.at("state"), parse_mr_state, "MR state");
-    r.state_since = time_from(j.at("state_since"));
-    r.first_seen = time_from(j.at("first_seen"));
-    r.last_seen = time_from(j.at("last_seen"));
-    r.last_op = j.contains("last_op")
-                    ? std::optional<MrOp>(enum_from<MrOp>(j.at("last_op"), parse_mr_op, "MR op"))
-                    : std::nullopt;
-    r.last_status = j.contains("last_status")
-                        ? std::optional<WcStatus>(enum_from<WcStatus>(
-                              j.at("last_status"), parse_wc_status, "completion status"))
-                        : std::nullopt;
-    r.flagged_since = j.contains("flagged_since")
-                          ? std::optional<TimePoint>(time_from(j.at("flagged_since")))
-                          : std::nullopt;
-    r.completions = j.value("completions", uint64_t{0});
-    r.source = j.value("source", std::string());
-    r.advice = j.value("advice", std::string());
-}
-
-void to_json(json& j, const MrDeviceHealth& d) {
+void to_json(json& j, const MrDeviceHealth& v) {
     json by_state = json::object();
-    for (const auto& [s, n] : d.by_state) by_state[std::string(to_string(s))] = n;
+    for (const auto& [s, n] : v.by_state) by_state[std::string(to_string(s))] = n;
     json completions = json::array();
-    for (const auto& c : d.completions) {
+    for (const auto& c : v.completions) {
         completions.push_back(
             {{"op", to_string(c.op)}, {"status", to_string(c.status)}, {"count", c.count}});
     }
     json posted = json::object();
-    for (const auto& [op, n] : d.posted) posted[std::string(to_string(op))] = n;
-    j = json{{"device", d.device},
-             {"by_state", by_state},
-             {"completions", completions},
-             {"posted", posted},
-             {"bind_errors", d.bind_errors},
-             {"entered_unknown", d.entered_unknown},
-             {"entered_stuck", d.entered_stuck},
-             {"recoveries", d.recoveries},
-             {"recovery_seconds_total", seconds_to(d.recovery_time_total)},
-             {"unknown_seconds_total", seconds_to(d.unknown_time_total)},
-             {"duplicate_events", d.duplicate_events},
-             {"late_events", d.late_events},
-             {"failed_ops", d.failed_ops},
-             {"ignored_while_stuck", d.ignored_while_stuck}};
+    for (const auto& [op, n] : v.posted) posted[std::string(to_string(op))] = n;
+    j = json::object();
+    j["device"] = v.device;
+    j["by_state"] = by_state;
+    j["completions"] = completions;
+    j["posted"] = posted;
+    j["bind_errors"] = v.bind_errors;
+    j["entered_unknown"] = v.entered_unknown;
+    j["entered_stuck"] = v.entered_stuck;
+    j["recoveries"] = v.recoveries;
+    j["recovery_seconds_total"] = seconds_json(v.recovery_time_total);
+    j["unknown_seconds_total"] = seconds_json(v.unknown_time_total);
+    j["duplicate_events"] = v.duplicate_events;
+    j["late_events"] = v.late_events;
+    j["failed_ops"] = v.failed_ops;
+    j["ignored_while_stuck"] = v.ignored_while_stuck;
 }
 
-void from_json(const json& j, MrDeviceHealth& d) {
-    d = MrDeviceHealth{};
-    d.device = j.at("device").get<std::string>();
-    for (const auto& [k, v] : j.at("by_state").items()) {
-        d.by_state[enum_from<MrState>(json(k), parse_mr_state, "MR state")] = v.get<uint64_t>();
+void from_json(const json& j, MrDeviceHealth& v) {
+    v = MrDeviceHealth{};
+    j.at("device").get_to(v.device);
+    if (auto it = j.find("by_state"); it != j.end()) {
+        for (const auto& [k, n] : it->items()) {
+            v.by_state[enum_from<MrState>(json(k), parse_mr_state, "MR state")] = n.get<uint64_t>();
+        }
     }
-    for (const auto& c : j.at("completions")) {
-        d.completions.push_back(MrCompletionCount{
-            enum_from<MrOp>(c.at("op"), parse_mr_op, "MR op"),
-            enum_from<WcStatus>(c.at("status"), parse_wc_status, "completion status"),
-            c.at("count").get<uint64_t>()});
+    if (auto it = j.find("completions"); it != j.end()) {
+        for (const auto& c : *it) {
+            v.completions.push_back(
+                MrCompletionCount{enum_from<MrOp>(c.at("op"), parse_mr_op, "MR op"),
+                                  enum_from<WcStatus>(c.at("status"), parse_wc_status, "WC status"),
+                                  c.at("count").get<uint64_t>()});
+        }
     }
-    const json posted = j.value("posted", json::object());  // items() must not outlive it
-    for (const auto& [k, v] : posted.items()) {
-        d.posted[enum_from<MrOp>(json(k), parse_mr_op, "MR op")] = v.get<uint64_t>();
+    if (auto it = j.find("posted"); it != j.end()) {
+        for (const auto& [k, n] : it->items()) {
+            v.posted[enum_from<MrOp>(json(k), parse_mr_op, "MR op")] = n.get<uint64_t>();
+        }
     }
-    d.bind_errors = j.value("bind_errors", uint64_t{0});
-    d.entered_unknown = j.value("entered_unknown", uint64_t{0});
-    d.entered_stuck = j.value("entered_stuck", uint64_t{0});
-    d.recoveries = j.value("recoveries", uint64_t{0});
-    d.recovery_time_total = seconds_from(j.value("recovery_seconds_total", json(0.0)));
-    d.unknown_time_total = seconds_from(j.value("unknown_seconds_total", json(0.0)));
-    d.duplicate_events = j.value("duplicate_events", uint64_t{0});
-    d.late_events = j.value("late_events", uint64_t{0});
-    d.failed_ops = j.value("failed_ops", uint64_t{0});
-    d.ignored_while_stuck = j.value("ignored_while_stuck", uint64_t{0});
+    get_to(j, "bind_errors", v.bind_errors);
+    get_to(j, "entered_unknown", v.entered_unknown);
+    get_to(j, "entered_stuck", v.entered_stuck);
+    get_to(j, "recoveries", v.recoveries);
+    v.recovery_time_total = seconds_from(j, "recovery_seconds_total");
+    v.unknown_time_total = seconds_from(j, "unknown_seconds_total");
+    get_to(j, "duplicate_events", v.duplicate_events);
+    get_to(j, "late_events", v.late_events);
+    get_to(j, "failed_ops", v.failed_ops);
+    get_to(j, "ignored_while_stuck", v.ignored_while_stuck);
 }
 
-void to_json(json& j, const MrRecovery& r) {
-    j = json{{"device", r.device},
-             {"mr", r.mr},
-             {"owner", r.owner},
-             {"from", to_string(r.from)},
-             {"kind", to_string(r.kind)},
-             {"flagged_since", time_to(r.flagged_since)},
-             {"recovered", time_to(r.recovered)},
-             {"seconds", seconds_to(r.recovered - r.flagged_since)}};
+void to_json(json& j, const MrRecovery& v) {
+    j = json::object();
+    j["device"] = v.device;
+    j["mr"] = v.mr;
+    j["owner"] = v.owner;
+    j["from"] = to_string(v.from);
+    j["kind"] = to_string(v.kind);
+    j["flagged_since"] = time_json(v.flagged_since);
+    j["recovered"] = time_json(v.recovered);
+    j["seconds"] = seconds_json(v.recovered - v.flagged_since);
 }
 
-void from_json(const json& j, MrRecovery& r) {
-    r.device = j.at("device").get<std::string>();
-    r.mr = j.at("mr").get<uint64_t>();
-    r.owner = j.at("owner").get<MrOwner>();
-    r.from = enum_from<MrState>(j.at("from"), parse_mr_state, "MR state");
-    r.kind = enum_from<MrRecoveryKind>(j.at("kind"), parse_mr_recovery_kind, "recovery kind");
-    r.flagged_since = time_from(j.at("flagged_since"));
-    r.recovered = time_from(j.at("recovered"));
+void from_json(const json& j, MrRecovery& v) {
+    v = MrRecovery{};
+    j.at("device").get_to(v.device);
+    j.at("mr").get_to(v.mr);
+    get_to(j, "owner", v.owner);
+    v.from = enum_from<MrState>(j.at("from"), parse_mr_state, "MR state");
+    v.kind = enum_from<MrRecoveryKind>(j.at("kind"), parse_mr_recovery_kind, "recovery kind");
+    v.flagged_since = time_from(j.at("flagged_since"));
+    v.recovered = time_from(j.at("recovered"));
 }
 
-void to_json(json& j, const MrHealth& h) {
-    j = json{{"mrs", h.mrs},
-             {"devices", h.devices},
-             {"recoveries", h.recoveries},
-             {"dropped_records", h.dropped_records}};
+void to_json(json& j, const MrHealth& v) {
+    j = json::object();
+    j["mrs"] = v.mrs;
+    j["devices"] = v.devices;
+    j["recoveries"] = v.recoveries;
+    j["dropped_records"] = v.dropped_records;
 }
 
-void from_json(const json& j, MrHealth& h) {
-    h.mrs = j.value("mrs", json::array()).get<std::vector<MrRecord>>();
-    h.devices = j.value("devices", json::array()).get<std::vector<MrDeviceHealth>>();
-    h.recoveries = j.value("recoveries", json::array()).get<std::vector<MrRecovery>>();
-    h.dropped_records = j.value("dropped_records", uint64_t{0});
+void from_json(const json& j, MrHealth& v) {
+    v = MrHealth{};
+    get_to(j, "mrs", v.mrs);
+    get_to(j, "devices", v.devices);
+    get_to(j, "recoveries", v.recoveries);
+    get_to(j, "dropped_records", v.dropped_records);
 }
 
 Result<MrHealth> mr_health_from_json(const json& j) {

@@ -1,8 +1,7 @@
 #pragma once
-// MR health <-> JSON, the "mrs" part of the snapshot JSON (API, recordings, CLI --json).
-// Times are RFC 3339 strings (millisecond precision), durations are seconds, enums their stable
-// names. from_json throws nlohmann::json exceptions or std::invalid_argument on bad input, as
-// nlohmann converters do; mr_health_from_json() turns that into a Result.
+// JSON of MR health: the snapshot's "mrs" object (records, per-device counts, recoveries).
+// Times are RFC 3339 strings, durations seconds, enums their stable names. Decoders throw on bad
+// input like the other codecs; mr_health_from_json() returns a Result instead.
 
 #include <nlohmann/json.hpp>
 
@@ -11,16 +10,14 @@
 
 namespace rdmadiag {
 
-void to_json(nlohmann::json& j, const MrOwner& o);
-void from_json(const nlohmann::json& j, MrOwner& o);
-void to_json(nlohmann::json& j, const MrRecord& r);
-void from_json(const nlohmann::json& j, MrRecord& r);
-void to_json(nlohmann::json& j, const MrDeviceHealth& d);
-void from_json(const nlohmann::json& j, MrDeviceHealth& d);
-void to_json(nlohmann::json& j, const MrRecovery& r);
-void from_json(const nlohmann::json& j, MrRecovery& r);
-void to_json(nlohmann::json& j, const MrHealth& h);
-void from_json(const nlohmann::json& j, MrHealth& h);
+void to_json(nlohmann::json& j, const MrRecord& v);
+void from_json(const nlohmann::json& j, MrRecord& v);
+void to_json(nlohmann::json& j, const MrDeviceHealth& v);
+void from_json(const nlohmann::json& j, MrDeviceHealth& v);
+void to_json(nlohmann::json& j, const MrRecovery& v);
+void from_json(const nlohmann::json& j, MrRecovery& v);
+void to_json(nlohmann::json& j, const MrHealth& v);
+void from_json(const nlohmann::json& j, MrHealth& v);
 
 Result<MrHealth> mr_health_from_json(const nlohmann::json& j);
 

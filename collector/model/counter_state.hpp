@@ -13,11 +13,11 @@ struct CounterState {
     std::string name;
     CounterKind kind = CounterKind::pma;
     uint8_t width = 64;
-    uint64_t raw = 0;         // last value read
-    uint64_t total = 0;       // monotonic total across resets and wraps
-    bool saturated = false;   // raw sits at the width's maximum: further events are not counted
-    uint64_t resets = 0;      // times the raw value went down and was taken as a reset
-    uint64_t wraps = 0;       // times it went down and was taken as a wrap
+    uint64_t raw = 0;        // last value read
+    uint64_t total = 0;      // monotonic total across resets and wraps
+    bool saturated = false;  // raw sits at the width's maximum: further events are not counted
+    uint64_t resets = 0;     // times the raw value went down and was taken as a reset
+    uint64_t wraps = 0;      // times it went down and was taken as a wrap
     TimePoint updated;
     TimePoint last_increase;
     bool operator==(const CounterState&) const = default;

@@ -94,7 +94,17 @@ ProbeSource::ProbeSource(const SourceSettings& settings, ProbeLimits limits)
             availability_ = {false, path_ + " exists and is not a socket"};
             return;
         }
-        ::unlink(path_.c_str());  // a stale socket of an earlier run
+        // A stale socket of an earlier run is replaced; a live collector's is left alone.
+        int probe = ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+        std::memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
+        const bool live =
+            probe >= 0 && ::connect(probe, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+        if (probe >= 0) ::close(probe);
+        if (live) {
+            availability_ = {false, "another collector is listening at " + path_};
+            return;
+        }
+        ::unlink(path_.c_str());
     }
     listen_fd_ = ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     std::memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
@@ -391,7 +401,8 @@ SourceEntry probe_source_entry() {
     SourceEntry e;
     e.name = "probe";
     e.description = "MR operations reported by applications linked with librdmadiag_probe";
-    e.enabled_by_default = true;
+    // Off for one-shot commands (they would only listen for a moment); the daemon turns it on.
+    e.enabled_by_default = false;
     e.factory = [](const SourceSettings& s) -> Result<std::unique_ptr<Source>> {
         return std::unique_ptr<Source>(std::make_unique<ProbeSource>(s));
     };

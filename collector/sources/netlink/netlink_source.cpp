@@ -126,7 +126,8 @@ SourceEntry netlink_source_entry() {
     SourceEntry e;
     e.name = "netlink";
     e.description = "live MRs per device from RDMA netlink (RDMA_NLDEV_CMD_RES_MR_GET)";
-    e.enabled_by_default = true;
+    // Created by name by `rdmadiag mrs` and the daemon, like tracefs.
+    e.enabled_by_default = false;
     e.factory = [](const SourceSettings& s) -> Result<std::unique_ptr<Source>> {
         return std::unique_ptr<Source>(std::make_unique<NetlinkSource>(s));
     };

@@ -248,10 +248,20 @@ void TracefsSource::handle_line(std::string_view line, ObservationSink& sink, in
 SourceEntry tracefs_source_entry() {
     SourceEntry e;
     e.name = "tracefs";
-    e.description = "kernel MR events (rpcrdma, rdma_core) from tracefs trace_pipe";
-    e.enabled_by_default = true;
+    e.description = "kernel MR events (rpcrdma, rdma_core) from tracefs";
+    // Off in generic one-shot collection (its output would depend on the host's tracefs);
+    // `rdmadiag mrs` and the daemon create it by name.
+    e.enabled_by_default = false;
+    // One-shot by default (reads <root>/trace, changes nothing); a daemon sets
+    // tracefs.mode=follow to enable the events and read trace_pipe.
     e.factory = [](const SourceSettings& s) -> Result<std::unique_ptr<Source>> {
-        return std::unique_ptr<Source>(std::make_unique<TracefsSource>(s, TracefsMode::follow));
+        auto it = s.extra.find("tracefs.mode");
+        std::string mode = it == s.extra.end() ? "once" : it->second;
+        if (mode != "once" && mode != "follow") {
+            return make_error("tracefs.mode must be once or follow, not \"" + mode + "\"");
+        }
+        return std::unique_ptr<Source>(std::make_unique<TracefsSource>(
+            s, mode == "follow" ? TracefsMode::follow : TracefsMode::once));
     };
     return e;
 }

@@ -68,7 +68,7 @@ private:
     TimePoint now_{};  // of the current read, for the errors it reports
 };
 
-// The registry entry ("tracefs", follow mode).
+// The registry entry ("tracefs"; extra option tracefs.mode = once (default) or follow).
 SourceEntry tracefs_source_entry();
 
 }  // namespace rdmadiag

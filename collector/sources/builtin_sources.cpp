@@ -1,0 +1,22 @@
+#include "collector/sources/builtin_sources.hpp"
+
+#include "collector/probe/probe_source.hpp"
+#include "collector/sim/simulated_fabric.hpp"
+#include "collector/sources/netlink/netlink_source.hpp"
+#include "collector/sources/sysfs/sysfs_source.hpp"
+#include "collector/sources/tracefs/tracefs_source.hpp"
+
+namespace rdmadiag {
+
+void register_builtin_sources(SourceRegistry& registry) {
+    registry.add({"sysfs", "Devices, ports, P_Key tables and counters from /sys/class/infiniband",
+                  true,
+                  [](const SourceSettings& s) { return make_sysfs_source(s); }});
+    registry.add({"sim", "The built-in simulated fabric, playing a scenario", false,
+                  [](const SourceSettings& s) { return make_sim_source(s); }});
+    registry.add(tracefs_source_entry());
+    registry.add(netlink_source_entry());
+    registry.add(probe_source_entry());
+}
+
+}  // namespace rdmadiag
