@@ -216,7 +216,8 @@ bool ProbeSource::read_messages(Client& c, std::string& reason) {
         } closer{fds};
 
         if (++c.messages > limits_.max_messages) {
-            reason = "too many messages";
+            reason =
+                "more than " + std::to_string(limits_.max_messages) + " messages between polls";
             return false;
         }
         const bool well_formed =
@@ -391,6 +392,7 @@ void ProbeSource::poll(TimePoint now, ObservationSink& sink) {
     mono_now_ = monotonic_ns();
     std::vector<std::pair<int, std::string>> cut;
     for (auto& [fd, c] : clients_) {
+        c.messages = 0;  // threads come and go: the bound is on bursts, not on a life
         std::string reason;
         if (!drain(c, now, sink, reason)) cut.emplace_back(fd, reason);
     }

@@ -66,7 +66,7 @@ private:
         std::string comm;
         std::vector<RingReader> rings;
         std::map<uint8_t, std::string> devices;
-        size_t messages = 0;
+        size_t messages = 0;  // since the last poll
         size_t bad_messages = 0;
         size_t invalid_records = 0;
     };
