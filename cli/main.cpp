@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
 #ifdef RDMADIAG_HAVE_SERVE
     register_serve_command(app, ctx, exit);
 #endif
+    register_mrs_command(app, ctx, exit);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -4,11 +4,13 @@
 #include <memory>
 
 #include "collector/engine/engine.hpp"
+#include "collector/engine/mr/mr_health_settings.hpp"
 
 namespace rdmadiag {
 
 struct EngineSettings {
     EngineLimits limits;
+    MrHealthSettings mr;
 };
 
 std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings = {});

@@ -1,5 +1,7 @@
 #include "collector/json/mr_state_json.hpp"
 
+#include <cmath>
+
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
 
@@ -7,11 +9,28 @@ namespace rdmadiag {
 
 using json_detail::enum_from;
 using json_detail::get_opt;
+using json_detail::get_opt_time;
 using json_detail::get_time;
 using json_detail::get_to;
+using json_detail::JsonDecodeError;
 using json_detail::put_opt;
+using json_detail::time_from;
 using json_detail::time_json;
 using nlohmann::json;
+
+namespace {
+
+double seconds_json(Duration d) { return to_seconds(d); }
+
+Duration seconds_from(const json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return Duration::zero();
+    double s = it->get<double>();
+    if (!std::isfinite(s)) throw JsonDecodeError(std::string(key) + " is not a finite number");
+    return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
+}
+
+}  // namespace
 
 void to_json(json& j, const MrRecord& v) {
     j = json::object();
@@ -26,6 +45,10 @@ void to_json(json& j, const MrRecord& v) {
     j["last_seen"] = time_json(v.last_seen);
     if (v.last_op) j["last_op"] = to_string(*v.last_op);
     if (v.last_status) j["last_status"] = to_string(*v.last_status);
+    if (v.flagged_since) j["flagged_since"] = time_json(*v.flagged_since);
+    j["completions"] = v.completions;
+    if (!v.source.empty()) j["source"] = v.source;
+    if (!v.advice.empty()) j["advice"] = v.advice;
 }
 
 void from_json(const json& j, MrRecord& v) {
@@ -45,13 +68,117 @@ void from_json(const json& j, MrRecord& v) {
     if (j.contains("last_status")) {
         v.last_status = enum_from<WcStatus>(j["last_status"], parse_wc_status, "WC status");
     }
+    get_opt_time(j, "flagged_since", v.flagged_since);
+    get_to(j, "completions", v.completions);
+    get_to(j, "source", v.source);
+    get_to(j, "advice", v.advice);
 }
 
-void to_json(json& j, const MrHealth& v) { j = json{{"mrs", v.mrs}}; }
+void to_json(json& j, const MrDeviceHealth& v) {
+    json by_state = json::object();
+    for (const auto& [s, n] : v.by_state) by_state[std::string(to_string(s))] = n;
+    json completions = json::array();
+    for (const auto& c : v.completions) {
+        completions.push_back(
+            {{"op", to_string(c.op)}, {"status", to_string(c.status)}, {"count", c.count}});
+    }
+    json posted = json::object();
+    for (const auto& [op, n] : v.posted) posted[std::string(to_string(op))] = n;
+    j = json::object();
+    j["device"] = v.device;
+    j["by_state"] = by_state;
+    j["completions"] = completions;
+    j["posted"] = posted;
+    j["bind_errors"] = v.bind_errors;
+    j["entered_unknown"] = v.entered_unknown;
+    j["entered_stuck"] = v.entered_stuck;
+    j["recoveries"] = v.recoveries;
+    j["recovery_seconds_total"] = seconds_json(v.recovery_time_total);
+    j["unknown_seconds_total"] = seconds_json(v.unknown_time_total);
+    j["duplicate_events"] = v.duplicate_events;
+    j["late_events"] = v.late_events;
+    j["failed_ops"] = v.failed_ops;
+    j["ignored_while_stuck"] = v.ignored_while_stuck;
+}
+
+void from_json(const json& j, MrDeviceHealth& v) {
+    v = MrDeviceHealth{};
+    j.at("device").get_to(v.device);
+    if (auto it = j.find("by_state"); it != j.end()) {
+        for (const auto& [k, n] : it->items()) {
+            v.by_state[enum_from<MrState>(json(k), parse_mr_state, "MR state")] = n.get<uint64_t>();
+        }
+    }
+    if (auto it = j.find("completions"); it != j.end()) {
+        for (const auto& c : *it) {
+            v.completions.push_back(
+                MrCompletionCount{enum_from<MrOp>(c.at("op"), parse_mr_op, "MR op"),
+                                  enum_from<WcStatus>(c.at("status"), parse_wc_status, "WC status"),
+                                  c.at("count").get<uint64_t>()});
+        }
+    }
+    if (auto it = j.find("posted"); it != j.end()) {
+        for (const auto& [k, n] : it->items()) {
+            v.posted[enum_from<MrOp>(json(k), parse_mr_op, "MR op")] = n.get<uint64_t>();
+        }
+    }
+    get_to(j, "bind_errors", v.bind_errors);
+    get_to(j, "entered_unknown", v.entered_unknown);
+    get_to(j, "entered_stuck", v.entered_stuck);
+    get_to(j, "recoveries", v.recoveries);
+    v.recovery_time_total = seconds_from(j, "recovery_seconds_total");
+    v.unknown_time_total = seconds_from(j, "unknown_seconds_total");
+    get_to(j, "duplicate_events", v.duplicate_events);
+    get_to(j, "late_events", v.late_events);
+    get_to(j, "failed_ops", v.failed_ops);
+    get_to(j, "ignored_while_stuck", v.ignored_while_stuck);
+}
+
+void to_json(json& j, const MrRecovery& v) {
+    j = json::object();
+    j["device"] = v.device;
+    j["mr"] = v.mr;
+    j["owner"] = v.owner;
+    j["from"] = to_string(v.from);
+    j["kind"] = to_string(v.kind);
+    j["flagged_since"] = time_json(v.flagged_since);
+    j["recovered"] = time_json(v.recovered);
+    j["seconds"] = seconds_json(v.recovered - v.flagged_since);
+}
+
+void from_json(const json& j, MrRecovery& v) {
+    v = MrRecovery{};
+    j.at("device").get_to(v.device);
+    j.at("mr").get_to(v.mr);
+    get_to(j, "owner", v.owner);
+    v.from = enum_from<MrState>(j.at("from"), parse_mr_state, "MR state");
+    v.kind = enum_from<MrRecoveryKind>(j.at("kind"), parse_mr_recovery_kind, "recovery kind");
+    v.flagged_since = time_from(j.at("flagged_since"));
+    v.recovered = time_from(j.at("recovered"));
+}
+
+void to_json(json& j, const MrHealth& v) {
+    j = json::object();
+    j["mrs"] = v.mrs;
+    j["devices"] = v.devices;
+    j["recoveries"] = v.recoveries;
+    j["dropped_records"] = v.dropped_records;
+}
 
 void from_json(const json& j, MrHealth& v) {
     v = MrHealth{};
     get_to(j, "mrs", v.mrs);
+    get_to(j, "devices", v.devices);
+    get_to(j, "recoveries", v.recoveries);
+    get_to(j, "dropped_records", v.dropped_records);
+}
+
+Result<MrHealth> mr_health_from_json(const json& j) {
+    try {
+        return j.get<MrHealth>();
+    } catch (const std::exception& e) {
+        return make_error(std::string("MR health JSON: ") + e.what());
+    }
 }
 
 }  // namespace rdmadiag

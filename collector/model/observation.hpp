@@ -94,11 +94,15 @@ struct MrEvent {
     MrOp op = MrOp::reg;
     WcStatus status = WcStatus::success;
     std::optional<int> rc;  // return code for alloc/dereg
+    // True when a work request was posted (the probe reports those); its completion is a
+    // separate event with posted == false.
+    bool posted = false;
     bool operator==(const MrEvent&) const = default;
 };
 
 // The MRs a device has live right now (RDMA netlink resource dump). `complete` is false when the
-// listing was cut short, in which case absence proves nothing.
+// listing was cut short, in which case absence proves nothing. An empty device name means every
+// device of the host (what MRs named only by id, as trace events name them, are checked against).
 struct MrInventory {
     struct Entry {
         uint64_t mr = 0;

@@ -1,0 +1,22 @@
+#pragma once
+// `rdmadiag mrs`: MRs with state, time in state, owner and advice, and the per-device counts.
+// Pure functions of a snapshot.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "collector/model/snapshot.hpp"
+
+namespace rdmadiag::cli {
+
+struct MrsFilter {
+    std::optional<MrState> state;  // only MRs in this state
+};
+
+std::string render_mrs_text(const Snapshot& snapshot, const std::string& origin,
+                            const MrsFilter& filter);
+nlohmann::json render_mrs_json(const Snapshot& snapshot, const std::string& origin,
+                               const MrsFilter& filter);
+
+}  // namespace rdmadiag::cli

@@ -1,0 +1,23 @@
+#pragma once
+// Thresholds and bounds of the MR health tracker.
+
+#include <chrono>
+#include <cstddef>
+
+#include "collector/model/time.hpp"
+
+namespace rdmadiag {
+
+struct MrHealthSettings {
+    // An MR unknown for longer than this raises mr.unknown_state.
+    Duration unknown_threshold = std::chrono::seconds(30);
+    // Deregistered MRs stay visible this long, and at most this many of them.
+    Duration retention = std::chrono::minutes(10);
+    size_t max_deregistered = 1000;
+    // Upper bound on MRs tracked at once; new ones beyond it are counted, not tracked.
+    size_t max_records = 200000;
+    // Recoveries kept for the snapshot.
+    size_t max_recoveries = 200;
+};
+
+}  // namespace rdmadiag

@@ -1,0 +1,100 @@
+#pragma once
+// The collector side of the probe: a unix socket (SOCK_SEQPACKET) where probes hand over their
+// per-thread rings (memfd, SCM_RIGHTS) and name their devices, and a drain of those rings on
+// every poll. Each client is attributed to its process by SO_PEERCRED only; nothing it says
+// about itself is believed. A client that sends garbage, too many rings or messages, or a ring
+// that lies about its contents is disconnected; what one client can make the collector hold is
+// bounded (rings x ring size), and so is the work one poll does for it.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collector/probe/ring_reader.hpp"
+#include "collector/sources/source.hpp"
+#include "collector/sources/source_registry.hpp"
+
+namespace rdmadiag {
+
+struct ProbeLimits {
+    size_t max_clients = 64;
+    size_t max_rings_per_client = 64;
+    size_t max_ring_bytes = 1 << 20;
+    size_t max_records_per_poll = 1 << 16;  // per client
+    size_t max_invalid_records = 64;        // per client, before it is cut off
+    size_t max_bad_messages = 4;            // per client
+    size_t max_messages = 256;              // per client, over its life
+};
+
+struct ProbeStats {
+    uint64_t accepted = 0;
+    uint64_t refused = 0;       // over max_clients
+    uint64_t disconnected = 0;  // closed by the client (or crashed)
+    uint64_t cut_off = 0;       // disconnected by us for misbehaving
+    uint64_t records = 0;
+    uint64_t invalid_records = 0;
+    uint64_t rings = 0;
+    uint64_t bad_messages = 0;
+    uint64_t throttled = 0;  // polls that left records for the next one
+};
+
+class ProbeSource final : public Source {
+public:
+    // Listens at settings.extra["probe.socket"] (default /run/rdmadiag/probe.sock).
+    explicit ProbeSource(const SourceSettings& settings, ProbeLimits limits = {});
+    ~ProbeSource() override;
+    ProbeSource(const ProbeSource&) = delete;
+    ProbeSource& operator=(const ProbeSource&) = delete;
+
+    std::string_view name() const override { return "probe"; }
+    Availability availability() const override { return availability_; }
+    Duration poll_interval() const override { return std::chrono::milliseconds(20); }
+    void poll(TimePoint now, ObservationSink& sink) override;
+    std::vector<int> event_fds() const override;
+    void on_readable(int fd, TimePoint now, ObservationSink& sink) override;
+
+    const std::string& socket_path() const { return path_; }
+    size_t clients() const { return clients_.size(); }
+    const ProbeStats& stats() const { return stats_; }
+
+private:
+    struct Client {
+        int fd = -1;
+        uint32_t pid = 0;
+        uint32_t uid = 0;
+        std::string comm;
+        std::vector<RingReader> rings;
+        std::map<uint8_t, std::string> devices;
+        size_t messages = 0;  // since the last poll
+        size_t bad_messages = 0;
+        size_t invalid_records = 0;
+    };
+
+    void accept_clients(TimePoint now, ObservationSink& sink);
+    // Returns false when the client is gone or must go (reason set).
+    bool read_messages(Client& c, std::string& reason);
+    bool drain(Client& c, TimePoint now, ObservationSink& sink, std::string& reason);
+    void drop(int fd, TimePoint now, ObservationSink& sink, const std::string& reason);
+    TimePoint record_time(const rdmadiag_probe_record& r, uint32_t clock, TimePoint now) const;
+    void emit_status(TimePoint now, ObservationSink& sink);
+
+    ProbeLimits limits_;
+    std::string path_;
+    std::string procfs_;
+    Availability availability_;
+    int listen_fd_ = -1;
+    int epoll_fd_ = -1;
+    std::map<int, Client> clients_;
+    ProbeStats stats_;
+    bool status_sent_ = false;
+    // Clock calibration: TSC ticks against CLOCK_MONOTONIC, taken at start and at each drain.
+    uint64_t tsc0_ = 0;
+    int64_t mono0_ = 0;
+    uint64_t tsc_now_ = 0;
+    int64_t mono_now_ = 0;
+};
+
+SourceEntry probe_source_entry();
+
+}  // namespace rdmadiag

@@ -1,0 +1,44 @@
+#pragma once
+// Lists live MRs through RDMA netlink: the device dump, then one RES_MR_GET dump per device,
+// each emitted as an MrInventory (plus a host-wide one, device "", for MRs that trace events
+// name without a device). A flagged MR missing from a complete listing has been deregistered.
+// Keys appear only where the kernel shows them (CAP_NET_ADMIN). Without RDMA netlink or without
+// devices it says so and stays down.
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "collector/sources/source.hpp"
+#include "collector/sources/source_registry.hpp"
+
+namespace rdmadiag {
+
+// One request/reply exchange; the real one talks to NETLINK_RDMA, tests inject replies.
+using NlTransport = std::function<Result<std::vector<uint8_t>>(std::span<const uint8_t> request)>;
+
+// A transport over a NETLINK_RDMA socket opened for one poll.
+Result<NlTransport> open_rdma_netlink();
+
+class NetlinkSource final : public Source {
+public:
+    explicit NetlinkSource(const SourceSettings& settings, NlTransport transport = {});
+
+    std::string_view name() const override { return "netlink"; }
+    Availability availability() const override { return availability_; }
+    Duration poll_interval() const override { return interval_; }
+    void poll(TimePoint now, ObservationSink& sink) override;
+
+private:
+    SourceSettings settings_;
+    NlTransport injected_;
+    Availability availability_;
+    Duration interval_;
+    uint32_t seq_ = 1;
+    std::optional<bool> last_up_;
+};
+
+SourceEntry netlink_source_entry();
+
+}  // namespace rdmadiag

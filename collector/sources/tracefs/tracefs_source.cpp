@@ -1,0 +1,269 @@
+#include "collector/sources/tracefs/tracefs_source.hpp"
+
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "collector/sources/tracefs/mr_trace_parser.hpp"
+
+namespace rdmadiag {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct EventName {
+    const char* system;
+    const char* event;
+};
+
+// Every event the parser reads. Missing ones are fine: kernels differ.
+constexpr std::array<EventName, 11> kEvents{{
+    {"rpcrdma", "xprtrdma_wc_fastreg"},
+    {"rpcrdma", "xprtrdma_wc_li"},
+    {"rpcrdma", "xprtrdma_wc_li_wake"},
+    {"rpcrdma", "xprtrdma_wc_li_done"},
+    {"rpcrdma", "xprtrdma_frwr_done"},
+    {"rpcrdma", "xprtrdma_frwr_alloc"},
+    {"rpcrdma", "xprtrdma_frwr_dereg"},
+    {"rdma_core", "mr_alloc"},
+    {"rdma_core", "mr_integ_alloc"},
+    {"rdma_core", "mr_dereg"},
+    {"rdma_core", "mr_reg"},
+}};
+
+constexpr size_t kMaxErrorsPerRead = 10;
+constexpr size_t kMaxBytesPerWakeup = 1 << 20;
+
+bool exists(const std::string& p) {
+    std::error_code ec;
+    return fs::exists(p, ec);
+}
+
+std::string resolve_root(const std::string& configured, std::string& why) {
+    if (!configured.empty()) {
+        if (!exists(configured + "/trace")) {
+            why = "tracefs root " + configured + " has no 'trace' file: not a tracefs mount";
+            return configured;
+        }
+        return configured;
+    }
+    for (const char* c : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+        if (exists(std::string(c) + "/trace")) return c;
+    }
+    why =
+        "tracefs is not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing "
+        "(mount -t tracefs nodev /sys/kernel/tracing)";
+    return "/sys/kernel/tracing";
+}
+
+Duration realtime_minus_monotonic() {
+    timespec rt{}, mono{};
+    clock_gettime(CLOCK_REALTIME, &rt);
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    auto ns = [](const timespec& t) {
+        return static_cast<int64_t>(t.tv_sec) * 1000000000LL + t.tv_nsec;
+    };
+    return Duration{ns(rt) - ns(mono)};
+}
+
+// Trace events carry no device; with exactly one RDMA device on the host it is that one.
+std::string only_device(const SourceSettings& s) {
+    auto it = s.extra.find("tracefs.device");
+    if (it != s.extra.end()) return it->second;
+    std::error_code ec;
+    std::string found;
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(s.sysfs_root + "/class/infiniband", ec)) {
+        found = e.path().filename().string();
+        ++n;
+    }
+    return n == 1 ? found : std::string();
+}
+
+}  // namespace
+
+TracefsSource::TracefsSource(const SourceSettings& settings, TracefsMode mode,
+                             std::optional<Duration> clock_offset)
+    : mode_(mode), device_(only_device(settings)) {
+    clock_offset_ = clock_offset ? *clock_offset : realtime_minus_monotonic();
+    std::string why;
+    root_ = resolve_root(settings.tracefs_root, why);
+    if (!why.empty()) {
+        availability_ = {false, why};
+        return;
+    }
+    const bool rpcrdma = exists(root_ + "/events/rpcrdma");
+    const bool core = exists(root_ + "/events/rdma_core");
+    if (!rpcrdma && !core) {
+        availability_ = {false, "no rpcrdma or rdma_core trace events under " + root_ +
+                                    "/events: load rpcrdma (NFS over RDMA) or ib_core"};
+        return;
+    }
+    const std::string file = root_ + (mode_ == TracefsMode::follow ? "/trace_pipe" : "/trace");
+    int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        availability_ = {false, "cannot open " + file + ": " + std::strerror(errno) +
+                                    (errno == EACCES ? " (needs root)" : "")};
+        return;
+    }
+    if (mode_ == TracefsMode::follow) {
+        pipe_fd_ = fd;
+        probe_events(true);
+    } else {
+        ::close(fd);
+        probe_events(false);
+    }
+    std::string note;
+    if (!rpcrdma) note = "rpcrdma events absent (module not loaded): NFS/RDMA MRs not seen";
+    if (!core) note = "rdma_core events absent: only NFS/RDMA MRs seen";
+    if (!availability_.reason.empty()) {
+        note += (note.empty() ? "" : "; ") + availability_.reason;
+    }
+    availability_ = {true, note};
+}
+
+TracefsSource::~TracefsSource() {
+    for (const auto& e : enabled_) {
+        std::ofstream(root_ + "/events/" + e + "/enable") << "0\n";
+    }
+    if (pipe_fd_ >= 0) ::close(pipe_fd_);
+}
+
+void TracefsSource::probe_events(bool enable) {
+    std::string failures;
+    for (const auto& e : kEvents) {
+        const std::string dir = root_ + "/events/" + e.system + "/" + e.event;
+        if (!exists(dir)) continue;
+        std::string current;
+        std::ifstream(dir + "/enable") >> current;
+        if (current == "1") continue;
+        if (!enable) {
+            failures += std::string(failures.empty() ? "" : ", ") + e.system + ":" + e.event;
+            continue;
+        }
+        std::ofstream out(dir + "/enable");
+        out << "1\n";
+        out.flush();
+        if (out) {
+            enabled_.push_back(std::string(e.system) + "/" + e.event);
+        } else {
+            failures += std::string(failures.empty() ? "" : ", ") + e.system + ":" + e.event;
+        }
+    }
+    if (!failures.empty()) {
+        availability_.reason =
+            std::string(enable ? "could not enable " : "not enabled: ") + failures;
+    }
+}
+
+Duration TracefsSource::poll_interval() const {
+    return mode_ == TracefsMode::once ? std::chrono::seconds(1) : Duration::zero();
+}
+
+std::vector<int> TracefsSource::event_fds() const {
+    if (pipe_fd_ < 0) return {};
+    return {pipe_fd_};
+}
+
+void TracefsSource::emit_status(TimePoint now, ObservationSink& sink) {
+    if (status_sent_) return;
+    status_sent_ = true;
+    Availability a = availability();
+    sink.emit(Observation{now, "tracefs", SourceStatus{a.available, a.reason}});
+}
+
+void TracefsSource::poll(TimePoint now, ObservationSink& sink) {
+    now_ = now;
+    emit_status(now, sink);
+    if (mode_ != TracefsMode::once || read_once_ || !availability_.available) return;
+    read_once_ = true;
+    std::ifstream in(root_ + "/trace", std::ios::binary);
+    if (!in) {
+        sink.emit(Observation{now, "tracefs",
+                              SampleError{root_ + "/trace", std::strerror(errno), errno}});
+        return;
+    }
+    errors_this_read_ = 0;
+    std::array<char, 65536> buf{};
+    while (in.read(buf.data(), buf.size()) || in.gcount() > 0) {
+        feed(std::string_view(buf.data(), static_cast<size_t>(in.gcount())), sink);
+    }
+    feed("\n", sink);  // a last line without newline still counts
+}
+
+void TracefsSource::on_readable(int fd, TimePoint now, ObservationSink& sink) {
+    now_ = now;
+    emit_status(now, sink);
+    if (fd != pipe_fd_) return;
+    errors_this_read_ = 0;
+    std::array<char, 65536> buf{};
+    size_t total = 0;
+    while (total < kMaxBytesPerWakeup) {
+        ssize_t n = ::read(pipe_fd_, buf.data(), buf.size());
+        if (n <= 0) break;  // EAGAIN: drained; 0: writer side gone (tests use a fifo)
+        total += static_cast<size_t>(n);
+        feed(std::string_view(buf.data(), static_cast<size_t>(n)), sink);
+    }
+}
+
+void TracefsSource::feed(std::string_view chunk, ObservationSink& sink) {
+    lines_.feed(chunk, [&](std::string_view line) { handle_line(line, sink, 0); });
+}
+
+void TracefsSource::handle_line(std::string_view line, ObservationSink& sink, int depth) {
+    if (depth == 0) ++stats_.lines;
+    if (depth == 0) {
+        size_t splice = find_spliced_record(line);
+        if (splice != std::string_view::npos) {
+            ++stats_.spliced;
+            handle_line(line.substr(0, splice), sink, 1);
+            handle_line(line.substr(splice), sink, 1);
+            return;
+        }
+    }
+    auto parsed = parse_mr_trace_line(line, device_);
+    if (!parsed) {
+        ++stats_.malformed;
+        if (errors_this_read_++ < kMaxErrorsPerRead) {
+            std::string shown(line.substr(0, 120));
+            sink.emit(Observation{
+                now_, "tracefs",
+                SampleError{"trace line \"" + shown + "\"", parsed.error().message, 0}});
+        }
+        return;
+    }
+    if (!*parsed) return;
+    ++stats_.mr_events;
+    TraceMrEvent& ev = **parsed;
+    sink.emit(Observation{TimePoint{} + clock_offset_ + ev.timestamp, "tracefs", std::move(ev.mr)});
+}
+
+SourceEntry tracefs_source_entry() {
+    SourceEntry e;
+    e.name = "tracefs";
+    e.description = "kernel MR events (rpcrdma, rdma_core) from tracefs";
+    // Off in generic one-shot collection (its output would depend on the host's tracefs);
+    // `rdmadiag mrs` and the daemon create it by name.
+    e.enabled_by_default = false;
+    // One-shot by default (reads <root>/trace, changes nothing); a daemon sets
+    // tracefs.mode=follow to enable the events and read trace_pipe.
+    e.factory = [](const SourceSettings& s) -> Result<std::unique_ptr<Source>> {
+        auto it = s.extra.find("tracefs.mode");
+        std::string mode = it == s.extra.end() ? "once" : it->second;
+        if (mode != "once" && mode != "follow") {
+            return make_error("tracefs.mode must be once or follow, not \"" + mode + "\"");
+        }
+        return std::unique_ptr<Source>(std::make_unique<TracefsSource>(
+            s, mode == "follow" ? TracefsMode::follow : TracefsMode::once));
+    };
+    return e;
+}
+
+}  // namespace rdmadiag

@@ -1,0 +1,74 @@
+#pragma once
+// Kernel MR events from tracefs (rpcrdma and rdma_core systems). Following: enables the events
+// it may, reads trace_pipe through the collector's loop, and disables on exit what it enabled.
+// Once: reads the trace buffer (<root>/trace) one time, for a one-shot look. The root is a
+// parameter (SourceSettings::tracefs_root); when empty, /sys/kernel/tracing then
+// /sys/kernel/debug/tracing. When tracefs or the events are missing it says which and why.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collector/sources/source.hpp"
+#include "collector/sources/source_registry.hpp"
+#include "collector/sources/tracefs/line_assembler.hpp"
+
+namespace rdmadiag {
+
+enum class TracefsMode { follow, once };
+
+struct TracefsStats {
+    uint64_t lines = 0;
+    uint64_t mr_events = 0;
+    uint64_t malformed = 0;
+    uint64_t spliced = 0;  // torn lines that held two records
+};
+
+class TracefsSource final : public Source {
+public:
+    // `clock_offset` maps the trace clock onto wall time (realtime - monotonic when empty).
+    TracefsSource(const SourceSettings& settings, TracefsMode mode,
+                  std::optional<Duration> clock_offset = std::nullopt);
+    ~TracefsSource() override;
+    TracefsSource(const TracefsSource&) = delete;
+    TracefsSource& operator=(const TracefsSource&) = delete;
+
+    std::string_view name() const override { return "tracefs"; }
+    Availability availability() const override { return availability_; }
+    Duration poll_interval() const override;
+    void poll(TimePoint now, ObservationSink& sink) override;
+    std::vector<int> event_fds() const override;
+    void on_readable(int fd, TimePoint now, ObservationSink& sink) override;
+
+    // Parses a chunk of trace text as if read from the pipe (tests, replays of captured logs).
+    void feed(std::string_view chunk, ObservationSink& sink);
+
+    const std::string& root() const { return root_; }
+    const std::string& device() const { return device_; }
+    const std::vector<std::string>& enabled_events() const { return enabled_; }
+    const TracefsStats& stats() const { return stats_; }
+
+private:
+    void probe_events(bool enable);
+    void handle_line(std::string_view line, ObservationSink& sink, int depth);
+    void emit_status(TimePoint now, ObservationSink& sink);
+
+    TracefsMode mode_;
+    std::string root_;
+    std::string device_;
+    Availability availability_;
+    Duration clock_offset_{};
+    int pipe_fd_ = -1;
+    bool read_once_ = false;
+    bool status_sent_ = false;
+    std::vector<std::string> enabled_;  // "rpcrdma/xprtrdma_wc_li", enabled by us
+    LineAssembler lines_;
+    TracefsStats stats_;
+    uint64_t errors_this_read_ = 0;
+    TimePoint now_{};  // of the current read, for the errors it reports
+};
+
+// The registry entry ("tracefs"; extra option tracefs.mode = once (default) or follow).
+SourceEntry tracefs_source_entry();
+
+}  // namespace rdmadiag

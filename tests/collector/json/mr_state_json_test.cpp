@@ -1,0 +1,75 @@
+#include "collector/json/mr_state_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include "collector/engine/engine.hpp"
+#include "collector/engine/mr/mr_health_tracker.hpp"
+#include "tests/collector/engine/mr/mr_test_events.hpp"
+#include "tests/collector/engine/test_observations.hpp"
+
+namespace rdmadiag {
+namespace {
+
+using test::mr_event;
+using test::mr_lifecycle;
+using test::obs;
+
+MrHealth story() {
+    Engine engine;
+    engine.add_module(std::make_unique<MrHealthTracker>());
+    engine.consume(obs(10, mr_lifecycle(1, MrOp::alloc)));
+    engine.consume(obs(11, mr_event(1, MrOp::fastreg)));
+    engine.consume(obs(12, mr_event(1, MrOp::local_inv, WcStatus::wr_flush_err)));
+    engine.consume(obs(12.5, mr_event(2, MrOp::fastreg, WcStatus::mw_bind_err)));
+    MrEvent posted = mr_event(2, MrOp::local_inv);
+    posted.posted = true;
+    posted.key = 0x1234;
+    engine.consume(obs(13, posted));
+    engine.consume(obs(14, mr_event(3, MrOp::bind_mw, WcStatus::mw_bind_err)));
+    engine.consume(obs(20, mr_lifecycle(3, MrOp::dereg)));
+    return engine.snapshot()->mrs;
+}
+
+TEST(MrStateJson, RoundTripsAWholeStory) {
+    MrHealth h = story();
+    ASSERT_EQ(h.mrs.size(), 3u);
+    ASSERT_EQ(h.recoveries.size(), 1u);
+    nlohmann::json j = h;
+    auto back = mr_health_from_json(nlohmann::json::parse(j.dump()));
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(*back, h);
+}
+
+TEST(MrStateJson, ShapeUsesStableNames) {
+    nlohmann::json j = story();
+    EXPECT_EQ(j["mrs"][0]["state"], "unknown");
+    EXPECT_EQ(j["mrs"][0]["last_status"], "WR_FLUSH_ERR");
+    EXPECT_EQ(j["mrs"][1]["state"], "stuck");
+    EXPECT_EQ(j["mrs"][0]["state_since"], "1970-01-01T00:00:12.000Z");
+    EXPECT_EQ(j["devices"][0]["by_state"]["stuck"], 1);
+    EXPECT_EQ(j["devices"][0]["bind_errors"], 2);
+    EXPECT_EQ(j["devices"][0]["posted"]["LOCAL_INV"], 1);
+    EXPECT_EQ(j["recoveries"][0]["kind"], "dereg");
+    EXPECT_DOUBLE_EQ(j["recoveries"][0]["seconds"].get<double>(), 6.0);
+    EXPECT_FALSE(j["mrs"][0].contains("key"));
+}
+
+TEST(MrStateJson, BadInputIsAnErrorNotACrash) {
+    nlohmann::json j = story();
+    auto bad_state = j;
+    bad_state["mrs"][0]["state"] = "sideways";
+    EXPECT_FALSE(mr_health_from_json(bad_state).ok());
+    auto bad_time = j;
+    bad_time["mrs"][0]["state_since"] = "yesterday";
+    EXPECT_FALSE(mr_health_from_json(bad_time).ok());
+    auto wrong_type = j;
+    wrong_type["mrs"][0]["mr"] = "seventeen";
+    EXPECT_FALSE(mr_health_from_json(wrong_type).ok());
+    auto missing = j;
+    missing["mrs"][0].erase("device");
+    EXPECT_FALSE(mr_health_from_json(missing).ok());
+    EXPECT_TRUE(mr_health_from_json(nlohmann::json::object()).ok());  // nothing tracked yet
+}
+
+}  // namespace
+}  // namespace rdmadiag

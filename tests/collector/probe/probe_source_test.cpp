@@ -1,0 +1,228 @@
+#include "collector/probe/probe_source.hpp"
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "collector/engine/default_engine.hpp"
+#include "tests/collector/probe/probe_test_support.hpp"
+
+namespace rdmadiag {
+namespace {
+
+using test::Producer;
+using test::pump;
+
+class ProbeSourceTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir = test::unique_socket_dir();
+        settings.extra["probe.socket"] = dir + "/probe.sock";
+    }
+    void TearDown() override {
+        src.reset();
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+    ProbeSource& start(ProbeLimits limits = {}) {
+        src = std::make_unique<ProbeSource>(settings, limits);
+        EXPECT_TRUE(src->availability().available) << src->availability().reason;
+        return *src;
+    }
+    std::vector<MrEvent> events() const {
+        std::vector<MrEvent> out;
+        for (const auto& o : sink.observations) {
+            if (auto* e = std::get_if<MrEvent>(&o.body)) out.push_back(*e);
+        }
+        return out;
+    }
+    std::string errors() const {
+        std::string out;
+        for (const auto& o : sink.observations) {
+            if (auto* e = std::get_if<SampleError>(&o.body))
+                out += e->subject + ": " + e->message + "\n";
+        }
+        return out;
+    }
+
+    std::string dir;
+    SourceSettings settings;
+    std::unique_ptr<ProbeSource> src;
+    VectorSink sink;
+};
+
+TEST_F(ProbeSourceTest, ListensWithGroupAccessAndSaysWhereIt) {
+    ProbeSource& s = start();
+    struct stat st {};
+    ASSERT_EQ(stat(s.socket_path().c_str(), &st), 0);
+    EXPECT_TRUE(S_ISSOCK(st.st_mode));
+    EXPECT_EQ(st.st_mode & 0777, 0660u);
+    EXPECT_NE(s.availability().reason.find(s.socket_path()), std::string::npos);
+}
+
+TEST_F(ProbeSourceTest, RefusesAPathThatIsNotASocket) {
+    std::filesystem::create_directories(dir);
+    { std::ofstream(dir + "/probe.sock") << "x"; }
+    ProbeSource s(settings);
+    EXPECT_FALSE(s.availability().available);
+    EXPECT_NE(s.availability().reason.find("not a socket"), std::string::npos);
+    VectorSink out;
+    s.poll(TimePoint{}, out);
+    ASSERT_EQ(out.observations.size(), 1u);
+    EXPECT_FALSE(std::get<SourceStatus>(out.observations[0].body).up);
+}
+
+TEST_F(ProbeSourceTest, NormalProducerTellsTheStoryAttributedBySoPeercred) {
+    ProbeSource& s = start();
+    Producer p({"normal", s.socket_path(), "hold"});
+    p.read_until("ready");
+    ASSERT_TRUE(pump(s, sink, [&] { return events().size() >= 5; })) << errors();
+    auto engine = make_default_engine();
+    for (const auto& o : sink.observations) engine->consume(o);
+    auto evs = events();
+    ASSERT_EQ(evs.size(), 5u);
+    EXPECT_EQ(evs[0].op, MrOp::reg);
+    EXPECT_TRUE(evs[1].posted);
+    EXPECT_EQ(evs[2].op, MrOp::local_inv);
+    EXPECT_EQ(evs[2].status, WcStatus::wr_flush_err);
+    EXPECT_EQ(evs[4].status, WcStatus::mw_bind_err);
+    for (const auto& e : evs) {
+        EXPECT_EQ(e.device, "rxe0");
+        EXPECT_EQ(e.mr, 0x1234u);
+        EXPECT_EQ(e.owner.pid, static_cast<uint32_t>(p.pid()));
+        EXPECT_EQ(e.owner.name, "probe_producer");
+    }
+    FindingSubject subj;
+    subj.device = "rxe0";
+    subj.mr = 0x1234;
+    const Finding* f = engine->findings().find("mr.needs_dereg", subj);
+    ASSERT_NE(f, nullptr);
+    EXPECT_NE(f->advice.find("probe_producer (pid " + std::to_string(p.pid()) + ")"),
+              std::string::npos);
+
+    p.release();  // it deregisters and exits
+    ASSERT_TRUE(pump(s, sink, [&] { return p.exited() && s.clients() == 0; }));
+    EXPECT_TRUE(WIFEXITED(p.status()) && WEXITSTATUS(p.status()) == 0);
+    auto all = events();
+    ASSERT_EQ(all.size(), 6u);
+    EXPECT_EQ(all[5].op, MrOp::dereg);
+    engine->consume(sink.observations.back());
+    EXPECT_EQ(engine->findings().find("mr.needs_dereg", subj), nullptr);
+    EXPECT_EQ(s.stats().disconnected, 1u);
+    EXPECT_EQ(s.stats().cut_off, 0u);
+    EXPECT_EQ(s.stats().invalid_records, 0u);
+}
+
+TEST_F(ProbeSourceTest, ProducerKilledMidStreamLosesNothingItPublished) {
+    ProbeSource& s = start();
+    Producer p({"crash", s.socket_path(), "1000"});
+    p.read_until("ready");
+    ASSERT_TRUE(pump(s, sink, [&] { return p.exited() && s.clients() == 0; })) << errors();
+    EXPECT_TRUE(WIFSIGNALED(p.status()));
+    std::vector<uint32_t> fastreg;
+    for (const auto& e : events()) {
+        if (e.op == MrOp::fastreg) fastreg.push_back(static_cast<uint32_t>(e.mr));
+    }
+    ASSERT_EQ(fastreg.size(), 1000u);
+    for (uint32_t i = 0; i < 1000; ++i) EXPECT_EQ(fastreg[i], i);
+    EXPECT_EQ(s.stats().invalid_records, 0u);
+    EXPECT_EQ(s.stats().cut_off, 0u);
+    EXPECT_EQ(s.stats().disconnected, 1u);
+}
+
+TEST_F(ProbeSourceTest, GarbageMessagesGetTheClientCutOff) {
+    ProbeSource& s = start();
+    Producer p({"garbage", s.socket_path()});
+    p.read_until("ready");
+    ASSERT_TRUE(pump(s, sink, [&] { return s.stats().cut_off == 1; }));
+    EXPECT_EQ(s.clients(), 0u);
+    EXPECT_NE(errors().find("disconnected: malformed message"), std::string::npos) << errors();
+    EXPECT_TRUE(events().empty());
+}
+
+TEST_F(ProbeSourceTest, ScribbledRingIsReadSafelyAndCutOff) {
+    ProbeSource& s = start();
+    Producer p({"scribble", s.socket_path(), "hold"});
+    p.read_until("ready");
+    ASSERT_TRUE(pump(s, sink, [&] { return s.stats().cut_off == 1; }));
+    EXPECT_NE(errors().find("invalid records"), std::string::npos) << errors();
+    EXPECT_TRUE(events().empty());
+}
+
+TEST_F(ProbeSourceTest, RingThatLiesAboutItsHeadIsCutOff) {
+    ProbeSource& s = start();
+    Producer p({"liar", s.socket_path(), "hold"});
+    p.read_until("ready");
+    ASSERT_TRUE(pump(s, sink, [&] { return s.stats().cut_off == 1; }));
+    EXPECT_NE(errors().find("more records than it holds"), std::string::npos) << errors();
+}
+
+TEST_F(ProbeSourceTest, UnsealedRingIsRefused) {
+    ProbeSource& s = start();
+    Producer p({"unsealed", s.socket_path(), "hold"});
+    p.read_until("ready");
+    ASSERT_TRUE(pump(s, sink, [&] { return s.stats().bad_messages == 1; }));
+    EXPECT_EQ(s.stats().rings, 0u);
+    EXPECT_EQ(s.clients(), 1u);  // one bad message is tolerated
+    p.release();
+    ASSERT_TRUE(pump(s, sink, [&] { return s.clients() == 0; }));
+}
+
+TEST_F(ProbeSourceTest, TooManyRingsGetTheClientCutOffWithBoundedMemory) {
+    ProbeLimits limits;
+    limits.max_rings_per_client = 8;
+    ProbeSource& s = start(limits);
+    Producer p({"rings", s.socket_path(), "20", "hold"});
+    p.read_until("ready");
+    ASSERT_TRUE(pump(s, sink, [&] { return s.stats().cut_off == 1; }));
+    EXPECT_LE(s.stats().rings, 8u);
+    EXPECT_NE(errors().find("more than 8 rings"), std::string::npos) << errors();
+}
+
+TEST_F(ProbeSourceTest, FloodingProducerIsBoundedPerPoll) {
+    ProbeLimits limits;
+    limits.max_records_per_poll = 1000;
+    ProbeSource& s = start(limits);
+    Producer p({"flood", s.socket_path(), "200000", "hold"});
+    std::string out = p.read_until("ready");
+    ASSERT_TRUE(
+        pump(s, sink, [&] { return s.stats().throttled > 0 || s.stats().records >= 8192; }));
+    // Each poll hands over at most the bound; the rest waits in the client's own rings.
+    size_t before = events().size();
+    VectorSink one;
+    s.poll(SystemClock().now(), one);
+    EXPECT_LE(one.observations.size(), 1000u);
+    EXPECT_EQ(s.stats().invalid_records, 0u);
+    EXPECT_EQ(s.stats().cut_off, 0u);
+    EXPECT_GT(before, 0u);
+    p.release();
+    ASSERT_TRUE(pump(s, sink, [&] { return s.clients() == 0; }));
+}
+
+TEST_F(ProbeSourceTest, ClientsBeyondTheLimitAreRefused) {
+    ProbeLimits limits;
+    limits.max_clients = 2;
+    ProbeSource& s = start(limits);
+    std::vector<int> socks;
+    for (int i = 0; i < 4; ++i) {
+        int fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+        sockaddr_un a{};
+        a.sun_family = AF_UNIX;
+        std::strncpy(a.sun_path, s.socket_path().c_str(), sizeof a.sun_path - 1);
+        ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+        socks.push_back(fd);
+    }
+    ASSERT_TRUE(pump(s, sink, [&] { return s.stats().accepted + s.stats().refused == 4; }));
+    EXPECT_EQ(s.clients(), 2u);
+    EXPECT_EQ(s.stats().refused, 2u);
+    for (int fd : socks) close(fd);
+}
+
+}  // namespace
+}  // namespace rdmadiag
