@@ -17,6 +17,7 @@ Usage: serve_prometheus_test.py RDMADIAG_BINARY SOURCE_DIR"""
 import os
 import re
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "beds"))
 import rdmadiag_bed as bed  # noqa: E402
@@ -51,6 +52,7 @@ def main():
                 f"--simulate={scenario}", "--source.sysfs", f"--path.sysfs={nosys}",
                 "--interval.pkeys=1s", "--interval.counters=1s"], name=f"host{i}")
             targets.append(f"127.0.0.1:{port}")
+        started = time.time()
         prom = b.start_prometheus(prometheus, targets, [rules])
         instances = set(targets)
 
@@ -80,7 +82,7 @@ def main():
             "count_over_time(rdmadiag_snapshot_sequence[15s]) >= 10"), timeout=60)
 
         overview = os.path.join(src, "exporters/grafana/dashboards/rdmadiag-fabric-overview.json")
-        for where, expr in bed.dashboard_expressions(overview):
+        for where, expr, _ in bed.dashboard_expressions(overview):
             q = bed.grafana_substitute(expr, GRAFANA_RANGES)
             result = prom.query(q)
             if not result:
@@ -94,9 +96,11 @@ def main():
 
         detail = os.path.join(src, "exporters/grafana/dashboards/rdmadiag-port-detail.json")
         variables = dict(GRAFANA_RANGES, instance=targets[0], device="mlx5_0", port="1")
-        for where, expr in bed.dashboard_expressions(detail):
+        now = time.time()
+        for where, expr, annotation in bed.dashboard_expressions(detail):
             q = bed.grafana_substitute(expr, variables)
-            if not prom.query(q):
+            got = prom.query_range(q, started, now) if annotation else prom.query(q)
+            if not got:
                 failures.append(f"port detail {where}: no data for {q}")
 
         # The port detail's variables resolve through label_values() over rdmadiag_port_info.
