@@ -64,9 +64,8 @@ HttpResponse json_error(int status, std::string_view message) {
 
 const std::vector<std::string>& ApiRouter::routes() {
     static const std::vector<std::string> kRoutes = {
-        "/metrics",         "/healthz",          "/api/v1/snapshot", "/api/v1/status",
-        "/api/v1/ports",    "/api/v1/pkeys",     "/api/v1/counters", "/api/v1/findings",
-        "/api/v1/events",   "/api/v1/mrs"};
+        "/metrics",      "/healthz",         "/api/v1/snapshot", "/api/v1/status", "/api/v1/ports",
+        "/api/v1/pkeys", "/api/v1/counters", "/api/v1/findings", "/api/v1/events", "/api/v1/mrs"};
     return kRoutes;
 }
 

@@ -158,9 +158,9 @@ TEST_F(ApiRouterTest, EveryRouteAnswersGetAndHead) {
 }
 
 TEST_F(ApiRouterTest, UnknownRoutesAre404) {
-    for (std::string path : {"/", "/index.html", "/api/v1", "/api/v1/", "/api/v2/status",
-                             "/metrics/", "/api/v1/snapshot/../status", "/../etc/passwd",
-                             "/api/v1/status.cgi"}) {
+    for (std::string path :
+         {"/", "/index.html", "/api/v1", "/api/v1/", "/api/v2/status", "/metrics/",
+          "/api/v1/snapshot/../status", "/../etc/passwd", "/api/v1/status.cgi"}) {
         auto r = get(path);
         EXPECT_EQ(r.status, 404) << path;
         EXPECT_EQ(json::parse(r.body)["status"], 404);
