@@ -14,9 +14,9 @@ namespace rdmadiag {
 
 void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registry) {
     cmd.add_option("--config.file", f.config_file, "YAML file with the same settings as the flags");
-    cmd.add_option("--web.listen-address", f.listen_address,
-                   "Address to serve /metrics and the API on (default :" +
-                       std::to_string(kDefaultPort) + ")");
+    cmd.add_option(
+        "--web.listen-address", f.listen_address,
+        "Address to serve /metrics and the API on (default :" + std::to_string(kDefaultPort) + ")");
     cmd.add_option("--web.config.file", f.web_config_file,
                    "exporter-toolkit web config: TLS and basic auth");
     cmd.add_option("--web.max-connections", f.max_connections, "Requests served at once");
@@ -37,10 +37,12 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registr
     cmd.add_option("--log.format", f.log_format, "logfmt or json");
     for (const auto& e : registry.entries()) {
         std::string name = e.name;
-        cmd.add_flag_callback("--source." + name, [&f, name] { f.source_switches[name] = true; },
-                              "Enable source: " + e.description);
-        cmd.add_flag_callback("--no-source." + name, [&f, name] { f.source_switches[name] = false; },
-                              "Disable source " + name);
+        cmd.add_flag_callback(
+            "--source." + name, [&f, name] { f.source_switches[name] = true; },
+            "Enable source: " + e.description);
+        cmd.add_flag_callback(
+            "--no-source." + name, [&f, name] { f.source_switches[name] = false; },
+            "Disable source " + name);
     }
 }
 
@@ -116,9 +118,10 @@ std::optional<std::string> simulate_when_no_device(DaemonConfig& config,
     if (config.simulate || !config.source_switches.empty() || !registry.find(kSimulatedSourceName))
         return std::nullopt;
     std::error_code ec;
-    std::filesystem::path dir = std::filesystem::path(config.sources.sysfs_root) / "class/infiniband";
-    bool any = std::filesystem::exists(dir, ec) &&
-               std::filesystem::directory_iterator(dir, ec) != std::filesystem::directory_iterator();
+    std::filesystem::path dir =
+        std::filesystem::path(config.sources.sysfs_root) / "class/infiniband";
+    bool any = std::filesystem::exists(dir, ec) && std::filesystem::directory_iterator(dir, ec) !=
+                                                       std::filesystem::directory_iterator();
     if (any || config.sources.sysfs_root != "/sys") return std::nullopt;
     config.simulate = "";
     return "no RDMA device under " + dir.string() +

@@ -38,7 +38,9 @@ CollectorDaemon::CollectorDaemon(const SourceRegistry& registry, std::unique_ptr
       clock_(clock),
       options_(options) {}
 
-CollectorDaemon::~CollectorDaemon() { stop(); }
+CollectorDaemon::~CollectorDaemon() {
+    stop();
+}
 
 Result<std::vector<std::unique_ptr<Source>>> CollectorDaemon::build_sources(
     const DaemonConfig& config, std::vector<std::string>& names) {

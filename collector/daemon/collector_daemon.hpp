@@ -34,7 +34,7 @@ public:
 
 private:
     Result<std::vector<std::unique_ptr<Source>>> build_sources(const DaemonConfig& config,
-                                                              std::vector<std::string>& names);
+                                                               std::vector<std::string>& names);
 
     const SourceRegistry& registry_;
     std::unique_ptr<Engine> engine_;

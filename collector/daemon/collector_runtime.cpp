@@ -28,7 +28,9 @@ CollectorRuntime::CollectorRuntime(std::vector<std::unique_ptr<Source>> sources,
     }
 }
 
-CollectorRuntime::~CollectorRuntime() { stop(); }
+CollectorRuntime::~CollectorRuntime() {
+    stop();
+}
 
 void CollectorRuntime::prepare() {
     if (prepared_) return;
@@ -59,8 +61,8 @@ void CollectorRuntime::prepare() {
             if (!added) {
                 log_.error("cannot watch event descriptor",
                            {{"source", name}, {"error", added.error().message}});
-                pending_.emit(Observation{now, name, SampleError{name, added.error().message,
-                                                                added.error().code}});
+                pending_.emit(Observation{
+                    now, name, SampleError{name, added.error().message, added.error().code}});
                 continue;
             }
             event_fds_.push_back(EventFd{i, fd});
@@ -127,7 +129,8 @@ void CollectorRuntime::route_refreshes() {
                     slot.source->refresh(port, now, pending_);
                 } catch (const std::exception& e) {
                     std::string name(slot.source->name());
-                    pending_.emit(Observation{now, name, SampleError{port.to_string(), e.what(), 0}});
+                    pending_.emit(
+                        Observation{now, name, SampleError{port.to_string(), e.what(), 0}});
                 }
                 ++stats_.sources[slot.stats].refreshes;
             }

@@ -13,12 +13,12 @@ namespace rdmadiag {
 
 struct SourceTiming {
     std::string name;
-    bool polled = false;            // has a poll interval
-    uint64_t polls = 0;             // poll() and on_readable() calls
-    uint64_t refreshes = 0;         // refresh() calls routed from the engine
-    Duration last_duration{};       // of the last poll
-    Duration total_duration{};      // of all polls
-    uint64_t last_observations = 0; // observations the last poll produced
+    bool polled = false;             // has a poll interval
+    uint64_t polls = 0;              // poll() and on_readable() calls
+    uint64_t refreshes = 0;          // refresh() calls routed from the engine
+    Duration last_duration{};        // of the last poll
+    Duration total_duration{};       // of all polls
+    uint64_t last_observations = 0;  // observations the last poll produced
     bool operator==(const SourceTiming&) const = default;
 };
 

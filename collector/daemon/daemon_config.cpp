@@ -83,12 +83,18 @@ Result<void> each_key(const YamlNode& section, std::string_view name, F&& f) {
 
 Result<void> apply_web(const YamlNode& s, WebSettings& web) {
     return each_key(s, "web", [&](const std::string& k, const YamlNode& v) -> Result<void> {
-        if (k == "listen-address") RDMADIAG_TRY_ASSIGN(web.listen_address, as_string(v, k));
-        else if (k == "config-file") RDMADIAG_TRY_ASSIGN(web.config_file, as_string(v, k));
-        else if (k == "max-connections") RDMADIAG_TRY_ASSIGN(web.max_connections, as_size(v, k));
-        else if (k == "request-timeout") RDMADIAG_TRY_ASSIGN(web.request_timeout, as_duration(v, k));
-        else if (k == "max-request-bytes") RDMADIAG_TRY_ASSIGN(web.max_request_bytes, as_size(v, k));
-        else return at(v, "unknown setting web." + k);
+        if (k == "listen-address")
+            RDMADIAG_TRY_ASSIGN(web.listen_address, as_string(v, k));
+        else if (k == "config-file")
+            RDMADIAG_TRY_ASSIGN(web.config_file, as_string(v, k));
+        else if (k == "max-connections")
+            RDMADIAG_TRY_ASSIGN(web.max_connections, as_size(v, k));
+        else if (k == "request-timeout")
+            RDMADIAG_TRY_ASSIGN(web.request_timeout, as_duration(v, k));
+        else if (k == "max-request-bytes")
+            RDMADIAG_TRY_ASSIGN(web.max_request_bytes, as_size(v, k));
+        else
+            return at(v, "unknown setting web." + k);
         return {};
     });
 }
@@ -114,10 +120,14 @@ Result<void> apply_log(const YamlNode& s, DaemonConfig& c) {
 
 Result<void> apply_paths(const YamlNode& s, SourceSettings& src) {
     return each_key(s, "path", [&](const std::string& k, const YamlNode& v) -> Result<void> {
-        if (k == "sysfs") RDMADIAG_TRY_ASSIGN(src.sysfs_root, as_string(v, k));
-        else if (k == "tracefs") RDMADIAG_TRY_ASSIGN(src.tracefs_root, as_string(v, k));
-        else if (k == "procfs") RDMADIAG_TRY_ASSIGN(src.procfs_root, as_string(v, k));
-        else return at(v, "unknown setting path." + k);
+        if (k == "sysfs")
+            RDMADIAG_TRY_ASSIGN(src.sysfs_root, as_string(v, k));
+        else if (k == "tracefs")
+            RDMADIAG_TRY_ASSIGN(src.tracefs_root, as_string(v, k));
+        else if (k == "procfs")
+            RDMADIAG_TRY_ASSIGN(src.procfs_root, as_string(v, k));
+        else
+            return at(v, "unknown setting path." + k);
         return {};
     });
 }
@@ -139,8 +149,10 @@ Result<void> apply_config_yaml(const YamlNode& root, DaemonConfig& config) {
             if (v.is_null()) {
                 config.simulate = "";
             } else if (v.is_scalar() && (v.scalar == "true" || v.scalar == "false")) {
-                if (v.scalar == "true") config.simulate = "";
-                else config.simulate.reset();
+                if (v.scalar == "true")
+                    config.simulate = "";
+                else
+                    config.simulate.reset();
             } else {
                 std::string s;
                 RDMADIAG_TRY_ASSIGN(s, as_string(v, key));
@@ -148,16 +160,22 @@ Result<void> apply_config_yaml(const YamlNode& root, DaemonConfig& config) {
             }
         } else if (key == "devices") {
             r = each_key(v, key, [&](const std::string& k, const YamlNode& n) -> Result<void> {
-                if (k == "include") RDMADIAG_TRY_ASSIGN(config.sources.include_devices, as_list(n, k));
-                else if (k == "exclude") RDMADIAG_TRY_ASSIGN(config.sources.exclude_devices, as_list(n, k));
-                else return at(n, "unknown setting devices." + k);
+                if (k == "include")
+                    RDMADIAG_TRY_ASSIGN(config.sources.include_devices, as_list(n, k));
+                else if (k == "exclude")
+                    RDMADIAG_TRY_ASSIGN(config.sources.exclude_devices, as_list(n, k));
+                else
+                    return at(n, "unknown setting devices." + k);
                 return {};
             });
         } else if (key == "intervals") {
             r = each_key(v, key, [&](const std::string& k, const YamlNode& n) -> Result<void> {
-                if (k == "counters") RDMADIAG_TRY_ASSIGN(config.sources.counter_interval, as_duration(n, k));
-                else if (k == "pkeys") RDMADIAG_TRY_ASSIGN(config.sources.pkey_interval, as_duration(n, k));
-                else return at(n, "unknown setting intervals." + k);
+                if (k == "counters")
+                    RDMADIAG_TRY_ASSIGN(config.sources.counter_interval, as_duration(n, k));
+                else if (k == "pkeys")
+                    RDMADIAG_TRY_ASSIGN(config.sources.pkey_interval, as_duration(n, k));
+                else
+                    return at(n, "unknown setting intervals." + k);
                 return {};
             });
         } else if (key == "sources") {

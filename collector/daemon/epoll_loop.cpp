@@ -50,9 +50,8 @@ Result<void> EpollLoop::add(int fd, uint64_t tag) {
     ev.data.u64 = tag;
     if (::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &ev) != 0) {
         int e = errno;
-        return make_error(std::string("epoll_ctl ADD fd ") + std::to_string(fd) + ": " +
-                              std::strerror(e),
-                          e);
+        return make_error(
+            std::string("epoll_ctl ADD fd ") + std::to_string(fd) + ": " + std::strerror(e), e);
     }
     ++watched_;
     return {};

@@ -2,14 +2,14 @@
 
 #include <cstdio>
 
-
 namespace rdmadiag {
 
 namespace {
 
-constexpr std::pair<LogLevel, std::string_view> kLevelNames[] = {
-    {LogLevel::debug, "debug"}, {LogLevel::info, "info"}, {LogLevel::warn, "warn"},
-    {LogLevel::error, "error"}};
+constexpr std::pair<LogLevel, std::string_view> kLevelNames[] = {{LogLevel::debug, "debug"},
+                                                                 {LogLevel::info, "info"},
+                                                                 {LogLevel::warn, "warn"},
+                                                                 {LogLevel::error, "error"}};
 
 bool needs_quotes(std::string_view v) {
     if (v.empty()) return true;
@@ -23,11 +23,21 @@ bool needs_quotes(std::string_view v) {
 void append_escaped(std::string& out, std::string_view v) {
     for (char c : v) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
                     char buf[8];
@@ -124,7 +134,9 @@ LogLevel Logger::level() const {
     return level_;
 }
 
-bool Logger::enabled(LogLevel level) const { return level >= this->level(); }
+bool Logger::enabled(LogLevel level) const {
+    return level >= this->level();
+}
 
 void Logger::log(LogLevel level, std::string_view message, std::initializer_list<LogField> fields) {
     std::lock_guard lock(mutex_);

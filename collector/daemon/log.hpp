@@ -40,10 +40,18 @@ public:
     bool enabled(LogLevel level) const;
 
     void log(LogLevel level, std::string_view message, std::initializer_list<LogField> fields = {});
-    void debug(std::string_view m, std::initializer_list<LogField> f = {}) { log(LogLevel::debug, m, f); }
-    void info(std::string_view m, std::initializer_list<LogField> f = {}) { log(LogLevel::info, m, f); }
-    void warn(std::string_view m, std::initializer_list<LogField> f = {}) { log(LogLevel::warn, m, f); }
-    void error(std::string_view m, std::initializer_list<LogField> f = {}) { log(LogLevel::error, m, f); }
+    void debug(std::string_view m, std::initializer_list<LogField> f = {}) {
+        log(LogLevel::debug, m, f);
+    }
+    void info(std::string_view m, std::initializer_list<LogField> f = {}) {
+        log(LogLevel::info, m, f);
+    }
+    void warn(std::string_view m, std::initializer_list<LogField> f = {}) {
+        log(LogLevel::warn, m, f);
+    }
+    void error(std::string_view m, std::initializer_list<LogField> f = {}) {
+        log(LogLevel::error, m, f);
+    }
 
 private:
     mutable std::mutex mutex_;

@@ -28,8 +28,10 @@ std::string strip_comment(std::string_view s) {
     for (size_t i = 0; i < s.size(); ++i) {
         char c = s[i];
         if (quote) {
-            if (c == quote) quote = 0;
-            else if (c == '\\' && quote == '"') ++i;
+            if (c == quote)
+                quote = 0;
+            else if (c == '\\' && quote == '"')
+                ++i;
         } else if (c == '"' || c == '\'') {
             quote = c;
         } else if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t')) {
@@ -61,11 +63,20 @@ Result<std::string> unquote(std::string_view s, int line) {
         } else if (q == '"' && c == '\\' && i + 2 < s.size()) {
             char n = s[++i];
             switch (n) {
-                case 'n': out += '\n'; break;
-                case 't': out += '\t'; break;
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                default: return line_error(line, std::string("unsupported escape \\") + n);
+                case 'n':
+                    out += '\n';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                default:
+                    return line_error(line, std::string("unsupported escape \\") + n);
             }
         } else {
             out += c;
@@ -227,7 +238,8 @@ Result<YamlNode> parse_simple_yaml(std::string_view text) {
         start = end + 1;
         std::string body = strip_comment(raw);
         int indent = 0;
-        while (static_cast<size_t>(indent) < body.size() && body[static_cast<size_t>(indent)] == ' ')
+        while (static_cast<size_t>(indent) < body.size() &&
+               body[static_cast<size_t>(indent)] == ' ')
             ++indent;
         if (static_cast<size_t>(indent) < body.size() && body[static_cast<size_t>(indent)] == '\t')
             return line_error(number, "tabs are not allowed for indentation");

@@ -3,7 +3,8 @@
 namespace rdmadiag {
 
 SnapshotStore::SnapshotStore()
-    : latest_(std::make_shared<const Snapshot>()), stats_(std::make_shared<const CollectorStats>()) {}
+    : latest_(std::make_shared<const Snapshot>()),
+      stats_(std::make_shared<const CollectorStats>()) {}
 
 void SnapshotStore::publish(SnapshotPtr snapshot) {
     if (!snapshot) return;

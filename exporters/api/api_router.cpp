@@ -40,6 +40,21 @@ std::optional<PortFilter> port_filter(const HttpRequest& req, std::string& error
 
 }  // namespace
 
+std::shared_ptr<const std::string> ApiRouter::metrics_text() const {
+    auto snap = store_.latest();
+    auto stats = store_.stats();
+    {
+        std::lock_guard lock(cache_mutex_);
+        if (cached_text_ && snap == cached_snapshot_ && stats == cached_stats_) return cached_text_;
+    }
+    auto text = std::make_shared<const std::string>(serialize_metrics(metrics_));
+    std::lock_guard lock(cache_mutex_);
+    cached_snapshot_ = std::move(snap);
+    cached_stats_ = std::move(stats);
+    cached_text_ = text;
+    return text;
+}
+
 HttpResponse json_error(int status, std::string_view message) {
     HttpResponse r;
     r.status = status;
@@ -49,9 +64,8 @@ HttpResponse json_error(int status, std::string_view message) {
 
 const std::vector<std::string>& ApiRouter::routes() {
     static const std::vector<std::string> kRoutes = {
-        "/metrics",         "/healthz",          "/api/v1/snapshot", "/api/v1/status",
-        "/api/v1/ports",    "/api/v1/pkeys",     "/api/v1/counters", "/api/v1/findings",
-        "/api/v1/events",   "/api/v1/mrs"};
+        "/metrics",      "/healthz",         "/api/v1/snapshot", "/api/v1/status", "/api/v1/ports",
+        "/api/v1/pkeys", "/api/v1/counters", "/api/v1/findings", "/api/v1/events", "/api/v1/mrs"};
     return kRoutes;
 }
 
@@ -69,7 +83,7 @@ HttpResponse ApiRouter::handle(const HttpRequest& req) const {
     if (req.path == "/metrics") {
         HttpResponse r;
         r.content_type = kMetricsType;
-        r.body = serialize_metrics(metrics_);
+        r.body = *metrics_text();
         return r;
     }
     auto snap = store_.latest();

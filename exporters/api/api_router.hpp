@@ -5,6 +5,9 @@
 
 #include <prometheus/collectable.h>
 
+#include <memory>
+#include <mutex>
+
 #include "collector/daemon/snapshot_store.hpp"
 #include "exporters/api/http_types.hpp"
 
@@ -12,6 +15,7 @@ namespace rdmadiag {
 
 class ApiRouter {
 public:
+    // `metrics` must build its families from `store` (the /metrics cache is keyed on it).
     ApiRouter(const SnapshotStore& store, const prometheus::Collectable& metrics)
         : store_(store), metrics_(metrics) {}
 
@@ -21,8 +25,16 @@ public:
     static const std::vector<std::string>& routes();
 
 private:
+    std::shared_ptr<const std::string> metrics_text() const;
+
     const SnapshotStore& store_;
     const prometheus::Collectable& metrics_;
+    // /metrics text of the last published snapshot and stats: scrapes between two collector
+    // rounds serialize nothing.
+    mutable std::mutex cache_mutex_;
+    mutable SnapshotPtr cached_snapshot_;
+    mutable std::shared_ptr<const CollectorStats> cached_stats_;
+    mutable std::shared_ptr<const std::string> cached_text_;
 };
 
 HttpResponse json_error(int status, std::string_view message);

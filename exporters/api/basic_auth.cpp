@@ -20,8 +20,7 @@ int b64_value(char c) {
 bool equal_constant_time(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
     unsigned char diff = 0;
-    for (size_t i = 0; i < a.size(); ++i)
-        diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+    for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
     return diff == 0;
 }
 
@@ -44,8 +43,9 @@ std::optional<std::string> base64_decode(std::string_view text) {
                 if (v[k] < 0) return std::nullopt;
             }
         }
-        unsigned triple = (static_cast<unsigned>(v[0]) << 18) | (static_cast<unsigned>(v[1]) << 12) |
-                          (static_cast<unsigned>(v[2]) << 6) | static_cast<unsigned>(v[3]);
+        unsigned triple = (static_cast<unsigned>(v[0]) << 18) |
+                          (static_cast<unsigned>(v[1]) << 12) | (static_cast<unsigned>(v[2]) << 6) |
+                          static_cast<unsigned>(v[3]);
         out += static_cast<char>((triple >> 16) & 0xff);
         if (pad < 2) out += static_cast<char>((triple >> 8) & 0xff);
         if (pad < 1) out += static_cast<char>(triple & 0xff);

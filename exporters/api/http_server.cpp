@@ -22,8 +22,8 @@ std::string lower(std::string s) {
 }
 
 void write_response(mg_connection* conn, const HttpResponse& r, bool head) {
-    std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " +
-                      std::string(http_reason(r.status)) + "\r\n";
+    std::string out =
+        "HTTP/1.1 " + std::to_string(r.status) + " " + std::string(http_reason(r.status)) + "\r\n";
     out += "Content-Type: " + r.content_type + "\r\n";
     out += "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
     out += "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n";
@@ -35,10 +35,14 @@ void write_response(mg_connection* conn, const HttpResponse& r, bool head) {
 
 int openssl_version(TlsVersion v) {
     switch (v) {
-        case TlsVersion::tls10: return TLS1_VERSION;
-        case TlsVersion::tls11: return TLS1_1_VERSION;
-        case TlsVersion::tls12: return TLS1_2_VERSION;
-        case TlsVersion::tls13: return TLS1_3_VERSION;
+        case TlsVersion::tls10:
+            return TLS1_VERSION;
+        case TlsVersion::tls11:
+            return TLS1_1_VERSION;
+        case TlsVersion::tls12:
+            return TLS1_2_VERSION;
+        case TlsVersion::tls13:
+            return TLS1_3_VERSION;
     }
     return TLS1_2_VERSION;
 }
@@ -61,7 +65,9 @@ HttpServer::HttpServer(HttpServerOptions options, Handler handler, Logger* log)
       log_(log),
       auth_(options_.web.basic_auth_users) {}
 
-HttpServer::~HttpServer() { stop(); }
+HttpServer::~HttpServer() {
+    stop();
+}
 
 std::string HttpServer::setup_tls(SSL_CTX* ctx) {
     const TlsSettings& tls = *options_.web.tls;
@@ -79,9 +85,12 @@ std::string HttpServer::setup_tls(SSL_CTX* ctx) {
     }
     int mode = SSL_VERIFY_NONE;
     switch (tls.client_auth) {
-        case ClientAuth::none: break;
+        case ClientAuth::none:
+            break;
         case ClientAuth::request:
-        case ClientAuth::verify_if_given: mode = SSL_VERIFY_PEER; break;
+        case ClientAuth::verify_if_given:
+            mode = SSL_VERIFY_PEER;
+            break;
         case ClientAuth::require_any:
         case ClientAuth::require_and_verify:
             mode = SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
@@ -116,16 +125,26 @@ Result<void> HttpServer::start() {
     std::string timeout = std::to_string(
         std::chrono::duration_cast<std::chrono::milliseconds>(options_.request_timeout).count());
     std::string max_request = std::to_string(options_.max_request_bytes);
-    const char* opts[] = {"listening_ports", ports.c_str(),
-                          "num_threads", threads.c_str(),
-                          "connection_queue", queue.c_str(),
-                          "request_timeout_ms", timeout.c_str(),
-                          "max_request_size", max_request.c_str(),
-                          "enable_keep_alive", "no",
-                          "enable_directory_listing", "no",
-                          "enable_auth_domain_check", "no",
-                          "access_control_allow_origin", "",
-                          "decode_url", "yes",
+    const char* opts[] = {"listening_ports",
+                          ports.c_str(),
+                          "num_threads",
+                          threads.c_str(),
+                          "connection_queue",
+                          queue.c_str(),
+                          "request_timeout_ms",
+                          timeout.c_str(),
+                          "max_request_size",
+                          max_request.c_str(),
+                          "enable_keep_alive",
+                          "no",
+                          "enable_directory_listing",
+                          "no",
+                          "enable_auth_domain_check",
+                          "no",
+                          "access_control_allow_origin",
+                          "",
+                          "decode_url",
+                          "yes",
                           nullptr};
     mg_callbacks callbacks;
     std::memset(&callbacks, 0, sizeof callbacks);
@@ -216,9 +235,11 @@ int HttpServer::serve(mg_connection* conn) {
     if (frontend_) {
         auto f = req.headers.find("x-rdmadiag-frontend");
         if (f == req.headers.end() || f->second != frontend_token_) {
-            resp = HttpResponse{403, "application/json",
-                                "{\"error\":\"this port only serves through TLS\",\"status\":403}\n",
-                                {}};
+            resp =
+                HttpResponse{403,
+                             "application/json",
+                             "{\"error\":\"this port only serves through TLS\",\"status\":403}\n",
+                             {}};
             write_response(conn, resp, head);
             return 403;
         }
@@ -237,7 +258,8 @@ int HttpServer::serve(mg_connection* conn) {
         resp = handler_(req);
     } catch (const std::exception& e) {
         if (log_) log_->error("request failed", {{"path", req.path}, {"error", e.what()}});
-        resp = HttpResponse{500, "application/json", "{\"error\":\"internal error\",\"status\":500}\n", {}};
+        resp = HttpResponse{
+            500, "application/json", "{\"error\":\"internal error\",\"status\":500}\n", {}};
     }
     write_response(conn, resp, head);
     if (log_ && log_->enabled(LogLevel::debug)) {

@@ -28,7 +28,7 @@ struct HttpServerOptions {
     size_t max_connections = 16;           // requests served at once
     size_t queue = 16;                     // accepted connections waiting for a worker
     Duration request_timeout = std::chrono::seconds(10);
-    size_t max_request_bytes = 8192;       // request line + headers
+    size_t max_request_bytes = 8192;  // request line + headers
     WebConfig web;
 };
 

@@ -12,10 +12,10 @@ namespace rdmadiag {
 
 struct HttpRequest {
     std::string method;
-    std::string path;   // decoded, without the query string
-    std::string query;  // raw, without '?'
+    std::string path;                            // decoded, without the query string
+    std::string query;                           // raw, without '?'
     std::map<std::string, std::string> headers;  // lower-case names
-    long long content_length = -1;  // -1: no Content-Length
+    long long content_length = -1;               // -1: no Content-Length
     bool chunked = false;
 
     std::optional<std::string> query_param(const std::string& name) const;

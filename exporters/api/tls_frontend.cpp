@@ -54,11 +54,12 @@ bool ssl_write_all(SSL* ssl, const char* data, size_t n) {
 }
 
 void ssl_reply(SSL* ssl, int status, std::string_view reason) {
-    std::string body = "{\"error\":\"" + std::string(reason) + "\",\"status\":" +
-                       std::to_string(status) + "}\n";
-    std::string r = "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason) +
-                    "\r\nContent-Type: application/json\r\nContent-Length: " +
-                    std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    std::string body =
+        "{\"error\":\"" + std::string(reason) + "\",\"status\":" + std::to_string(status) + "}\n";
+    std::string r =
+        "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason) +
+        "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+        "\r\nConnection: close\r\n\r\n" + body;
     ssl_write_all(ssl, r.data(), r.size());
 }
 
@@ -122,7 +123,9 @@ std::optional<std::string> TlsFrontend::stamp_request_head(std::string_view head
 TlsFrontend::TlsFrontend(TlsFrontendOptions options, std::function<std::string(SSL_CTX*)> configure)
     : options_(std::move(options)), configure_(std::move(configure)) {}
 
-TlsFrontend::~TlsFrontend() { stop(); }
+TlsFrontend::~TlsFrontend() {
+    stop();
+}
 
 Result<void> TlsFrontend::start() {
     auto addr = parse_ipv4(options_.listen_address);

@@ -55,8 +55,10 @@ Result<TlsSettings> parse_tls(const YamlNode& node, const std::string& base) {
         } else if (k == "min_version" || k == "max_version") {
             auto ver = parse_tls_version(v.scalar);
             if (!ver) return at(v, k + " must be TLS10, TLS11, TLS12 or TLS13");
-            if (k == "min_version") tls.min_version = *ver;
-            else tls.max_version = *ver;
+            if (k == "min_version")
+                tls.min_version = *ver;
+            else
+                tls.max_version = *ver;
         } else {
             return at(v, "tls_server_config." + k + " is not supported by rdmadiag");
         }
@@ -89,7 +91,8 @@ Result<WebConfig> parse_web_config(std::string_view text, const std::string& bas
             if (!v.is_map()) return at(v, "basic_auth_users must map user names to bcrypt hashes");
             for (const auto& [user, hash] : v.map) {
                 if (!hash.is_scalar() || hash.scalar.rfind("$2", 0) != 0)
-                    return at(hash, "basic_auth_users." + user + " must be a bcrypt hash ($2y$...)");
+                    return at(hash,
+                              "basic_auth_users." + user + " must be a bcrypt hash ($2y$...)");
                 if (user.find(':') != std::string::npos)
                     return at(hash, "user names cannot contain ':'");
                 config.basic_auth_users[user] = hash.scalar;

@@ -6,7 +6,9 @@
 namespace rdmadiag {
 
 namespace {
-double epoch_seconds(TimePoint t) { return to_seconds(t.time_since_epoch()); }
+double epoch_seconds(TimePoint t) {
+    return to_seconds(t.time_since_epoch());
+}
 }  // namespace
 
 void add_exporter_metrics(const Snapshot& snap, MetricWriter& out) {
@@ -44,8 +46,8 @@ void add_source_metrics(const Snapshot& snap, const CollectorStats* stats, Metri
     for (const auto& t : stats->sources) {
         MetricLabels l{{"source", t.name}};
         out.counter("rdmadiag_source_polls_total",
-                    "Times the collector ran the source (polls and readable event descriptors).",
-                    l, static_cast<double>(t.polls));
+                    "Times the collector ran the source (polls and readable event descriptors).", l,
+                    static_cast<double>(t.polls));
         out.counter("rdmadiag_source_refreshes_total",
                     "Port re-reads the engine asked the source for.", l,
                     static_cast<double>(t.refreshes));

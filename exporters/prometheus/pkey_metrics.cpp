@@ -37,7 +37,7 @@ void add_pkey_metrics(const Snapshot& snap, MetricWriter& out) {
                 bool stale = cache->table != device->table;
                 // Stale since the device table changed and the cache did not follow.
                 Duration age = stale && snap.time > device->changed ? snap.time - device->changed
-                                                                     : Duration::zero();
+                                                                    : Duration::zero();
                 out.gauge("rdmadiag_pkey_cache_stale",
                           "Whether the event-driven P_Key cache differs from the device table.", l,
                           stale ? 1 : 0);

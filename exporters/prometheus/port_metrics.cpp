@@ -39,7 +39,8 @@ void add_port_metrics(const Snapshot& snap, MetricWriter& out) {
             auto labels = port_labels(p.ref);
             const auto& s = p.info;
             auto info = labels;
-            info.push_back({"link_layer", s.link_layer ? std::string(to_string(*s.link_layer)) : ""});
+            info.push_back(
+                {"link_layer", s.link_layer ? std::string(to_string(*s.link_layer)) : ""});
             info.push_back({"rate", s.rate.value_or("")});
             info.push_back({"port_guid", s.port_guid ? hex_guid(*s.port_guid) : ""});
             out.gauge("rdmadiag_port_info", "Facts about a port; always 1.", info, 1);

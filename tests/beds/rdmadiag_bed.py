@@ -132,6 +132,14 @@ class Prometheus:
             raise RuntimeError(f"query failed: {expr}: {body}")
         return data["data"]["result"]
 
+    def query_range(self, expr, start, end, step="1s"):
+        q = urllib.parse.urlencode({"query": expr, "start": start, "end": end, "step": step})
+        status, body = http_get(f"{self.url}/api/v1/query_range?{q}")
+        data = json.loads(body)
+        if data.get("status") != "success":
+            raise RuntimeError(f"range query failed: {expr}: {body}")
+        return data["data"]["result"]
+
     def alerts(self):
         _, body = http_get(f"{self.url}/api/v1/alerts")
         return json.loads(body)["data"]["alerts"]
@@ -148,16 +156,17 @@ class Prometheus:
 
 
 def dashboard_expressions(path):
-    """Every PromQL expression of a Grafana dashboard: panel targets and annotations."""
+    """Every PromQL expression of a Grafana dashboard: (where, expr, is_annotation). Annotation
+    queries mark moments, so they are evaluated over a time range, not at one instant."""
     with open(path) as f:
         d = json.load(f)
     out = []
     for p in d.get("panels", []):
         for t in p.get("targets", []):
-            out.append((f"panel '{p['title']}' {t['refId']}", t["expr"]))
+            out.append((f"panel '{p['title']}' {t['refId']}", t["expr"], False))
     for a in d.get("annotations", {}).get("list", []):
         if "expr" in a:
-            out.append((f"annotation '{a['name']}'", a["expr"]))
+            out.append((f"annotation '{a['name']}'", a["expr"], True))
     return out
 
 

@@ -7,7 +7,9 @@
 
 namespace rdmadiag::testing {
 
-inline TimePoint sample_time() { return *parse_time("2026-12-02T12:00:00Z"); }
+inline TimePoint sample_time() {
+    return *parse_time("2026-12-02T12:00:00Z");
+}
 
 inline Snapshot sample_snapshot() {
     using std::chrono::seconds;

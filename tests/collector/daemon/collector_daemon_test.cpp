@@ -32,8 +32,8 @@ SourceRegistry registry(std::atomic<int>& built) {
            [&built](const SourceSettings& s) -> Result<std::unique_ptr<Source>> {
                ++built;
                std::string root = s.sysfs_root;
-               return std::unique_ptr<Source>(std::make_unique<ScriptedSource>(
-                   "alpha", milliseconds(5), [root](TimePoint) {
+               return std::unique_ptr<Source>(
+                   std::make_unique<ScriptedSource>("alpha", milliseconds(5), [root](TimePoint) {
                        return std::vector<ObservationBody>{DeviceInfo{"alpha_" + root.substr(1)}};
                    }));
            }});
@@ -56,7 +56,9 @@ struct Fixture {
     SystemClock clock;
 };
 
-bool has_device(const Snapshot& s, const std::string& name) { return s.find_device(name) != nullptr; }
+bool has_device(const Snapshot& s, const std::string& name) {
+    return s.find_device(name) != nullptr;
+}
 
 TEST(CollectorDaemon, StartsTheSelectedSourcesAndPublishes) {
     Fixture f;

@@ -32,8 +32,8 @@ std::vector<ObservationBody> port_state(PortState state) {
 
 TEST(CollectorRuntime, PollsOnScheduleFeedsTheEngineAndPublishes) {
     Fixture f;
-    auto src = std::make_unique<ScriptedSource>("sysfs", seconds(1),
-                                                [](TimePoint) { return port_state(PortState::active); });
+    auto src = std::make_unique<ScriptedSource>(
+        "sysfs", seconds(1), [](TimePoint) { return port_state(PortState::active); });
     auto* raw = src.get();
     std::vector<std::unique_ptr<Source>> sources;
     sources.push_back(std::move(src));
@@ -61,8 +61,8 @@ TEST(CollectorRuntime, PollsOnScheduleFeedsTheEngineAndPublishes) {
 
 TEST(CollectorRuntime, AnUnavailableSourceIsDownWithItsReasonAndNeverPolled) {
     Fixture f;
-    auto src = std::make_unique<ScriptedSource>("tracefs", seconds(1),
-                                                [](TimePoint) { return port_state(PortState::down); });
+    auto src = std::make_unique<ScriptedSource>(
+        "tracefs", seconds(1), [](TimePoint) { return port_state(PortState::down); });
     src->availability_ = {false, "tracefs is not mounted"};
     auto* raw = src.get();
     std::vector<std::unique_ptr<Source>> sources;

@@ -91,7 +91,8 @@ TEST_P(DaemonConfigErrors, NameTheSettingAndLine) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, DaemonConfigErrors,
-    ::testing::Values(Bad{"web:\n  listen-adress: :1\n", "line 2: unknown setting web.listen-adress"},
+    ::testing::Values(Bad{"web:\n  listen-adress: :1\n",
+                          "line 2: unknown setting web.listen-adress"},
                       Bad{"colour: blue\n", "unknown setting colour"},
                       Bad{"log:\n  level: loud\n", "log.level must be"},
                       Bad{"log:\n  format: xml\n", "log.format must be"},
@@ -106,16 +107,12 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(DaemonConfig, FileErrorsNameTheFile) {
     std::string path = ::testing::TempDir() + "/rdmadiag-config-test.yml";
-    {
-        std::ofstream(path) << "web:\n  nope: 1\n";
-    }
+    { std::ofstream(path) << "web:\n  nope: 1\n"; }
     DaemonConfig c;
     auto r = apply_config_file(path, c);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, path + ": line 2: unknown setting web.nope");
-    {
-        std::ofstream(path) << "log:\n  level: warn\n";
-    }
+    { std::ofstream(path) << "log:\n  level: warn\n"; }
     ASSERT_TRUE(apply_config_file(path, c).ok());
     EXPECT_EQ(c.log_level, LogLevel::warn);
     EXPECT_EQ(c.config_file, path);

@@ -5,7 +5,9 @@
 namespace rdmadiag {
 namespace {
 
-TimePoint t0() { return *parse_time("2026-12-02T14:29:06.123Z"); }
+TimePoint t0() {
+    return *parse_time("2026-12-02T14:29:06.123Z");
+}
 
 TEST(Log, LogfmtQuotesOnlyWhatNeedsIt) {
     auto line = format_log_record(LogFormat::logfmt, t0(), LogLevel::warn, "source unavailable",
@@ -32,8 +34,9 @@ TEST(Log, JsonIsOneObjectPerLine) {
 TEST(Log, RecordsBelowTheLevelAreDropped) {
     std::vector<std::string> lines;
     ManualClock clock(t0());
-    Logger log(LogLevel::info, LogFormat::logfmt,
-               [&](std::string_view l) { lines.emplace_back(l); }, &clock);
+    Logger log(
+        LogLevel::info, LogFormat::logfmt, [&](std::string_view l) { lines.emplace_back(l); },
+        &clock);
     log.debug("hidden");
     log.info("shown", {{"k", "v"}});
     log.set_level(LogLevel::debug);

@@ -18,9 +18,7 @@ TEST(SignalWatcher, TurnsSignalsIntoValues) {
 }
 
 TEST(SignalWatcher, RestoresTheSignalMask) {
-    {
-        SignalWatcher w;
-    }
+    { SignalWatcher w; }
     sigset_t current;
     ASSERT_EQ(pthread_sigmask(SIG_BLOCK, nullptr, &current), 0);
     EXPECT_EQ(sigismember(&current, SIGTERM), 0);

@@ -80,8 +80,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{"a: &anchor 1\n", "line 1: unsupported YAML construct"},
                       BadCase{"a: {b: 1}\n", "unsupported YAML construct"},
                       BadCase{"a: \"open\n", "line 1: unterminated quoted string"},
-                      BadCase{"\ta: 1\n", "tabs"},
-                      BadCase{"just text\n", "expected 'key: value'"},
+                      BadCase{"\ta: 1\n", "tabs"}, BadCase{"just text\n", "expected 'key: value'"},
                       BadCase{"a:\n  - x: 1\n", "mappings inside sequences"},
                       BadCase{"a: [1, 2\n", "unterminated flow sequence"},
                       BadCase{"a: |\n  text\n", "unsupported YAML construct"}));

@@ -44,6 +44,21 @@ TEST_F(ApiRouterTest, MetricsInTheTextFormat) {
     EXPECT_NE(r.body.find("rdmadiag_snapshot_sequence 17"), std::string::npos);
 }
 
+TEST_F(ApiRouterTest, MetricsFollowEachNewSnapshot) {
+    auto first = get("/metrics").body;
+    EXPECT_EQ(get("/metrics").body, first);
+    auto next = std::make_shared<Snapshot>(testing::sample_snapshot());
+    next->sequence = 18;
+    store.publish(next);
+    auto second = get("/metrics").body;
+    EXPECT_NE(second.find("rdmadiag_snapshot_sequence 18"), std::string::npos);
+    CollectorStats stats;
+    stats.sources.push_back(SourceTiming{"sysfs", true, 3, 0, {}, {}, 0});
+    store.publish_stats(stats);
+    EXPECT_NE(get("/metrics").body.find("rdmadiag_source_polls_total{source=\"sysfs\"} 3"),
+              std::string::npos);
+}
+
 TEST_F(ApiRouterTest, HealthzIsOkOnceASnapshotIsPublished) {
     auto j = get_json("/healthz");
     EXPECT_EQ(j["status"], "ok");
@@ -143,9 +158,9 @@ TEST_F(ApiRouterTest, EveryRouteAnswersGetAndHead) {
 }
 
 TEST_F(ApiRouterTest, UnknownRoutesAre404) {
-    for (std::string path : {"/", "/index.html", "/api/v1", "/api/v1/", "/api/v2/status",
-                             "/metrics/", "/api/v1/snapshot/../status", "/../etc/passwd",
-                             "/api/v1/status.cgi"}) {
+    for (std::string path :
+         {"/", "/index.html", "/api/v1", "/api/v1/", "/api/v2/status", "/metrics/",
+          "/api/v1/snapshot/../status", "/../etc/passwd", "/api/v1/status.cgi"}) {
         auto r = get(path);
         EXPECT_EQ(r.status, 404) << path;
         EXPECT_EQ(json::parse(r.body)["status"], 404);

@@ -18,7 +18,8 @@ std::string bcrypt(const std::string& password, const char* prefix = "$2b$") {
 }
 
 TEST(BasicAuth, Base64RoundTrips) {
-    for (const std::string& s : std::vector<std::string>{"", "a", "ab", "abc", "user:pa:ss", std::string("\0\xff", 2)}) {
+    for (const std::string& s :
+         std::vector<std::string>{"", "a", "ab", "abc", "user:pa:ss", std::string("\0\xff", 2)}) {
         auto back = base64_decode(base64_encode(s));
         ASSERT_TRUE(back);
         EXPECT_EQ(*back, s);

@@ -90,11 +90,11 @@ TEST_F(HttpServerTest, BadMethodIs405) {
 
 TEST_F(HttpServerTest, BodiesAreRefused) {
     int port = start();
-    auto resp = http_exchange(port,
-                         "POST /api/v1/status HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
+    auto resp = http_exchange(
+        port, "POST /api/v1/status HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
     EXPECT_EQ(status_of(resp), 405);
-    auto get_body =
-        http_exchange(port, "GET /api/v1/status HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
+    auto get_body = http_exchange(
+        port, "GET /api/v1/status HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
     EXPECT_EQ(status_of(get_body), 413);
 }
 
@@ -102,7 +102,8 @@ TEST_F(HttpServerTest, OversizedRequestHeadsAreRefused) {
     HttpServerOptions o;
     o.max_request_bytes = 1024;
     int port = start(o);
-    auto resp = http_exchange(port, http_get("/metrics", "X-Big: " + std::string(4096, 'a') + "\r\n"));
+    auto resp =
+        http_exchange(port, http_get("/metrics", "X-Big: " + std::string(4096, 'a') + "\r\n"));
     int status = status_of(resp);
     // CivetWeb answers 400 (or 413, or just closes); either way the route never ran.
     EXPECT_TRUE(status == 400 || status == 413 || status == 431 || status == -1)
@@ -114,9 +115,9 @@ TEST_F(HttpServerTest, OversizedRequestHeadsAreRefused) {
 
 TEST_F(HttpServerTest, GarbageIsABadRequestNotACrash) {
     int port = start();
-    for (std::string junk : {"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
-                             "GET\r\n\r\n", "GET /metrics HTTP/9.9\r\n\r\n",
-                             "GET /metrics HTTP/1.1\r\nbad header line\r\n\r\n"}) {
+    for (std::string junk :
+         {"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", "GET\r\n\r\n",
+          "GET /metrics HTTP/9.9\r\n\r\n", "GET /metrics HTTP/1.1\r\nbad header line\r\n\r\n"}) {
         auto resp = http_exchange(port, junk);
         EXPECT_NE(status_of(resp), 200) << resp.substr(0, 100);
     }
@@ -182,13 +183,16 @@ TEST_F(HttpServerTest, BasicAuthGuardsEveryRoute) {
     EXPECT_NE(none.find("WWW-Authenticate: Basic realm=\"rdmadiag\""), std::string::npos);
     EXPECT_EQ(body_of(none).find("rdmadiag_"), std::string::npos);
     auto wrong = http_exchange(
-        port, http_get("/metrics", "Authorization: Basic " + base64_encode("prometheus:nope") + "\r\n"));
+        port,
+        http_get("/metrics", "Authorization: Basic " + base64_encode("prometheus:nope") + "\r\n"));
     EXPECT_EQ(status_of(wrong), 401);
-    auto right = http_exchange(
-        port, http_get("/metrics", "Authorization: Basic " + base64_encode("prometheus:secret") + "\r\n"));
+    auto right =
+        http_exchange(port, http_get("/metrics", "Authorization: Basic " +
+                                                     base64_encode("prometheus:secret") + "\r\n"));
     EXPECT_EQ(status_of(right), 200);
-    auto unknown = http_exchange(port, http_get("/nope", "Authorization: Basic " +
-                                                   base64_encode("prometheus:secret") + "\r\n"));
+    auto unknown = http_exchange(
+        port,
+        http_get("/nope", "Authorization: Basic " + base64_encode("prometheus:secret") + "\r\n"));
     EXPECT_EQ(status_of(unknown), 404);
 }
 
@@ -202,13 +206,14 @@ TEST_F(HttpServerTest, TlsWithACertificateAndKeyFromTheWebConfig) {
     if (!have_program("openssl") || !have_program("curl"))
         GTEST_SKIP() << "openssl or curl is not installed (scripts/deps/test.txt)";
     std::string dir = ::testing::TempDir() + "/rdmadiag-tls-" + std::to_string(::getpid());
-    std::string mk = "mkdir -p " + dir + " && openssl req -x509 -newkey ec -pkeyopt "
+    std::string mk = "mkdir -p " + dir +
+                     " && openssl req -x509 -newkey ec -pkeyopt "
                      "ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost "
-                     "-addext subjectAltName=IP:127.0.0.1 -keyout " + dir + "/key.pem -out " +
-                     dir + "/cert.pem >/dev/null 2>&1";
+                     "-addext subjectAltName=IP:127.0.0.1 -keyout " +
+                     dir + "/key.pem -out " + dir + "/cert.pem >/dev/null 2>&1";
     ASSERT_EQ(std::system(mk.c_str()), 0);
-    auto web = parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n",
-                                dir);
+    auto web =
+        parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n", dir);
     ASSERT_TRUE(web.ok()) << web.error().message;
     HttpServerOptions o;
     o.web = *web;
@@ -227,12 +232,14 @@ TEST_F(HttpServerTest, TlsWithACertificateAndKeyFromTheWebConfig) {
     int backend = server->backend_port();
     ASSERT_NE(backend, port);
     EXPECT_EQ(status_of(http_exchange(backend, http_get("/metrics"))), 403);
-    EXPECT_EQ(status_of(http_exchange(backend, http_get("/metrics", "X-Rdmadiag-Frontend: guess\r\n"))),
-              403);
+    EXPECT_EQ(
+        status_of(http_exchange(backend, http_get("/metrics", "X-Rdmadiag-Frontend: guess\r\n"))),
+        403);
     // Client-supplied copies of the header are replaced by the frontend's own.
     std::string spoof = "curl -sS --max-time 10 -H 'X-Rdmadiag-Frontend: guess' --cacert " + dir +
-                        "/cert.pem -o " + out + " -w '%{http_code}' https://127.0.0.1:" +
-                        std::to_string(port) + "/healthz > " + dir + "/code.txt";
+                        "/cert.pem -o " + out +
+                        " -w '%{http_code}' https://127.0.0.1:" + std::to_string(port) +
+                        "/healthz > " + dir + "/code.txt";
     EXPECT_EQ(std::system(spoof.c_str()), 0);
     EXPECT_EQ(read_text_file(dir + "/code.txt").value_or(""), "200");
     std::system(("rm -rf " + dir).c_str());

@@ -23,7 +23,8 @@ namespace {
 
 std::string scrape_fixture(const std::string& root) {
     ManualClock clock(*parse_time("2026-12-02T12:00:00Z"));
-    Logger log(LogLevel::error, LogFormat::logfmt, [](std::string_view) {}, &clock);
+    Logger log(
+        LogLevel::error, LogFormat::logfmt, [](std::string_view) {}, &clock);
     auto engine = make_default_engine();
     SnapshotStore store;
     SourceSettings settings;
@@ -48,8 +49,8 @@ class GoldenMetrics : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(GoldenMetrics, MatchesTheGoldenFile) {
     const std::string root = GetParam();
-    const std::string golden =
-        std::string(RDMADIAG_SOURCE_DIR) + "/tests/exporters/prometheus/testdata/" + root + ".metrics";
+    const std::string golden = std::string(RDMADIAG_SOURCE_DIR) +
+                               "/tests/exporters/prometheus/testdata/" + root + ".metrics";
     std::string got = scrape_fixture(root);
     ASSERT_FALSE(got.empty());
     const char* update = std::getenv("RDMADIAG_UPDATE_GOLDEN");
@@ -58,8 +59,7 @@ TEST_P(GoldenMetrics, MatchesTheGoldenFile) {
         GTEST_SKIP() << "rewrote " << golden;
     }
     auto want = read_text_file(golden);
-    ASSERT_TRUE(want.ok()) << want.error().message
-                           << " (create it with RDMADIAG_UPDATE_GOLDEN=1)";
+    ASSERT_TRUE(want.ok()) << want.error().message << " (create it with RDMADIAG_UPDATE_GOLDEN=1)";
     EXPECT_EQ(got, *want) << "the /metrics output for " << root
                           << " changed; if intended, rerun with RDMADIAG_UPDATE_GOLDEN=1";
 }

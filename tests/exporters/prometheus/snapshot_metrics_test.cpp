@@ -62,9 +62,10 @@ TEST_F(SnapshotMetrics, PortsAndDevices) {
     EXPECT_EQ(value(fams, "rdmadiag_port_active", {{"port", "2"}}), 0);
     EXPECT_EQ(value(fams, "rdmadiag_port_lid", {{"port", "1"}}), 7);
     EXPECT_EQ(value(fams, "rdmadiag_port_info", {{"port", "2"}, {"link_layer", "Ethernet"}}), 1);
-    EXPECT_EQ(value(fams, "rdmadiag_device_info",
-                    {{"device", "mlx5_0"}, {"node_guid", "0x0c42a10300a1b2c3"}, {"transport", "ib"}}),
-              1);
+    EXPECT_EQ(
+        value(fams, "rdmadiag_device_info",
+              {{"device", "mlx5_0"}, {"node_guid", "0x0c42a10300a1b2c3"}, {"transport", "ib"}}),
+        1);
     // A port with no LID reading has no LID series, not a zero.
     EXPECT_FALSE(value(fams, "rdmadiag_port_lid", {{"port", "2"}}));
 }
@@ -89,8 +90,8 @@ TEST_F(SnapshotMetrics, ACacheThatFollowedTheDeviceIsNotStale) {
 }
 
 TEST_F(SnapshotMetrics, CountersAreMonotonicTotalsWithSaturationFlags) {
-    std::map<std::string, std::string> rcv{{"port", "1"}, {"counter", "port_rcv_constraint_errors"},
-                                           {"kind", "pma"}};
+    std::map<std::string, std::string> rcv{
+        {"port", "1"}, {"counter", "port_rcv_constraint_errors"}, {"kind", "pma"}};
     EXPECT_EQ(value(fams, "rdmadiag_port_stat_total", rcv), 300);
     EXPECT_EQ(value(fams, "rdmadiag_port_stat_saturated", rcv), 1);
     EXPECT_EQ(value(fams, "rdmadiag_port_stat_resets_total", rcv), 1);
@@ -104,8 +105,10 @@ TEST_F(SnapshotMetrics, CountersAreMonotonicTotalsWithSaturationFlags) {
 }
 
 TEST_F(SnapshotMetrics, EventsFindingsAndMrs) {
-    EXPECT_EQ(value(fams, "rdmadiag_async_events_total", {{"port", "1"}, {"type", "PKEY_CHANGE"}}), 2);
-    EXPECT_EQ(value(fams, "rdmadiag_async_events_total", {{"port", ""}, {"type", "DEVICE_FATAL"}}), 1);
+    EXPECT_EQ(value(fams, "rdmadiag_async_events_total", {{"port", "1"}, {"type", "PKEY_CHANGE"}}),
+              2);
+    EXPECT_EQ(value(fams, "rdmadiag_async_events_total", {{"port", ""}, {"type", "DEVICE_FATAL"}}),
+              1);
     EXPECT_EQ(value(fams, "rdmadiag_findings",
                     {{"rule", "pkey.cache_stale"}, {"severity", "warning"}, {"port", "1"}}),
               1);
@@ -133,8 +136,8 @@ TEST_F(SnapshotMetrics, SourcesUpWithTimings) {
     EXPECT_EQ(value(fams, "rdmadiag_source_up", {{"source", "sysfs"}}), 1);
     EXPECT_EQ(value(fams, "rdmadiag_source_up", {{"source", "tracefs"}}), 0);
     EXPECT_EQ(value(fams, "rdmadiag_source_errors_total", {{"source", "sysfs"}}), 2);
-    EXPECT_FALSE(value(fams, "rdmadiag_source_last_observation_timestamp_seconds",
-                       {{"source", "tracefs"}}));
+    EXPECT_FALSE(
+        value(fams, "rdmadiag_source_last_observation_timestamp_seconds", {{"source", "tracefs"}}));
     CollectorStats stats;
     SourceTiming t;
     t.name = "sysfs";
@@ -145,16 +148,18 @@ TEST_F(SnapshotMetrics, SourcesUpWithTimings) {
     stats.sources.push_back(t);
     auto with = snapshot_metrics(snap, &stats);
     EXPECT_EQ(value(with, "rdmadiag_source_polls_total", {{"source", "sysfs"}}), 10);
-    EXPECT_DOUBLE_EQ(*value(with, "rdmadiag_source_last_poll_duration_seconds", {{"source", "sysfs"}}),
-                     0.003);
-    EXPECT_DOUBLE_EQ(*value(with, "rdmadiag_source_poll_seconds_total", {{"source", "sysfs"}}), 0.025);
+    EXPECT_DOUBLE_EQ(
+        *value(with, "rdmadiag_source_last_poll_duration_seconds", {{"source", "sysfs"}}), 0.003);
+    EXPECT_DOUBLE_EQ(*value(with, "rdmadiag_source_poll_seconds_total", {{"source", "sysfs"}}),
+                     0.025);
 }
 
 TEST(SnapshotMetricsEmpty, AnEmptySnapshotHasOnlyTheExportersOwnMetrics) {
     auto fams = snapshot_metrics(Snapshot{});
     std::vector<std::string> names;
     for (const auto& f : fams) names.push_back(f.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"rdmadiag_build_info", "rdmadiag_snapshot_sequence"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"rdmadiag_build_info", "rdmadiag_snapshot_sequence"}));
 }
 
 TEST(SnapshotCollectable, SerializesTheLatestSnapshotInTextFormat) {
