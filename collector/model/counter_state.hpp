@@ -2,6 +2,7 @@
 // A counter as the engine tracks it: the last raw reading and a total that never goes backwards.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "collector/model/counter.hpp"
@@ -20,6 +21,13 @@ struct CounterState {
     uint64_t wraps = 0;       // times it went down and was taken as a wrap
     TimePoint updated;
     TimePoint last_increase;
+    // Since when the counter has sat at its maximum (set while `saturated`).
+    std::optional<TimePoint> saturated_since;
+    uint64_t saturations = 0;             // times it reached its maximum
+    std::optional<TimePoint> last_reset;  // when the last reset was seen
+    // Events may have gone uncounted (it saturated, or was reset between two readings), so
+    // `total` is a lower bound of what happened.
+    bool lower_bound = false;
     bool operator==(const CounterState&) const = default;
 };
 

@@ -69,6 +69,7 @@ struct Snapshot {
     std::vector<EventRecord> events;      // recent async events, oldest first, bounded
     std::vector<ErrorRecord> errors;      // recent sample errors, oldest first, bounded
     MrHealth mrs;
+    std::vector<PKeyDiff> pkey_changes;   // recent P_Key table changes, oldest first, bounded
 
     const DeviceSnapshot* find_device(std::string_view name) const;
     const PortSnapshot* find_port(const PortRef& ref) const;
