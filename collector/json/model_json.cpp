@@ -1,0 +1,260 @@
+#include "collector/json/model_json.hpp"
+
+#include <cstdio>
+
+#include "collector/json/json_fields.hpp"
+
+namespace rdmadiag {
+
+using json_detail::enum_from;
+using json_detail::get_opt;
+using json_detail::get_time;
+using json_detail::get_to;
+using json_detail::JsonDecodeError;
+using json_detail::put_opt;
+using json_detail::time_json;
+using nlohmann::json;
+
+namespace json_detail {
+
+std::string guid_text(uint64_t guid) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(guid));
+    return buf;
+}
+
+uint64_t guid_from(const json& j) {
+    if (j.is_number_unsigned()) return j.get<uint64_t>();
+    const auto s = j.get<std::string>();
+    size_t used = 0;
+    unsigned long long v = 0;
+    try {
+        v = std::stoull(s, &used, 16);
+    } catch (const std::exception&) {
+        throw JsonDecodeError("not a GUID: '" + s + "'");
+    }
+    if (used != s.size()) throw JsonDecodeError("not a GUID: '" + s + "'");
+    return v;
+}
+
+}  // namespace json_detail
+
+namespace {
+
+void put_guid(json& j, const char* key, const std::optional<uint64_t>& v) {
+    if (v) j[key] = json_detail::guid_text(*v);
+}
+
+void get_guid(const json& j, const char* key, std::optional<uint64_t>& out) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) {
+        out.reset();
+    } else {
+        out = json_detail::guid_from(*it);
+    }
+}
+
+}  // namespace
+
+void to_json(json& j, const DeviceInfo& v) {
+    j = json::object();
+    j["device"] = v.device;
+    put_opt(j, "node_type", v.node_type);
+    put_guid(j, "node_guid", v.node_guid);
+    put_guid(j, "sys_image_guid", v.sys_image_guid);
+    put_opt(j, "fw_ver", v.fw_ver);
+    put_opt(j, "board_id", v.board_id);
+    put_opt(j, "hca_type", v.hca_type);
+    put_opt(j, "node_desc", v.node_desc);
+    put_opt(j, "lid", v.lid);
+    j["transport"] = to_string(v.transport);
+}
+
+void from_json(const json& j, DeviceInfo& v) {
+    v = DeviceInfo{};
+    j.at("device").get_to(v.device);
+    get_opt(j, "node_type", v.node_type);
+    get_guid(j, "node_guid", v.node_guid);
+    get_guid(j, "sys_image_guid", v.sys_image_guid);
+    get_opt(j, "fw_ver", v.fw_ver);
+    get_opt(j, "board_id", v.board_id);
+    get_opt(j, "hca_type", v.hca_type);
+    get_opt(j, "node_desc", v.node_desc);
+    get_opt(j, "lid", v.lid);
+    if (j.contains("transport")) {
+        v.transport = enum_from<Transport>(j["transport"], parse_transport, "transport");
+    }
+}
+
+void to_json(json& j, const PortStateSample& v) {
+    j = json::object();
+    j["device"] = v.port.device;
+    j["port"] = v.port.port;
+    if (v.state) j["state"] = to_string(*v.state);
+    put_opt(j, "phys_state", v.phys_state);
+    put_opt(j, "phys_state_text", v.phys_state_text);
+    put_opt(j, "lid", v.lid);
+    put_opt(j, "sm_lid", v.sm_lid);
+    put_opt(j, "lmc", v.lmc);
+    if (v.link_layer) j["link_layer"] = to_string(*v.link_layer);
+    put_opt(j, "rate", v.rate);
+    put_opt(j, "cap_mask", v.cap_mask);
+    put_guid(j, "port_guid", v.port_guid);
+    if (!v.gids.empty()) j["gids"] = v.gids;
+}
+
+void from_json(const json& j, PortStateSample& v) {
+    v = PortStateSample{};
+    j.at("device").get_to(v.port.device);
+    j.at("port").get_to(v.port.port);
+    if (j.contains("state")) {
+        v.state = enum_from<PortState>(j["state"], parse_port_state, "port state");
+    }
+    get_opt(j, "phys_state", v.phys_state);
+    get_opt(j, "phys_state_text", v.phys_state_text);
+    get_opt(j, "lid", v.lid);
+    get_opt(j, "sm_lid", v.sm_lid);
+    get_opt(j, "lmc", v.lmc);
+    if (j.contains("link_layer")) {
+        v.link_layer = enum_from<LinkLayer>(j["link_layer"], parse_link_layer, "link layer");
+    }
+    get_opt(j, "rate", v.rate);
+    get_opt(j, "cap_mask", v.cap_mask);
+    get_guid(j, "port_guid", v.port_guid);
+    get_to(j, "gids", v.gids);
+}
+
+void to_json(json& j, const PKeyTable& v) {
+    j = json::object();
+    auto keys = json::array();
+    for (auto k : v.keys) keys.push_back(format_pkey(k));
+    j["keys"] = std::move(keys);
+    if (!v.unreadable.empty()) j["unreadable"] = v.unreadable;
+}
+
+void from_json(const json& j, PKeyTable& v) {
+    v = PKeyTable{};
+    for (const auto& k : j.at("keys")) {
+        auto p = parse_pkey(k.get<std::string>());
+        if (!p) throw JsonDecodeError(p.error().message);
+        v.keys.push_back(*p);
+    }
+    get_to(j, "unreadable", v.unreadable);
+    for (auto u : v.unreadable) {
+        if (u >= v.keys.size()) throw JsonDecodeError("unreadable index out of range");
+    }
+}
+
+void to_json(json& j, const CounterState& v) {
+    j = json{{"name", v.name},
+             {"kind", to_string(v.kind)},
+             {"width", v.width},
+             {"raw", v.raw},
+             {"total", v.total},
+             {"saturated", v.saturated},
+             {"resets", v.resets},
+             {"wraps", v.wraps},
+             {"updated", time_json(v.updated)},
+             {"last_increase", time_json(v.last_increase)}};
+}
+
+void from_json(const json& j, CounterState& v) {
+    v = CounterState{};
+    j.at("name").get_to(v.name);
+    v.kind = enum_from<CounterKind>(j.at("kind"), parse_counter_kind, "counter kind");
+    get_to(j, "width", v.width);
+    get_to(j, "raw", v.raw);
+    get_to(j, "total", v.total);
+    get_to(j, "saturated", v.saturated);
+    get_to(j, "resets", v.resets);
+    get_to(j, "wraps", v.wraps);
+    get_time(j, "updated", v.updated);
+    get_time(j, "last_increase", v.last_increase);
+}
+
+void to_json(json& j, const AsyncEvent& v) {
+    j = json::object();
+    j["device"] = v.device;
+    put_opt(j, "port", v.port);
+    j["type"] = to_string(v.type);
+    put_opt(j, "element", v.element);
+}
+
+void from_json(const json& j, AsyncEvent& v) {
+    v = AsyncEvent{};
+    j.at("device").get_to(v.device);
+    get_opt(j, "port", v.port);
+    v.type = enum_from<AsyncEventType>(j.at("type"), parse_async_event_type, "event type");
+    get_opt(j, "element", v.element);
+}
+
+void to_json(json& j, const SampleError& v) {
+    j = json{{"subject", v.subject}, {"message", v.message}, {"code", v.code}};
+}
+
+void from_json(const json& j, SampleError& v) {
+    v = SampleError{};
+    j.at("subject").get_to(v.subject);
+    j.at("message").get_to(v.message);
+    get_to(j, "code", v.code);
+}
+
+void to_json(json& j, const MrOwner& v) {
+    j = json::object();
+    put_opt(j, "pid", v.pid);
+    j["name"] = v.name;
+}
+
+void from_json(const json& j, MrOwner& v) {
+    v = MrOwner{};
+    get_opt(j, "pid", v.pid);
+    get_to(j, "name", v.name);
+}
+
+void to_json(json& j, const FindingSubject& v) {
+    j = json::object();
+    j["device"] = v.device;
+    put_opt(j, "port", v.port);
+    put_opt(j, "index", v.index);
+    if (v.pkey) j["pkey"] = format_pkey(*v.pkey);
+    put_opt(j, "mr", v.mr);
+    j["text"] = v.to_string();
+}
+
+void from_json(const json& j, FindingSubject& v) {
+    v = FindingSubject{};
+    j.at("device").get_to(v.device);
+    get_opt(j, "port", v.port);
+    get_opt(j, "index", v.index);
+    if (j.contains("pkey")) {
+        auto p = parse_pkey(j["pkey"].get<std::string>());
+        if (!p) throw JsonDecodeError(p.error().message);
+        v.pkey = *p;
+    }
+    get_opt(j, "mr", v.mr);
+}
+
+void to_json(json& j, const Finding& v) {
+    j = json::object();
+    j["id"] = v.id();
+    j["rule"] = v.rule;
+    j["severity"] = to_string(v.severity);
+    j["subject"] = v.subject;
+    j["since"] = time_json(v.since);
+    if (v.cleared) j["cleared"] = time_json(*v.cleared);
+    j["evidence"] = v.evidence;
+    j["advice"] = v.advice;
+}
+
+void from_json(const json& j, Finding& v) {
+    v = Finding{};
+    j.at("rule").get_to(v.rule);
+    v.severity = enum_from<Severity>(j.at("severity"), parse_severity, "severity");
+    j.at("subject").get_to(v.subject);
+    get_time(j, "since", v.since);
+    json_detail::get_opt_time(j, "cleared", v.cleared);
+    get_to(j, "evidence", v.evidence);
+    get_to(j, "advice", v.advice);
+}
+
+}  // namespace rdmadiag

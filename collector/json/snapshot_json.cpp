@@ -1,0 +1,147 @@
+#include "collector/json/snapshot_json.hpp"
+
+#include "collector/json/json_fields.hpp"
+#include "collector/json/model_json.hpp"
+#include "collector/json/mr_state_json.hpp"
+#include "collector/json/pkey_state_json.hpp"
+
+namespace rdmadiag {
+
+using json_detail::get_time;
+using json_detail::get_to;
+using json_detail::time_json;
+using nlohmann::json;
+
+void to_json(json& j, const PortSnapshot& v) {
+    j = json::object();
+    j["device"] = v.ref.device;
+    j["port"] = v.ref.port;
+    j["present"] = v.present;
+    j["updated"] = time_json(v.updated);
+    j["info"] = v.info;
+    j["pkeys"] = v.pkeys;
+    j["counters"] = v.counters;
+}
+
+void from_json(const json& j, PortSnapshot& v) {
+    v = PortSnapshot{};
+    j.at("device").get_to(v.ref.device);
+    j.at("port").get_to(v.ref.port);
+    get_to(j, "present", v.present);
+    get_time(j, "updated", v.updated);
+    if (j.contains("info")) j["info"].get_to(v.info);
+    v.info.port = v.ref;
+    get_to(j, "pkeys", v.pkeys);
+    get_to(j, "counters", v.counters);
+}
+
+void to_json(json& j, const DeviceSnapshot& v) {
+    j = json::object();
+    j["info"] = v.info;
+    j["present"] = v.present;
+    j["source"] = v.source;
+    j["updated"] = time_json(v.updated);
+    j["ports"] = v.ports;
+}
+
+void from_json(const json& j, DeviceSnapshot& v) {
+    v = DeviceSnapshot{};
+    j.at("info").get_to(v.info);
+    get_to(j, "present", v.present);
+    get_to(j, "source", v.source);
+    get_time(j, "updated", v.updated);
+    get_to(j, "ports", v.ports);
+}
+
+void to_json(json& j, const SourceSnapshot& v) {
+    j = json{{"name", v.name},
+             {"up", v.up},
+             {"reason", v.reason},
+             {"observations", v.observations},
+             {"errors", v.errors},
+             {"last_seen", time_json(v.last_seen)}};
+}
+
+void from_json(const json& j, SourceSnapshot& v) {
+    v = SourceSnapshot{};
+    j.at("name").get_to(v.name);
+    get_to(j, "up", v.up);
+    get_to(j, "reason", v.reason);
+    get_to(j, "observations", v.observations);
+    get_to(j, "errors", v.errors);
+    get_time(j, "last_seen", v.last_seen);
+}
+
+void to_json(json& j, const EventRecord& v) {
+    j = v.event;
+    j["time"] = time_json(v.time);
+    j["source"] = v.source;
+}
+
+void from_json(const json& j, EventRecord& v) {
+    v = EventRecord{};
+    j.get_to(v.event);
+    get_time(j, "time", v.time);
+    get_to(j, "source", v.source);
+}
+
+void to_json(json& j, const ErrorRecord& v) {
+    j = v.error;
+    j["time"] = time_json(v.time);
+    j["source"] = v.source;
+}
+
+void from_json(const json& j, ErrorRecord& v) {
+    v = ErrorRecord{};
+    j.get_to(v.error);
+    get_time(j, "time", v.time);
+    get_to(j, "source", v.source);
+}
+
+json snapshot_to_json(const Snapshot& s) {
+    json j = json::object();
+    j["version"] = kSnapshotJsonVersion;
+    j["sequence"] = s.sequence;
+    j["time"] = time_json(s.time);
+    j["devices"] = s.devices;
+    j["sources"] = s.sources;
+    j["findings"] = s.findings;
+    j["finding_history"] = s.finding_history;
+    j["events"] = s.events;
+    j["errors"] = s.errors;
+    j["mrs"] = s.mrs;
+    return j;
+}
+
+Result<Snapshot> snapshot_from_json(const json& j) {
+    try {
+        if (!j.is_object()) return make_error("snapshot JSON is not an object");
+        const int version = j.value("version", 0);
+        if (version != kSnapshotJsonVersion) {
+            return make_error("snapshot JSON version " + std::to_string(version) +
+                              " is not supported (expected " +
+                              std::to_string(kSnapshotJsonVersion) + ")");
+        }
+        Snapshot s;
+        get_to(j, "sequence", s.sequence);
+        get_time(j, "time", s.time);
+        get_to(j, "devices", s.devices);
+        get_to(j, "sources", s.sources);
+        get_to(j, "findings", s.findings);
+        get_to(j, "finding_history", s.finding_history);
+        get_to(j, "events", s.events);
+        get_to(j, "errors", s.errors);
+        get_to(j, "mrs", s.mrs);
+        return s;
+    } catch (const std::exception& e) {
+        return make_error(std::string("malformed snapshot JSON: ") + e.what());
+    }
+}
+
+Result<Snapshot> parse_snapshot_json(std::string_view text) {
+    auto j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return make_error("not valid JSON");
+    return snapshot_from_json(j);
+}
+
+}  // namespace rdmadiag
