@@ -225,7 +225,16 @@ Result<Observation> observation_from_json(const json& j) {
     }
 }
 
-std::string observation_to_line(const Observation& obs) { return observation_to_json(obs).dump(); }
+std::string observation_to_line(const Observation& obs) {
+    // time, source and kind lead each line so a person reading a recording sees them first.
+    const json j = observation_to_json(obs);
+    nlohmann::ordered_json line;
+    for (const char* key : {"time", "source", "kind"}) line[key] = j.at(key);
+    for (const auto& [k, v] : j.items()) {
+        if (k != "time" && k != "source" && k != "kind") line[k] = v;
+    }
+    return line.dump();
+}
 
 Result<Observation> observation_from_line(std::string_view line) {
     auto j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
