@@ -16,19 +16,27 @@ std::optional<size_t> violation_counter_index(const CounterSample& sample) {
     return std::nullopt;
 }
 
-PKeyViewState materialize(PKeyView v, const TrackedView& t) {
+}  // namespace
+
+PKeyViewState PKeyViews::materialize(PKeyView v, const TrackedView& t) const {
     PKeyViewState s;
     s.view = v;
     s.table = *t.table;
     s.generation = t.generation;
     s.changed = t.changed;
     s.confirmed = t.confirmed;
-    s.source = t.source;
+    if (t.source < source_names_.size()) s.source = source_names_[t.source];
     s.loaded_generation = t.loaded_generation;
     return s;
 }
 
-}  // namespace
+uint16_t PKeyViews::source_index(const std::string& name) {
+    for (size_t i = 0; i < source_names_.size(); ++i) {
+        if (source_names_[i] == name) return static_cast<uint16_t>(i);
+    }
+    source_names_.push_back(name);
+    return static_cast<uint16_t>(source_names_.size() - 1);
+}
 
 PortPKeyTrack& PKeyViews::track(const PortRef& port) {
     auto it = ports_.find(port);
@@ -57,7 +65,7 @@ void PKeyViews::on_table(const Observation& obs, const PKeyTableSample& sample,
     PKeyRuleContext rc{sample.port, t, settings_, ctx};
     const TimePoint now = ctx.now();
     auto& v = t.view(sample.view);
-    if (v.source != obs.source) v.source = obs.source;
+    v.source = source_index(obs.source);
     if (!v.present()) {
         v.table = std::make_shared<const PKeyTable>(sample.table);
         v.generation = 1;

@@ -44,11 +44,15 @@ private:
     // Runs the time-driven rules for one port and schedules its next look.
     void evaluate(PKeyRuleContext& rc);
     PortPKeyTrack& track(const PortRef& port);
+    // Sources are few: views keep a small index instead of a copy of the name.
+    uint16_t source_index(const std::string& name);
+    PKeyViewState materialize(PKeyView v, const TrackedView& t) const;
 
     PKeySettings settings_;
     std::map<PortRef, PortPKeyTrack> ports_;
     EventCoverageMap coverage_;
     std::deque<PKeyDiff> history_;
+    std::vector<std::string> source_names_;
     TimePoint next_check_ = TimePoint::max();
 };
 

@@ -19,8 +19,8 @@ struct TrackedView {
     uint64_t generation = 0;
     TimePoint changed;
     TimePoint confirmed;
-    std::string source;
     uint64_t loaded_generation = 0;  // cache only
+    uint16_t source = 0;             // index into the module's source names
 
     bool present() const { return table != nullptr; }
 };
