@@ -5,7 +5,7 @@ function(rdmadiag_warnings target)
     target_compile_features(${target} PUBLIC cxx_std_20)
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror -Wshadow
                                              -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
-                                             -Wunused -Woverloaded-virtual -Wnull-dereference
+                                             -Wunused -Woverloaded-virtual
                                              -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough
                                              -Wno-missing-field-initializers)
 endfunction()

@@ -39,7 +39,9 @@ void get_to(const json& j, const char* key, T& out) {
     if (it != j.end() && !it->is_null()) it->get_to(out);
 }
 
-inline json time_json(TimePoint t) { return format_time(t); }
+inline json time_json(TimePoint t) {
+    return format_time(t);
+}
 
 inline TimePoint time_from(const json& j) {
     auto r = parse_time(j.get<std::string>());
@@ -65,7 +67,8 @@ inline void get_opt_time(const json& j, const char* key, std::optional<TimePoint
 template <class E, class Parse>
 E enum_from(const json& j, Parse parse, const char* what) {
     auto v = parse(j.get<std::string>());
-    if (!v) throw JsonDecodeError(std::string("unknown ") + what + " '" + j.get<std::string>() + "'");
+    if (!v)
+        throw JsonDecodeError(std::string("unknown ") + what + " '" + j.get<std::string>() + "'");
     return *v;
 }
 

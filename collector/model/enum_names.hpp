@@ -22,7 +22,9 @@ std::string_view enum_name(EnumNames<E> names, E value, std::string_view fallbac
 // Matches the stable name exactly, or case-insensitively, so "pkey_change" reads as PKEY_CHANGE.
 template <class E>
 std::optional<E> enum_parse(EnumNames<E> names, std::string_view text) {
-    auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; };
+    auto lower = [](char c) {
+        return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    };
     for (const auto& [e, n] : names) {
         if (n.size() != text.size()) continue;
         bool same = true;

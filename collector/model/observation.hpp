@@ -73,7 +73,7 @@ struct CounterSample {
 
 struct AsyncEvent {
     std::string device;
-    std::optional<uint32_t> port;     // for port events
+    std::optional<uint32_t> port;  // for port events
     AsyncEventType type = AsyncEventType::unknown;
     std::optional<uint32_t> element;  // QP, CQ, SRQ or WQ number for those events
     bool operator==(const AsyncEvent&) const = default;
@@ -88,7 +88,7 @@ struct MrOwner {
 
 struct MrEvent {
     std::string device;
-    uint64_t mr = 0;  // MR id (mr.id / mrn) as the source names it
+    uint64_t mr = 0;              // MR id (mr.id / mrn) as the source names it
     std::optional<uint32_t> key;  // rkey/lkey when known
     MrOwner owner;
     MrOp op = MrOp::reg;
@@ -140,9 +140,9 @@ struct SampleError {
     bool operator==(const SampleError&) const = default;
 };
 
-using ObservationBody = std::variant<DeviceInfo, DeviceList, PortStateSample, PKeyTableSample,
-                                     CounterSample, AsyncEvent, MrEvent, MrInventory,
-                                     SourceStatus, SampleError>;
+using ObservationBody =
+    std::variant<DeviceInfo, DeviceList, PortStateSample, PKeyTableSample, CounterSample,
+                 AsyncEvent, MrEvent, MrInventory, SourceStatus, SampleError>;
 
 struct Observation {
     TimePoint time;

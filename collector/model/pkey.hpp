@@ -16,11 +16,17 @@ constexpr uint16_t kPKeyMembershipBit = 0x8000;
 constexpr uint16_t kPKeyBaseMask = 0x7fff;
 constexpr uint16_t kDefaultPKey = 0xffff;
 
-constexpr uint16_t pkey_base(uint16_t raw) { return raw & kPKeyBaseMask; }
-constexpr bool pkey_is_full(uint16_t raw) { return (raw & kPKeyMembershipBit) != 0; }
-constexpr bool pkey_is_empty(uint16_t raw) { return pkey_base(raw) == 0; }
+constexpr uint16_t pkey_base(uint16_t raw) {
+    return raw & kPKeyBaseMask;
+}
+constexpr bool pkey_is_full(uint16_t raw) {
+    return (raw & kPKeyMembershipBit) != 0;
+}
+constexpr bool pkey_is_empty(uint16_t raw) {
+    return pkey_base(raw) == 0;
+}
 
-std::string format_pkey(uint16_t raw);  // "0x8001"
+std::string format_pkey(uint16_t raw);               // "0x8001"
 Result<uint16_t> parse_pkey(std::string_view text);  // "0x8001", "8001", "32769"
 
 // The views of one port's P_Key table that rdmadiag keeps apart.

@@ -10,7 +10,14 @@
 namespace rdmadiag {
 
 // IBA PortInfo.PortState; sysfs prints "4: ACTIVE".
-enum class PortState : uint8_t { nop = 0, down = 1, init = 2, armed = 3, active = 4, active_defer = 5 };
+enum class PortState : uint8_t {
+    nop = 0,
+    down = 1,
+    init = 2,
+    armed = 3,
+    active = 4,
+    active_defer = 5
+};
 std::string_view to_string(PortState s);
 std::optional<PortState> parse_port_state(std::string_view text);
 

@@ -15,12 +15,15 @@ struct Error {
     int code = 0;  // errno where one applies, else 0
 };
 
-inline Error make_error(std::string message, int code = 0) { return Error{std::move(message), code}; }
+inline Error make_error(std::string message, int code = 0) {
+    return Error{std::move(message), code};
+}
 
 template <class T>
 class [[nodiscard]] Result {
 public:
-    Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit on purpose
+    Result(T value)
+        : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit on purpose
     Result(Error error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 
     bool ok() const { return state_.index() == 0; }

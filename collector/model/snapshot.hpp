@@ -60,14 +60,14 @@ struct ErrorRecord {
 };
 
 struct Snapshot {
-    uint64_t sequence = 0;  // rises with every published snapshot
-    TimePoint time;         // the engine's clock when it was made
-    std::vector<DeviceSnapshot> devices;  // by name
-    std::vector<SourceSnapshot> sources;  // by name
-    std::vector<Finding> findings;        // active, most severe first
-    std::vector<Finding> finding_history; // cleared, newest first, bounded
-    std::vector<EventRecord> events;      // recent async events, oldest first, bounded
-    std::vector<ErrorRecord> errors;      // recent sample errors, oldest first, bounded
+    uint64_t sequence = 0;                 // rises with every published snapshot
+    TimePoint time;                        // the engine's clock when it was made
+    std::vector<DeviceSnapshot> devices;   // by name
+    std::vector<SourceSnapshot> sources;   // by name
+    std::vector<Finding> findings;         // active, most severe first
+    std::vector<Finding> finding_history;  // cleared, newest first, bounded
+    std::vector<EventRecord> events;       // recent async events, oldest first, bounded
+    std::vector<ErrorRecord> errors;       // recent sample errors, oldest first, bounded
     MrHealth mrs;
     std::vector<PKeyDiff> pkey_changes;   // recent P_Key table changes, oldest first, bounded
 

@@ -5,6 +5,7 @@
 // collector's loop and are called when one is readable. A source that has nothing on this machine
 // says why through availability() and emits SourceStatus{up=false}; it never takes others down.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,10 @@ public:
         (void)now;
         (void)sink;
     }
+
+    // Sources that play a finite timeline (the simulated fabric, a recording) say how long it is,
+    // so one-shot commands can play it to its end on an injected clock.
+    virtual std::optional<Duration> playback_length() const { return std::nullopt; }
 
     // Re-read one port now (after a PKEY_CHANGE, PORT_ACTIVE, ...). Sources that cannot ignore it.
     virtual void refresh(const PortRef& port, TimePoint now, ObservationSink& sink) {

@@ -22,7 +22,7 @@ struct SourceSettings {
     std::vector<std::string> exclude_devices;
     Duration counter_interval = std::chrono::seconds(1);
     Duration pkey_interval = std::chrono::seconds(10);
-    std::string scenario;  // simulated fabric scenario (name or path)
+    std::string scenario;                      // simulated fabric scenario (name or path)
     std::map<std::string, std::string> extra;  // source-specific options, "mad.scope" -> "subnet"
 
     bool device_selected(const std::string& device) const;

@@ -1,0 +1,51 @@
+#pragma once
+// Options every subcommand shares, and the one-shot collection they all start from: ask a
+// running daemon (--remote), play the simulated fabric (--simulate), or sample this machine's
+// sources once — and fall back to the simulated fabric when the machine has no RDMA device.
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "collector/model/result.hpp"
+#include "collector/model/snapshot.hpp"
+#include "collector/sources/source_registry.hpp"
+
+namespace rdmadiag::cli {
+
+struct CliContext {
+    std::string sysfs_root = "/sys";
+    std::string tracefs_root;
+    std::string scenario;  // --simulate[=SCENARIO]; "default" when given without a value
+    bool simulate = false;
+    bool json = false;
+    std::string remote;
+    std::vector<std::string> include_devices;
+    std::vector<std::string> exclude_devices;
+    std::string clock_start;  // fixes "now" for reproducible output (tests, bug reports)
+    std::map<std::string, std::string> source_options;  // --source.opt key=value
+    SourceRegistry registry;
+
+    SourceSettings source_settings() const;
+    // The time one-shot collection treats as "now".
+    Result<TimePoint> start_time() const;
+};
+
+// Adds --json, --path.sysfs, --path.tracefs, --simulate[=SCENARIO], --remote, device selection.
+void add_common_options(CLI::App& command, CliContext& ctx);
+
+struct Collected {
+    SnapshotPtr snapshot;
+    std::string origin;              // where the data came from, for headers
+    std::vector<std::string> notes;  // said on stderr (e.g. "no RDMA device: simulating")
+};
+
+Result<Collected> collect_once(const CliContext& ctx);
+// GET <base>/api/v1/snapshot from a running daemon.
+Result<Collected> fetch_remote(const std::string& base);
+
+// Prints notes to stderr; returns the process exit code for an Error.
+int report_error(const Error& error);
+void print_notes(const Collected& collected);
+
+}  // namespace rdmadiag::cli

@@ -1,0 +1,28 @@
+#pragma once
+// One function per subcommand registers it on the app. Each subcommand's action runs after
+// parsing and sets the process exit code in CliContext-independent state it owns.
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_context.hpp"
+
+namespace rdmadiag::cli {
+
+// The exit code the chosen subcommand's action produced.
+struct ExitCode {
+    int value = 0;
+};
+
+void register_status_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
+void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
+void register_counters_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
+void register_events_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
+
+// Runs the sources live and prints async events until SIGINT/SIGTERM; returns the exit code.
+int follow_events(const CliContext& ctx);
+
+// Prints JSON or text for a collected snapshot; shared by the simple read-only commands.
+void print_json(const nlohmann::json& j);
+
+}  // namespace rdmadiag::cli

@@ -1,0 +1,33 @@
+// rdmadiag: the command-line front end. Subcommands live in cli/commands/, one per file.
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "cli/commands/commands.hpp"
+#include "collector/sources/builtin_sources.hpp"
+
+int main(int argc, char** argv) {
+    using namespace rdmadiag::cli;
+    CLI::App app{
+        "rdmadiag: P_Key cache coherence and MR health for RDMA fabrics (InfiniBand, RoCE, "
+        "iWARP)",
+        "rdmadiag"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "rdmadiag " RDMADIAG_VERSION);
+    CliContext ctx;
+    rdmadiag::register_builtin_sources(ctx.registry);
+    ExitCode exit;
+    register_status_command(app, ctx, exit);
+    register_pkeys_command(app, ctx, exit);
+    register_counters_command(app, ctx, exit);
+    register_events_command(app, ctx, exit);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "rdmadiag: %s\n", e.what());
+        return 3;
+    }
+    return exit.value;
+}

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "collector/model/snapshot.hpp"
+
+namespace rdmadiag::cli {
+
+struct CountersRenderOptions {
+    PortRef filter;
+    bool include_hw = false;  // driver hw_counters as well as PMA and PortInfo counters
+};
+
+std::string render_counters_text(const Snapshot& snapshot, const CountersRenderOptions& options);
+nlohmann::json render_counters_json(const Snapshot& snapshot, const CountersRenderOptions& options);
+
+}  // namespace rdmadiag::cli

@@ -1,0 +1,63 @@
+#include "cli/render/format.hpp"
+
+#include <array>
+
+namespace rdmadiag::cli {
+
+std::string short_rate(const std::optional<std::string>& rate) {
+    if (!rate) return "-";
+    auto s = *rate;
+    const auto paren = s.find(" (");
+    if (paren != std::string::npos) s.resize(paren);
+    return s;
+}
+
+std::string link_short(const std::optional<LinkLayer>& ll) {
+    if (!ll) return "-";
+    switch (*ll) {
+        case LinkLayer::infiniband:
+            return "IB";
+        case LinkLayer::ethernet:
+            return "Eth";
+        case LinkLayer::unknown:
+            return "?";
+    }
+    return "?";
+}
+
+std::string clock_time(TimePoint t) {
+    const auto full = format_time(t);  // 2026-12-02T14:29:06.123Z
+    return full.size() >= 19 ? full.substr(11, 8) : full;
+}
+
+std::string age(TimePoint then, TimePoint now) {
+    if (then.time_since_epoch().count() == 0) return "-";
+    if (now < then) return "just now";
+    return format_duration(now - then) + " ago";
+}
+
+CounterSummary summarize_counters(const PortSnapshot& port) {
+    static constexpr std::array<std::string_view, 8> kErrors{"symbol_error",
+                                                             "link_error_recovery",
+                                                             "link_downed",
+                                                             "port_rcv_errors",
+                                                             "port_xmit_discards",
+                                                             "local_link_integrity_errors",
+                                                             "excessive_buffer_overrun_errors",
+                                                             "VL15_dropped"};
+    CounterSummary s;
+    for (const auto& c : port.counters) {
+        if (c.kind == CounterKind::hw) continue;
+        if (is_pkey_violation_counter(c.name)) {
+            s.violations = s.violations.value_or(0) + c.total;
+            s.violations_saturated = s.violations_saturated || c.saturated;
+            continue;
+        }
+        for (auto e : kErrors) {
+            if (c.name == e) s.errors = s.errors.value_or(0) + c.total;
+        }
+    }
+    return s;
+}
+
+}  // namespace rdmadiag::cli

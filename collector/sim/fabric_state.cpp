@@ -1,0 +1,349 @@
+#include "collector/sim/fabric_state.hpp"
+
+#include <algorithm>
+
+namespace rdmadiag::sim {
+
+namespace {
+
+std::string port_text(const PortRef& p) {
+    return p.to_string();
+}
+
+std::optional<size_t> find_key(const std::vector<uint16_t>& keys, uint16_t key) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+        if (!pkey_is_empty(keys[i]) && pkey_base(keys[i]) == pkey_base(key)) return i;
+    }
+    return std::nullopt;
+}
+
+Result<void> check_index(uint16_t index, const std::vector<uint16_t>& keys) {
+    if (index >= keys.size()) {
+        return make_error("index " + std::to_string(index) + " is outside the table (size " +
+                          std::to_string(keys.size()) + ")");
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<void> apply_pkey_op(const PKeyEdit& edit, std::vector<uint16_t>& keys) {
+    switch (edit.op) {
+        case PKeyOp::set:
+        case PKeyOp::clear: {
+            if (auto r = check_index(edit.index, keys); !r) return r;
+            keys[edit.index] = edit.op == PKeyOp::set ? edit.key : 0;
+            return {};
+        }
+        case PKeyOp::move: {
+            auto from = find_key(keys, edit.key);
+            if (!from) return make_error("key " + format_pkey(edit.key) + " is not in the table");
+            if (auto r = check_index(edit.index, keys); !r) return r;
+            if (*from == edit.index) return {};
+            if (!pkey_is_empty(keys[edit.index])) {
+                return make_error("index " + std::to_string(edit.index) + " already holds " +
+                                  format_pkey(keys[edit.index]));
+            }
+            keys[edit.index] = keys[*from];
+            keys[*from] = 0;
+            return {};
+        }
+        case PKeyOp::flip: {
+            auto at = find_key(keys, edit.key);
+            if (!at) return make_error("key " + format_pkey(edit.key) + " is not in the table");
+            keys[*at] ^= kPKeyMembershipBit;
+            return {};
+        }
+        case PKeyOp::table: {
+            std::vector<uint16_t> next(keys.size(), 0);
+            for (const auto& [index, key] : edit.entries) {
+                if (auto r = check_index(index, next); !r) return r;
+                next[index] = key;
+            }
+            keys = std::move(next);
+            return {};
+        }
+    }
+    return make_error("unknown P_Key operation");
+}
+
+FabricState::FabricState(const Scenario& scenario, std::string source_name)
+    : source_(std::move(source_name)), mrs_(scenario.mrs) {
+    for (const auto& d : scenario.devices) {
+        DeviceEntry dev;
+        dev.info = d;
+        for (const auto& p : scenario.ports) {
+            if (p.state.port.device != d.device) continue;
+            PortEntry port;
+            port.state = p.state;
+            port.views = p.views;
+            port.counters = p.counters;
+            port.growth_carry.assign(p.counters.size(), 0);
+            for (auto v : kFabricViewOrder) {
+                if ((p.views & view_bit(v)) != 0) port.tables[v] = p.device_table;
+            }
+            dev.ports.push_back(std::move(port));
+        }
+        devices_.push_back(std::move(dev));
+    }
+}
+
+FabricState::DeviceEntry* FabricState::find_device(std::string_view name) {
+    for (auto& d : devices_) {
+        if (d.info.device == name) return &d;
+    }
+    return nullptr;
+}
+
+const FabricState::DeviceEntry* FabricState::find_device(std::string_view name) const {
+    return const_cast<FabricState*>(this)->find_device(name);
+}
+
+FabricState::PortEntry* FabricState::find_port(const PortRef& ref) {
+    auto* dev = find_device(ref.device);
+    if (dev == nullptr) return nullptr;
+    for (auto& p : dev->ports) {
+        if (p.state.port == ref) return &p;
+    }
+    return nullptr;
+}
+
+const FabricState::PortEntry* FabricState::find_port(const PortRef& ref) const {
+    return const_cast<FabricState*>(this)->find_port(ref);
+}
+
+Result<void> FabricState::apply(const EffectAction& action, TimePoint when, ObservationSink& sink) {
+    return std::visit(
+        [&](const auto& a) -> Result<void> {
+            using T = std::decay_t<decltype(a)>;
+            if constexpr (std::is_same_v<T, TableEffect>) return apply_table(a);
+            if constexpr (std::is_same_v<T, CounterStep>) return apply_counter(a);
+            if constexpr (std::is_same_v<T, PortStep>) return apply_port(a);
+            if constexpr (std::is_same_v<T, EventStep>) return apply_event(a, when, sink);
+            if constexpr (std::is_same_v<T, MrStep>) return apply_mr(a, when, sink);
+            if constexpr (std::is_same_v<T, DeviceStep>) return apply_device(a);
+        },
+        action);
+}
+
+Result<void> FabricState::apply_table(const TableEffect& effect) {
+    auto* port = find_port(effect.edit.port);
+    if (port == nullptr) return make_error("no port " + port_text(effect.edit.port));
+    // All views or none: check on copies first so a failed edit leaves the port as it was.
+    std::map<PKeyView, std::vector<uint16_t>> next;
+    for (auto v : kFabricViewOrder) {
+        if ((effect.views & view_bit(v)) == 0) continue;
+        auto it = port->tables.find(v);
+        if (it == port->tables.end()) {
+            return make_error(port_text(effect.edit.port) + " has no " + std::string(to_string(v)) +
+                              " view");
+        }
+        auto keys = it->second.keys;
+        if (auto r = apply_pkey_op(effect.edit, keys); !r) {
+            return make_error(std::string(to_string(effect.edit.op)) + " on " +
+                              port_text(effect.edit.port) + " " + std::string(to_string(v)) +
+                              " view: " + r.error().message);
+        }
+        next[v] = std::move(keys);
+    }
+    for (auto& [v, keys] : next) port->tables[v].keys = std::move(keys);
+    return {};
+}
+
+namespace {
+void add_to_counter(ScenarioCounter& c, uint64_t amount) {
+    const uint64_t max = counter_max(c.width);
+    if (c.overflow == CounterOverflow::saturate) {
+        c.value = amount >= max - c.value ? max : c.value + amount;
+    } else if (c.width >= 64) {
+        c.value += amount;  // unsigned arithmetic wraps at 2^64
+    } else {
+        c.value = (c.value + (amount & max)) & max;
+    }
+}
+}  // namespace
+
+void FabricState::grow_counters(PortEntry& port, TimePoint when) {
+    const auto last = port.last_counter_sample;
+    port.last_counter_sample = when;
+    if (!last || when <= *last || port.state.state != PortState::active) return;
+    const auto ms = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(when - *last).count());
+    for (size_t i = 0; i < port.counters.size(); ++i) {
+        auto& c = port.counters[i];
+        if (c.per_second == 0) continue;
+        const uint64_t thousandths = c.per_second * ms + port.growth_carry[i];
+        port.growth_carry[i] = thousandths % 1000;
+        add_to_counter(c, thousandths / 1000);
+    }
+}
+
+Result<void> FabricState::apply_counter(const CounterStep& step) {
+    auto* port = find_port(step.port);
+    if (port == nullptr) return make_error("no port " + port_text(step.port));
+    if (step.op == CounterOp::reset && step.name.empty()) {
+        for (auto& c : port->counters) c.value = 0;
+        return {};
+    }
+    auto it = std::find_if(port->counters.begin(), port->counters.end(),
+                           [&](const ScenarioCounter& c) { return c.name == step.name; });
+    if (it == port->counters.end()) {
+        return make_error("no counter " + step.name + " on " + port_text(step.port));
+    }
+    const uint64_t max = counter_max(it->width);
+    switch (step.op) {
+        case CounterOp::add:
+            add_to_counter(*it, step.amount);
+            return {};
+        case CounterOp::set:
+            if (step.amount > max) {
+                return make_error("value " + std::to_string(step.amount) + " does not fit " +
+                                  std::to_string(it->width) + "-bit counter " + step.name);
+            }
+            it->value = step.amount;
+            return {};
+        case CounterOp::reset:
+            it->value = 0;
+            return {};
+    }
+    return {};
+}
+
+Result<void> FabricState::apply_port(const PortStep& step) {
+    auto* port = find_port(step.port);
+    if (port == nullptr) return make_error("no port " + port_text(step.port));
+    port->state.state = step.state;
+    port->state.phys_state = step.phys_state;
+    port->state.phys_state_text.reset();
+    return {};
+}
+
+Result<void> FabricState::apply_event(const EventStep& step, TimePoint when,
+                                      ObservationSink& sink) {
+    const auto* dev = find_device(step.event.device);
+    if (dev == nullptr) return make_error("no device " + step.event.device);
+    if (step.event.port && find_port(PortRef{step.event.device, *step.event.port}) == nullptr) {
+        return make_error("no port " + step.event.device + ":" + std::to_string(*step.event.port));
+    }
+    // An unplugged device has no open context left to deliver events through.
+    if (dev->present) emit(when, step.event, sink);
+    return {};
+}
+
+Result<void> FabricState::apply_mr(const MrStep& step, TimePoint when, ObservationSink& sink) {
+    auto it = std::find_if(mrs_.begin(), mrs_.end(), [&](const ScenarioMr& m) {
+        return m.device == step.device && m.id == step.id;
+    });
+    if (it == mrs_.end()) {
+        return make_error("no MR " + std::to_string(step.id) + " declared on " + step.device);
+    }
+    const auto* dev = find_device(step.device);
+    if (dev == nullptr) return make_error("no device " + step.device);
+    if (!dev->present) return {};
+    MrEvent ev;
+    ev.device = step.device;
+    ev.mr = step.id;
+    ev.key = it->key;
+    ev.owner = it->owner;
+    ev.op = step.op;
+    ev.status = step.status;
+    ev.rc = step.rc;
+    emit(when, std::move(ev), sink);
+    return {};
+}
+
+Result<void> FabricState::apply_device(const DeviceStep& step) {
+    auto* dev = find_device(step.device);
+    if (dev == nullptr) return make_error("no device " + step.device);
+    if (dev->present == step.present) {
+        return make_error("device " + step.device + " is already " +
+                          (step.present ? "present" : "removed"));
+    }
+    dev->present = step.present;
+    dev->unseen = step.present;
+    // Traffic counters do not grow while the device is gone.
+    for (auto& p : dev->ports) p.last_counter_sample.reset();
+    return {};
+}
+
+void FabricState::emit(TimePoint when, ObservationBody body, ObservationSink& sink) const {
+    sink.emit(Observation{when, source_, std::move(body)});
+}
+
+void FabricState::emit_tables(const DeviceEntry& dev, const PortEntry& port, TimePoint when,
+                              ObservationSink& sink) const {
+    (void)dev;
+    for (const auto& [view, table] : port.tables) {
+        emit(when, PKeyTableSample{port.state.port, view, table}, sink);
+    }
+}
+
+void FabricState::sample_counters(TimePoint when, ObservationSink& sink) {
+    DeviceList list;
+    for (const auto& d : devices_) {
+        if (d.present) list.devices.push_back(d.info.device);
+    }
+    emit(when, std::move(list), sink);
+    for (auto& d : devices_) {
+        if (!d.present) continue;
+        if (d.unseen) {
+            // A device that just appeared is read whole, as a real source does on discovery.
+            emit(when, d.info, sink);
+            for (const auto& p : d.ports) emit_tables(d, p, when, sink);
+            d.unseen = false;
+        }
+        for (auto& p : d.ports) {
+            grow_counters(p, when);
+            emit(when, p.state, sink);
+            for (const auto& c : p.counters) {
+                emit(when, CounterSample{p.state.port, c.name, c.value, c.width, c.kind}, sink);
+            }
+        }
+    }
+}
+
+void FabricState::sample_tables(TimePoint when, ObservationSink& sink) {
+    for (auto& d : devices_) {
+        if (!d.present) continue;
+        d.unseen = false;
+        emit(when, d.info, sink);
+        for (const auto& p : d.ports) emit_tables(d, p, when, sink);
+    }
+}
+
+void FabricState::sample_port(const PortRef& ref, TimePoint when, ObservationSink& sink) {
+    const auto* dev = find_device(ref.device);
+    if (dev == nullptr || !dev->present) return;
+    const auto* port = find_port(ref);
+    if (port == nullptr) return;
+    emit(when, port->state, sink);
+    emit_tables(*dev, *port, when, sink);
+}
+
+const PKeyTable* FabricState::table(const PortRef& ref, PKeyView view) const {
+    const auto* port = find_port(ref);
+    if (port == nullptr) return nullptr;
+    auto it = port->tables.find(view);
+    return it == port->tables.end() ? nullptr : &it->second;
+}
+
+const ScenarioCounter* FabricState::counter(const PortRef& ref, std::string_view name) const {
+    const auto* port = find_port(ref);
+    if (port == nullptr) return nullptr;
+    for (const auto& c : port->counters) {
+        if (c.name == name) return &c;
+    }
+    return nullptr;
+}
+
+const PortStateSample* FabricState::port_state(const PortRef& ref) const {
+    const auto* port = find_port(ref);
+    return port == nullptr ? nullptr : &port->state;
+}
+
+bool FabricState::device_present(std::string_view device) const {
+    const auto* dev = find_device(device);
+    return dev != nullptr && dev->present;
+}
+
+}  // namespace rdmadiag::sim

@@ -1,0 +1,81 @@
+#pragma once
+// The simulated fabric as it is at one moment: devices (present or unplugged), ports with their
+// state, P_Key tables per view and raw counters, and the declared MRs. Effects change it; the
+// sample functions turn it into the observations a polled source would make.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collector/model/result.hpp"
+#include "collector/sim/scenario.hpp"
+#include "collector/sim/timeline.hpp"
+#include "collector/sources/source.hpp"
+
+namespace rdmadiag::sim {
+
+class FabricState {
+public:
+    FabricState(const Scenario& scenario, std::string source_name);
+
+    // Applies one effect; async and MR events are emitted to `sink` at `when`. An effect that
+    // cannot apply (key not in the table, index out of range, unknown counter) changes nothing and
+    // says why.
+    Result<void> apply(const EffectAction& action, TimePoint when, ObservationSink& sink);
+
+    // What a poll of the fast kind reads: the device list, port states and counters.
+    void sample_counters(TimePoint when, ObservationSink& sink);
+    // What a poll of the slow kind reads: device identities and every P_Key view of every port.
+    void sample_tables(TimePoint when, ObservationSink& sink);
+    // One port re-read now (state and every view). Nothing for an absent device or unknown port.
+    void sample_port(const PortRef& port, TimePoint when, ObservationSink& sink);
+
+    // For tests and validation.
+    const PKeyTable* table(const PortRef& port, PKeyView view) const;
+    const ScenarioCounter* counter(const PortRef& port, std::string_view name) const;
+    const PortStateSample* port_state(const PortRef& port) const;
+    bool device_present(std::string_view device) const;
+
+private:
+    struct PortEntry {
+        PortStateSample state;
+        ViewMask views = kDeviceView;
+        std::map<PKeyView, PKeyTable> tables;
+        std::vector<ScenarioCounter> counters;
+        std::vector<uint64_t> growth_carry;  // per counter, in thousandths
+        std::optional<TimePoint> last_counter_sample;
+    };
+    struct DeviceEntry {
+        DeviceInfo info;
+        bool present = true;
+        bool unseen = false;  // came back since the last table sample: read it whole next poll
+        std::vector<PortEntry> ports;
+    };
+
+    DeviceEntry* find_device(std::string_view name);
+    const DeviceEntry* find_device(std::string_view name) const;
+    PortEntry* find_port(const PortRef& port);
+    const PortEntry* find_port(const PortRef& port) const;
+
+    Result<void> apply_table(const TableEffect& effect);
+    Result<void> apply_counter(const CounterStep& step);
+    Result<void> apply_port(const PortStep& step);
+    Result<void> apply_event(const EventStep& step, TimePoint when, ObservationSink& sink);
+    Result<void> apply_mr(const MrStep& step, TimePoint when, ObservationSink& sink);
+    Result<void> apply_device(const DeviceStep& step);
+    void grow_counters(PortEntry& port, TimePoint when);
+
+    void emit(TimePoint when, ObservationBody body, ObservationSink& sink) const;
+    void emit_tables(const DeviceEntry& dev, const PortEntry& port, TimePoint when,
+                     ObservationSink& sink) const;
+
+    std::string source_;
+    std::vector<DeviceEntry> devices_;
+    std::vector<ScenarioMr> mrs_;
+};
+
+// Applies one table operation to one view's keys; the error says why it cannot.
+Result<void> apply_pkey_op(const PKeyEdit& edit, std::vector<uint16_t>& keys);
+
+}  // namespace rdmadiag::sim

@@ -1,0 +1,970 @@
+#include "collector/sim/scenario_parser.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include "collector/sim/fabric_state.hpp"
+#include "collector/sim/line_tokens.hpp"
+#include "collector/sim/timeline.hpp"
+
+namespace rdmadiag::sim {
+
+namespace {
+
+class DiscardSink final : public ObservationSink {
+public:
+    void emit(Observation) override {}
+};
+
+std::string upper(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) {
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    }
+    return out;
+}
+
+std::string_view strip_prefix(std::string_view s, std::string_view prefix) {
+    if (s.size() > prefix.size() && upper(s.substr(0, prefix.size())) == prefix) {
+        s.remove_prefix(prefix.size());
+    }
+    return s;
+}
+
+std::optional<uint64_t> parse_uint(std::string_view s, uint64_t max) {
+    int base = 10;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s.remove_prefix(2);
+        base = 16;
+    }
+    uint64_t v = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+    if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size() || v > max) {
+        return std::nullopt;
+    }
+    return v;
+}
+
+bool valid_device_name(std::string_view s) {
+    if (s.empty() || s.size() > 64) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '-' || c == '.';
+    });
+}
+
+// One line being read: its words split into positional arguments and key=value options, each
+// option to be taken once; whatever is left over is an error.
+class Line {
+public:
+    Line(size_t number, std::vector<Token> tokens, size_t length)
+        : number_(number), tokens_(std::move(tokens)), length_(length) {
+        for (size_t i = 1; i < tokens_.size(); ++i) {
+            (tokens_[i].is_option() ? options_ : positional_).push_back(i);
+        }
+    }
+
+    const Token& directive() const { return tokens_[0]; }
+    size_t number() const { return number_; }
+
+    Error error_at(size_t column, const std::string& message) const {
+        return make_error(std::to_string(number_) + ":" + std::to_string(column) + ": " + message);
+    }
+    Error error(const Token& t, const std::string& message) const {
+        return error_at(t.column, message);
+    }
+    // Where a missing word would have been.
+    size_t end_column() const {
+        const auto& last = tokens_.back();
+        return std::max(last.column + last.text.size() + 1, length_ + 1);
+    }
+
+    size_t positional_count() const { return positional_.size(); }
+    const Token& positional(size_t i) const { return tokens_[positional_[i]]; }
+
+    Result<const Token*> need(size_t i, std::string_view what) const {
+        if (i >= positional_.size()) {
+            return error_at(end_column(),
+                            "missing " + std::string(what) + " after '" + directive().text + "'");
+        }
+        return &positional(i);
+    }
+
+    Result<void> no_more_positional(size_t count) const {
+        if (positional_.size() > count) {
+            return error(positional(count), "unexpected '" + positional(count).text + "'");
+        }
+        return {};
+    }
+
+    // The option's token, or nullptr when absent. A repeated option is an error unless `many`.
+    Result<const Token*> option(std::string_view key) {
+        const Token* found = nullptr;
+        for (size_t i : options_) {
+            if (tokens_[i].key() != key) continue;
+            if (found != nullptr)
+                return error(tokens_[i], "option '" + std::string(key) + "' given twice");
+            found = &tokens_[i];
+            taken_.insert(i);
+        }
+        return found;
+    }
+    std::vector<const Token*> options_named(std::string_view key) {
+        std::vector<const Token*> out;
+        for (size_t i : options_) {
+            if (tokens_[i].key() != key) continue;
+            out.push_back(&tokens_[i]);
+            taken_.insert(i);
+        }
+        return out;
+    }
+
+    Result<void> no_unknown_options() const {
+        for (size_t i : options_) {
+            if (taken_.count(i) == 0) {
+                return error(tokens_[i], "unknown option '" + std::string(tokens_[i].key()) +
+                                             "' for '" + directive().text + "'");
+            }
+        }
+        return {};
+    }
+
+private:
+    size_t number_;
+    std::vector<Token> tokens_;
+    size_t length_;
+    std::vector<size_t> positional_;
+    std::vector<size_t> options_;
+    std::set<size_t> taken_;
+};
+
+#define TRY(expr)                           \
+    do {                                    \
+        auto try_r_ = (expr);               \
+        if (!try_r_) return try_r_.error(); \
+    } while (0)
+
+class Parser {
+public:
+    Result<Scenario> run(std::string_view text);
+
+private:
+    Result<void> line(Line& l);
+    Result<void> title(Line& l);
+    Result<void> end(Line& l);
+    Result<void> loop(Line& l);
+    Result<void> device(Line& l);
+    Result<void> port(Line& l);
+    Result<void> pkeys(Line& l);
+    Result<void> counter(Line& l);
+    Result<void> mr(Line& l);
+    Result<void> at(Line& l);
+
+    Result<StepAction> pkey_step(Line& l, std::string_view verb);
+    Result<StepAction> counter_step(Line& l, std::string_view verb);
+    Result<StepAction> port_step(Line& l, std::string_view verb);
+    Result<StepAction> event_step(Line& l);
+    Result<StepAction> mr_step(Line& l);
+    Result<StepAction> device_step(Line& l, std::string_view verb);
+
+    Result<void> finish();
+
+    // Word parsers: the value or an error at the token.
+    Result<Duration> duration(const Line& l, const Token& t, std::string_view text) const;
+    Result<uint64_t> number(const Line& l, const Token& t, std::string_view text, uint64_t max,
+                            std::string_view what) const;
+    Result<uint16_t> pkey(const Line& l, const Token& t, std::string_view text) const;
+    Result<PortRef> port_ref(const Line& l, const Token& t, bool declared) const;
+    Result<ViewMask> views(const Line& l, const Token& t) const;
+    Result<std::pair<uint16_t, uint16_t>> entry(const Line& l, const Token& t) const;
+
+    ScenarioPort* find_port(const PortRef& ref);
+    bool has_device(std::string_view name) const;
+
+    Scenario sc_;
+    bool end_set_ = false;
+    size_t end_line_ = 0;
+    size_t loop_line_ = 0;
+    Duration last_at_{};
+};
+
+Result<Duration> Parser::duration(const Line& l, const Token& t, std::string_view text) const {
+    auto d = parse_duration(text);
+    if (!d) return l.error(t, "not a duration: '" + std::string(text) + "' (use 500ms, 2s, 1m)");
+    return *d;
+}
+
+Result<uint64_t> Parser::number(const Line& l, const Token& t, std::string_view text, uint64_t max,
+                                std::string_view what) const {
+    auto v = parse_uint(text, max);
+    if (!v) {
+        return l.error(t, "not a valid " + std::string(what) + ": '" + std::string(text) +
+                              "' (at most " + std::to_string(max) + ")");
+    }
+    return *v;
+}
+
+Result<uint16_t> Parser::pkey(const Line& l, const Token& t, std::string_view text) const {
+    auto k = parse_pkey(text);
+    if (!k) return l.error(t, "not a P_Key: '" + std::string(text) + "' (use 0x8001)");
+    return *k;
+}
+
+Result<PortRef> Parser::port_ref(const Line& l, const Token& t, bool declared) const {
+    auto ref = parse_port_ref(t.text);
+    if (!ref || ref->port == 0) {
+        return l.error(t, "not a port: '" + t.text + "' (use DEVICE:PORT, e.g. mlx5_0:1)");
+    }
+    if (declared) {
+        bool found = false;
+        for (const auto& p : sc_.ports) found = found || p.state.port == *ref;
+        if (!found) return l.error(t, "port " + t.text + " is not declared");
+    }
+    return *ref;
+}
+
+Result<ViewMask> Parser::views(const Line& l, const Token& t) const {
+    ViewMask mask = 0;
+    std::string_view rest = t.value();
+    if (rest == "all") return kFabricViews;
+    while (true) {
+        const auto comma = rest.find(',');
+        const auto word = rest.substr(0, comma);
+        auto v = parse_pkey_view(word);
+        if (!v || *v == PKeyView::cache) {
+            return l.error(t, "not a view: '" + std::string(word) +
+                                  "' (device, sma, sm; the cache view is the engine's)");
+        }
+        mask |= view_bit(*v);
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+    }
+    return mask;
+}
+
+Result<std::pair<uint16_t, uint16_t>> Parser::entry(const Line& l, const Token& t) const {
+    const auto colon = t.text.find(':');
+    if (colon == std::string::npos) {
+        return l.error(t, "not an INDEX:KEY entry: '" + t.text + "'");
+    }
+    auto idx = number(l, t, std::string_view(t.text).substr(0, colon), 0x7fff, "P_Key index");
+    if (!idx) return idx.error();
+    auto key = pkey(l, t, std::string_view(t.text).substr(colon + 1));
+    if (!key) return key.error();
+    return std::make_pair(static_cast<uint16_t>(*idx), *key);
+}
+
+ScenarioPort* Parser::find_port(const PortRef& ref) {
+    for (auto& p : sc_.ports) {
+        if (p.state.port == ref) return &p;
+    }
+    return nullptr;
+}
+
+bool Parser::has_device(std::string_view name) const {
+    return std::any_of(sc_.devices.begin(), sc_.devices.end(),
+                       [&](const DeviceInfo& d) { return d.device == name; });
+}
+
+Result<Scenario> Parser::run(std::string_view text) {
+    size_t number = 0;
+    size_t pos = 0;
+    while (pos <= text.size()) {
+        const auto nl = text.find('\n', pos);
+        const auto raw =
+            text.substr(pos, nl == std::string_view::npos ? text.size() - pos : nl - pos);
+        ++number;
+        if (raw.find('\0') != std::string_view::npos) {
+            return make_error(std::to_string(number) + ":" + std::to_string(raw.find('\0') + 1) +
+                              ": NUL byte in scenario text");
+        }
+        auto tokens = tokenize_line(raw);
+        if (!tokens) return make_error(std::to_string(number) + ":" + tokens.error().message);
+        if (!tokens->empty()) {
+            Line l(number, std::move(*tokens), raw.size());
+            TRY(line(l));
+        }
+        if (nl == std::string_view::npos) break;
+        pos = nl + 1;
+    }
+    TRY(finish());
+    return std::move(sc_);
+}
+
+Result<void> Parser::line(Line& l) {
+    const auto& d = l.directive().text;
+    if (l.directive().is_option())
+        return l.error(l.directive(), "a line starts with a directive, not an option");
+    if (d == "title") return title(l);
+    if (d == "end") return end(l);
+    if (d == "loop") return loop(l);
+    if (d == "device") return device(l);
+    if (d == "port") return port(l);
+    if (d == "pkeys") return pkeys(l);
+    if (d == "counter") return counter(l);
+    if (d == "mr") return mr(l);
+    if (d == "at") return at(l);
+    return l.error(l.directive(), "unknown directive '" + d + "'");
+}
+
+Result<void> Parser::title(Line& l) {
+    if (l.positional_count() == 0) return l.error_at(l.end_column(), "missing text after 'title'");
+    std::string t;
+    for (size_t i = 0; i < l.positional_count(); ++i) {
+        if (i) t += ' ';
+        t += l.positional(i).text;
+    }
+    sc_.title = std::move(t);
+    return l.no_unknown_options();
+}
+
+Result<void> Parser::end(Line& l) {
+    auto t = l.need(0, "duration");
+    if (!t) return t.error();
+    auto d = duration(l, **t, (*t)->text);
+    if (!d) return d.error();
+    TRY(l.no_more_positional(1));
+    TRY(l.no_unknown_options());
+    if (end_set_)
+        return l.error(l.directive(),
+                       "'end' given twice (first on line " + std::to_string(end_line_) + ")");
+    sc_.end = *d;
+    end_set_ = true;
+    end_line_ = l.number();
+    return {};
+}
+
+Result<void> Parser::loop(Line& l) {
+    TRY(l.no_more_positional(0));
+    TRY(l.no_unknown_options());
+    sc_.loop = true;
+    loop_line_ = l.number();
+    return {};
+}
+
+Result<void> Parser::device(Line& l) {
+    auto name = l.need(0, "device name");
+    if (!name) return name.error();
+    if (!valid_device_name((*name)->text)) {
+        return l.error(**name,
+                       "not a device name: '" + (*name)->text + "' (letters, digits, _ - .)");
+    }
+    if (has_device((*name)->text))
+        return l.error(**name, "device " + (*name)->text + " declared twice");
+    TRY(l.no_more_positional(1));
+    DeviceInfo info;
+    info.device = (*name)->text;
+    info.transport = Transport::ib;
+    auto tr = l.option("transport");
+    if (!tr) return tr.error();
+    if (*tr) {
+        auto t = parse_transport((*tr)->value());
+        if (!t || *t == Transport::unknown) {
+            return l.error(
+                **tr, "not a transport: '" + std::string((*tr)->value()) + "' (ib, roce, iwarp)");
+        }
+        info.transport = *t;
+    }
+    info.node_type = info.transport == Transport::iwarp ? "RNIC" : "CA";
+    for (std::string_view key : {"node_type", "fw", "board_id", "hca_type", "desc"}) {
+        auto o = l.option(key);
+        if (!o) return o.error();
+        if (!*o) continue;
+        std::string v((*o)->value());
+        if (key == "node_type") {
+            if (v != "CA" && v != "switch" && v != "router" && v != "RNIC") {
+                return l.error(**o, "not a node type: '" + v + "' (CA, switch, router, RNIC)");
+            }
+            info.node_type = v;
+        } else if (key == "fw") {
+            info.fw_ver = v;
+        } else if (key == "board_id") {
+            info.board_id = v;
+        } else if (key == "hca_type") {
+            info.hca_type = v;
+        } else {
+            info.node_desc = v;
+        }
+    }
+    for (std::string_view key : {"guid", "sys_guid"}) {
+        auto o = l.option(key);
+        if (!o) return o.error();
+        if (!*o) continue;
+        auto v = number(l, **o, (*o)->value(), ~uint64_t{0}, "GUID");
+        if (!v) return v.error();
+        (key == "guid" ? info.node_guid : info.sys_image_guid) = *v;
+    }
+    TRY(l.no_unknown_options());
+    sc_.devices.push_back(std::move(info));
+    return {};
+}
+
+Result<void> Parser::port(Line& l) {
+    auto t = l.need(0, "port (DEVICE:PORT)");
+    if (!t) return t.error();
+    auto ref = port_ref(l, **t, false);
+    if (!ref) return ref.error();
+    if (!has_device(ref->device)) return l.error(**t, "device " + ref->device + " is not declared");
+    if (find_port(*ref) != nullptr) return l.error(**t, "port " + (*t)->text + " declared twice");
+    TRY(l.no_more_positional(1));
+    const DeviceInfo* dev = nullptr;
+    for (const auto& d : sc_.devices) {
+        if (d.device == ref->device) dev = &d;
+    }
+    ScenarioPort p;
+    p.state.port = *ref;
+    p.state.state = PortState::active;
+    p.state.link_layer =
+        dev->transport == Transport::ib ? LinkLayer::infiniband : LinkLayer::ethernet;
+
+    auto st = l.option("state");
+    if (!st) return st.error();
+    if (*st) {
+        auto s = parse_port_state((*st)->value());
+        if (!s)
+            return l.error(**st, "not a port state: '" + std::string((*st)->value()) +
+                                     "' (DOWN, INIT, ARMED, ACTIVE)");
+        p.state.state = *s;
+    }
+    p.state.phys_state = p.state.state == PortState::down ? 2 : 5;
+    auto ll = l.option("link_layer");
+    if (!ll) return ll.error();
+    if (*ll) {
+        auto v = parse_link_layer((*ll)->value());
+        if (!v || *v == LinkLayer::unknown) {
+            return l.error(**ll, "not a link layer: '" + std::string((*ll)->value()) +
+                                     "' (InfiniBand, Ethernet)");
+        }
+        p.state.link_layer = *v;
+    }
+    const bool ib = p.state.link_layer == LinkLayer::infiniband;
+    p.views = ib ? kFabricViews : kDeviceView;
+    uint64_t size = ib ? 128 : 1;
+
+    struct NumOpt {
+        std::string_view key;
+        uint64_t max;
+        std::string_view what;
+    };
+    for (const NumOpt& n :
+         {NumOpt{"phys_state", 7, "physical state"}, NumOpt{"lid", 0xffff, "LID"},
+          NumOpt{"sm_lid", 0xffff, "LID"}, NumOpt{"lmc", 7, "LMC"},
+          NumOpt{"cap_mask", 0xffffffff, "capability mask"},
+          NumOpt{"port_guid", ~uint64_t{0}, "GUID"}, NumOpt{"pkeys", 32768, "P_Key table size"}}) {
+        auto o = l.option(n.key);
+        if (!o) return o.error();
+        if (!*o) continue;
+        auto v = number(l, **o, (*o)->value(), n.max, n.what);
+        if (!v) return v.error();
+        if (n.key == "phys_state") p.state.phys_state = static_cast<uint8_t>(*v);
+        if (n.key == "lid") p.state.lid = static_cast<uint32_t>(*v);
+        if (n.key == "sm_lid") p.state.sm_lid = static_cast<uint32_t>(*v);
+        if (n.key == "lmc") p.state.lmc = static_cast<uint8_t>(*v);
+        if (n.key == "cap_mask") p.state.cap_mask = static_cast<uint32_t>(*v);
+        if (n.key == "port_guid") p.state.port_guid = *v;
+        if (n.key == "pkeys") size = *v;
+    }
+    auto rate = l.option("rate");
+    if (!rate) return rate.error();
+    if (*rate) p.state.rate = std::string((*rate)->value());
+    for (const Token* g : l.options_named("gid")) p.state.gids.emplace_back(g->value());
+    auto vw = l.option("views");
+    if (!vw) return vw.error();
+    if (*vw) {
+        auto m = views(l, **vw);
+        if (!m) return m.error();
+        if ((*m & kDeviceView) == 0) return l.error(**vw, "every port has the device view");
+        p.views = *m;
+    }
+    TRY(l.no_unknown_options());
+    if (size == 0) {
+        // iWARP has no partitions: such a port shows no P_Key table in any view.
+        if (*vw) return l.error(**vw, "a port with pkeys=0 has no P_Key views");
+        p.views = 0;
+    } else {
+        p.device_table.keys.assign(size, 0);
+        p.device_table.keys[0] = kDefaultPKey;
+    }
+    sc_.ports.push_back(std::move(p));
+    return {};
+}
+
+Result<void> Parser::pkeys(Line& l) {
+    auto t = l.need(0, "port (DEVICE:PORT)");
+    if (!t) return t.error();
+    auto ref = port_ref(l, **t, true);
+    if (!ref) return ref.error();
+    auto* p = find_port(*ref);
+    TRY(l.no_unknown_options());
+    if (l.positional_count() < 2) return l.error_at(l.end_column(), "missing INDEX:KEY entries");
+    for (size_t i = 1; i < l.positional_count(); ++i) {
+        auto e = entry(l, l.positional(i));
+        if (!e) return e.error();
+        if (e->first >= p->device_table.keys.size()) {
+            return l.error(l.positional(i), "index " + std::to_string(e->first) +
+                                                " is outside the table (pkeys=" +
+                                                std::to_string(p->device_table.keys.size()) + ")");
+        }
+        p->device_table.keys[e->first] = e->second;
+    }
+    return {};
+}
+
+Result<void> Parser::counter(Line& l) {
+    auto t = l.need(0, "port (DEVICE:PORT)");
+    if (!t) return t.error();
+    auto ref = port_ref(l, **t, true);
+    if (!ref) return ref.error();
+    auto name = l.need(1, "counter name");
+    if (!name) return name.error();
+    auto val = l.need(2, "initial value");
+    if (!val) return val.error();
+    TRY(l.no_more_positional(3));
+    auto* p = find_port(*ref);
+    ScenarioCounter c;
+    c.name = (*name)->text;
+    for (const auto& existing : p->counters) {
+        if (existing.name == c.name)
+            return l.error(**name, "counter " + c.name + " declared twice on " + (*t)->text);
+    }
+    const bool portinfo = c.name == "p_key_violations" || c.name == "m_key_violations" ||
+                          c.name == "q_key_violations";
+    c.kind = portinfo ? CounterKind::portinfo : CounterKind::pma;
+    auto kind = l.option("kind");
+    if (!kind) return kind.error();
+    if (*kind) {
+        auto k = parse_counter_kind((*kind)->value());
+        if (!k)
+            return l.error(**kind, "not a counter kind: '" + std::string((*kind)->value()) +
+                                       "' (pma, hw, portinfo)");
+        c.kind = *k;
+    }
+    c.width = counter_width(c.kind, c.name);
+    auto width = l.option("width");
+    if (!width) return width.error();
+    if (*width) {
+        auto w = number(l, **width, (*width)->value(), 64, "width");
+        if (!w) return w.error();
+        if (*w == 0) return l.error(**width, "a counter is at least 1 bit wide");
+        c.width = static_cast<uint8_t>(*w);
+    }
+    c.overflow = c.kind == CounterKind::pma && c.width < 64 ? CounterOverflow::saturate
+                                                            : CounterOverflow::wrap;
+    auto ov = l.option("overflow");
+    if (!ov) return ov.error();
+    if (*ov) {
+        if ((*ov)->value() == "saturate") {
+            c.overflow = CounterOverflow::saturate;
+        } else if ((*ov)->value() == "wrap") {
+            c.overflow = CounterOverflow::wrap;
+        } else {
+            return l.error(**ov, "overflow is 'saturate' or 'wrap', not '" +
+                                     std::string((*ov)->value()) + "'");
+        }
+    }
+    auto v = number(l, **val, (*val)->text, counter_max(c.width), "value");
+    if (!v) return v.error();
+    c.value = *v;
+    auto rate = l.option("rate");
+    if (!rate) return rate.error();
+    if (*rate) {
+        std::string_view text = (*rate)->value();
+        if (text.size() < 3 || text.substr(text.size() - 2) != "/s") {
+            return l.error(**rate, "rate is a growth per second such as 125000/s, not '" +
+                                       std::string(text) + "'");
+        }
+        auto r = number(l, **rate, text.substr(0, text.size() - 2), 1'000'000'000'000ULL, "rate");
+        if (!r) return r.error();
+        c.per_second = *r;
+    }
+    TRY(l.no_unknown_options());
+    p->counters.push_back(std::move(c));
+    return {};
+}
+
+Result<void> Parser::mr(Line& l) {
+    auto dev = l.need(0, "device");
+    if (!dev) return dev.error();
+    if (!has_device((*dev)->text))
+        return l.error(**dev, "device " + (*dev)->text + " is not declared");
+    auto id = l.need(1, "MR id");
+    if (!id) return id.error();
+    auto v = number(l, **id, (*id)->text, ~uint64_t{0}, "MR id");
+    if (!v) return v.error();
+    TRY(l.no_more_positional(2));
+    ScenarioMr m;
+    m.device = (*dev)->text;
+    m.id = *v;
+    for (const auto& existing : sc_.mrs) {
+        if (existing.device == m.device && existing.id == m.id) {
+            return l.error(**id, "MR " + (*id)->text + " declared twice on " + m.device);
+        }
+    }
+    auto owner = l.option("owner");
+    if (!owner) return owner.error();
+    if (*owner) m.owner.name = std::string((*owner)->value());
+    auto pid = l.option("pid");
+    if (!pid) return pid.error();
+    if (*pid) {
+        auto p = number(l, **pid, (*pid)->value(), 0x7fffffff, "pid");
+        if (!p) return p.error();
+        m.owner.pid = static_cast<uint32_t>(*p);
+    }
+    auto key = l.option("key");
+    if (!key) return key.error();
+    if (*key) {
+        auto k = number(l, **key, (*key)->value(), 0xffffffff, "MR key");
+        if (!k) return k.error();
+        m.key = static_cast<uint32_t>(*k);
+    }
+    TRY(l.no_unknown_options());
+    sc_.mrs.push_back(std::move(m));
+    return {};
+}
+
+Result<void> Parser::at(Line& l) {
+    auto t = l.need(0, "time");
+    if (!t) return t.error();
+    std::string_view text = (*t)->text;
+    const bool relative = !text.empty() && text.front() == '+';
+    if (relative) text.remove_prefix(1);
+    auto d = duration(l, **t, text);
+    if (!d) return d.error();
+    const Duration when = relative ? last_at_ + *d : *d;
+    if (when < last_at_) {
+        return l.error(**t, "time goes backwards: " + format_duration(when) +
+                                " comes before the previous step at " + format_duration(last_at_));
+    }
+    auto verb = l.need(1, "step (pkey-set, counter-add, port-down, event, mr, ...)");
+    if (!verb) return verb.error();
+    const std::string_view v = (*verb)->text;
+    Result<StepAction> action = make_error("");
+    if (v.substr(0, 5) == "pkey-") {
+        action = pkey_step(l, v);
+    } else if (v.substr(0, 8) == "counter-") {
+        action = counter_step(l, v);
+    } else if (v == "port-down" || v == "port-up") {
+        action = port_step(l, v);
+    } else if (v == "event") {
+        action = event_step(l);
+    } else if (v == "mr") {
+        action = mr_step(l);
+    } else if (v == "device-remove" || v == "device-add") {
+        action = device_step(l, v);
+    } else {
+        return l.error(**verb, "unknown step '" + std::string(v) + "'");
+    }
+    if (!action) return action.error();
+    TRY(l.no_unknown_options());
+    last_at_ = when;
+    sc_.steps.push_back(Step{when, l.number(), (*verb)->column, std::move(*action)});
+    return {};
+}
+
+Result<StepAction> Parser::pkey_step(Line& l, std::string_view verb) {
+    PKeyEdit e;
+    size_t args = 0;
+    if (verb == "pkey-set") {
+        e.op = PKeyOp::set;
+        args = 2;
+    } else if (verb == "pkey-clear") {
+        e.op = PKeyOp::clear;
+        args = 1;
+    } else if (verb == "pkey-move") {
+        e.op = PKeyOp::move;
+        args = 2;
+    } else if (verb == "pkey-flip") {
+        e.op = PKeyOp::flip;
+        args = 1;
+    } else if (verb == "pkey-table") {
+        e.op = PKeyOp::table;
+    } else {
+        return l.error(l.positional(1), "unknown step '" + std::string(verb) + "'");
+    }
+    auto t = l.need(2, "port (DEVICE:PORT)");
+    if (!t) return t.error();
+    auto ref = port_ref(l, **t, true);
+    if (!ref) return ref.error();
+    e.port = *ref;
+    if (e.op == PKeyOp::table) {
+        for (size_t i = 3; i < l.positional_count(); ++i) {
+            auto en = entry(l, l.positional(i));
+            if (!en) return en.error();
+            e.entries.push_back(*en);
+        }
+    } else {
+        std::vector<const Token*> a;
+        for (size_t i = 0; i < args; ++i) {
+            const char* what = (e.op == PKeyOp::set || e.op == PKeyOp::clear)
+                                   ? (i == 0 ? "index" : "key")
+                                   : (i == 0 ? "key" : "destination index");
+            auto tok = l.need(3 + i, what);
+            if (!tok) return tok.error();
+            a.push_back(*tok);
+        }
+        TRY(l.no_more_positional(3 + args));
+        if (e.op == PKeyOp::set || e.op == PKeyOp::clear) {
+            auto idx = number(l, *a[0], a[0]->text, 0x7fff, "P_Key index");
+            if (!idx) return idx.error();
+            e.index = static_cast<uint16_t>(*idx);
+            if (e.op == PKeyOp::set) {
+                auto k = pkey(l, *a[1], a[1]->text);
+                if (!k) return k.error();
+                e.key = *k;
+            }
+        } else {
+            auto k = pkey(l, *a[0], a[0]->text);
+            if (!k) return k.error();
+            if (pkey_is_empty(*k)) return l.error(*a[0], "an empty P_Key names no key");
+            e.key = *k;
+            if (e.op == PKeyOp::move) {
+                auto idx = number(l, *a[1], a[1]->text, 0x7fff, "P_Key index");
+                if (!idx) return idx.error();
+                e.index = static_cast<uint16_t>(*idx);
+            }
+        }
+    }
+    auto vw = l.option("views");
+    if (!vw) return vw.error();
+    if (*vw) {
+        auto m = views(l, **vw);
+        if (!m) return m.error();
+        e.views = *m;
+    }
+    auto delay = l.option("delay");
+    if (!delay) return delay.error();
+    if (*delay) {
+        auto d = duration(l, **delay, (*delay)->value());
+        if (!d) return d.error();
+        e.delay = *d;
+    }
+    auto ev = l.option("event");
+    if (!ev) return ev.error();
+    if (*ev) {
+        if ((*ev)->value() == "none") {
+            e.event_delay.reset();
+        } else {
+            auto d = duration(l, **ev, (*ev)->value());
+            if (!d)
+                return l.error(**ev, "event is 'none' or a delay such as 5s, not '" +
+                                         std::string((*ev)->value()) + "'");
+            e.event_delay = *d;
+        }
+    }
+    return StepAction{std::move(e)};
+}
+
+Result<StepAction> Parser::counter_step(Line& l, std::string_view verb) {
+    CounterStep c;
+    if (verb == "counter-add") {
+        c.op = CounterOp::add;
+    } else if (verb == "counter-set") {
+        c.op = CounterOp::set;
+    } else if (verb == "counter-reset") {
+        c.op = CounterOp::reset;
+    } else {
+        return l.error(l.positional(1), "unknown step '" + std::string(verb) + "'");
+    }
+    auto t = l.need(2, "port (DEVICE:PORT)");
+    if (!t) return t.error();
+    auto ref = port_ref(l, **t, true);
+    if (!ref) return ref.error();
+    c.port = *ref;
+    if (c.op == CounterOp::reset) {
+        if (l.positional_count() > 3) c.name = l.positional(3).text;
+        TRY(l.no_more_positional(4));
+    } else {
+        auto name = l.need(3, "counter name");
+        if (!name) return name.error();
+        c.name = (*name)->text;
+        auto amount = l.need(4, c.op == CounterOp::add ? "amount" : "value");
+        if (!amount) return amount.error();
+        auto v = number(l, **amount, (*amount)->text, ~uint64_t{0}, "number");
+        if (!v) return v.error();
+        c.amount = *v;
+        TRY(l.no_more_positional(5));
+    }
+    return StepAction{std::move(c)};
+}
+
+Result<StepAction> Parser::port_step(Line& l, std::string_view verb) {
+    PortStep p;
+    p.up = verb == "port-up";
+    auto t = l.need(2, "port (DEVICE:PORT)");
+    if (!t) return t.error();
+    auto ref = port_ref(l, **t, true);
+    if (!ref) return ref.error();
+    TRY(l.no_more_positional(3));
+    p.port = *ref;
+    p.state = p.up ? PortState::active : PortState::down;
+    p.phys_state = p.up ? 5 : 2;
+    p.event = p.up ? AsyncEventType::port_active : AsyncEventType::port_err;
+    auto st = l.option("state");
+    if (!st) return st.error();
+    if (*st) {
+        auto s = parse_port_state((*st)->value());
+        if (!s || (p.up == (*s == PortState::down))) {
+            return l.error(**st, "not a state for '" + std::string(verb) + "': '" +
+                                     std::string((*st)->value()) + "'");
+        }
+        p.state = *s;
+    }
+    auto ph = l.option("phys_state");
+    if (!ph) return ph.error();
+    if (*ph) {
+        auto v = number(l, **ph, (*ph)->value(), 7, "physical state");
+        if (!v) return v.error();
+        p.phys_state = static_cast<uint8_t>(*v);
+    }
+    auto ev = l.option("event");
+    if (!ev) return ev.error();
+    if (*ev) {
+        if ((*ev)->value() == "none") {
+            p.event.reset();
+        } else {
+            auto type = parse_async_event_type(strip_prefix((*ev)->value(), "IBV_EVENT_"));
+            if (!type || !is_port_event(*type)) {
+                return l.error(**ev, "not a port event: '" + std::string((*ev)->value()) + "'");
+            }
+            p.event = *type;
+        }
+    }
+    return StepAction{std::move(p)};
+}
+
+Result<StepAction> Parser::event_step(Line& l) {
+    auto target = l.need(2, "DEVICE or DEVICE:PORT");
+    if (!target) return target.error();
+    auto type_tok = l.need(3, "event type (PKEY_CHANGE, PORT_ERR, ...)");
+    if (!type_tok) return type_tok.error();
+    TRY(l.no_more_positional(4));
+    auto ref = parse_port_ref((*target)->text);
+    if (!ref) return l.error(**target, "not DEVICE or DEVICE:PORT: '" + (*target)->text + "'");
+    auto type = parse_async_event_type(strip_prefix((*type_tok)->text, "IBV_EVENT_"));
+    if (!type) return l.error(**type_tok, "unknown async event '" + (*type_tok)->text + "'");
+    EventStep e;
+    e.event.device = ref->device;
+    e.event.type = *type;
+    if (is_port_event(*type)) {
+        if (ref->port == 0)
+            return l.error(**target, std::string(to_string(*type)) +
+                                         " is a port event: name the port (DEVICE:PORT)");
+        auto checked = port_ref(l, **target, true);
+        if (!checked) return checked.error();
+        e.event.port = ref->port;
+    } else {
+        if (ref->port != 0)
+            return l.error(**target, std::string(to_string(*type)) +
+                                         " is not a port event: name the device only");
+        if (!has_device(ref->device))
+            return l.error(**target, "device " + ref->device + " is not declared");
+    }
+    auto el = l.option("element");
+    if (!el) return el.error();
+    if (*el) {
+        auto v = number(l, **el, (*el)->value(), 0xffffffff, "element number");
+        if (!v) return v.error();
+        e.event.element = static_cast<uint32_t>(*v);
+    }
+    return StepAction{std::move(e)};
+}
+
+Result<StepAction> Parser::mr_step(Line& l) {
+    auto dev = l.need(2, "device");
+    if (!dev) return dev.error();
+    auto id = l.need(3, "MR id");
+    if (!id) return id.error();
+    auto op =
+        l.need(4, "operation (ALLOC, REG, FASTREG, LOCAL_INV, BIND_MW, SEND_WITH_INV, DEREG)");
+    if (!op) return op.error();
+    TRY(l.no_more_positional(5));
+    MrStep m;
+    m.device = (*dev)->text;
+    auto v = number(l, **id, (*id)->text, ~uint64_t{0}, "MR id");
+    if (!v) return v.error();
+    m.id = *v;
+    bool declared = false;
+    for (const auto& d : sc_.mrs) declared = declared || (d.device == m.device && d.id == m.id);
+    if (!declared)
+        return l.error(**id, "MR " + (*id)->text + " on " + m.device +
+                                 " is not declared (add: mr " + m.device + " " + (*id)->text +
+                                 " owner=...)");
+    auto o = parse_mr_op((*op)->text);
+    if (!o) return l.error(**op, "unknown MR operation '" + (*op)->text + "'");
+    m.op = *o;
+    auto st = l.option("status");
+    if (!st) return st.error();
+    if (*st) {
+        auto name = strip_prefix(strip_prefix((*st)->value(), "IBV_WC_"), "IB_WC_");
+        auto s = parse_wc_status(name);
+        if (!s) {
+            auto code = parse_uint(name, 255);
+            if (code) s = wc_status_from_code(static_cast<unsigned>(*code));
+        }
+        if (!s)
+            return l.error(**st, "unknown completion status '" + std::string((*st)->value()) + "'");
+        m.status = *s;
+    }
+    auto rc = l.option("rc");
+    if (!rc) return rc.error();
+    if (*rc) {
+        std::string_view text = (*rc)->value();
+        const bool neg = !text.empty() && text.front() == '-';
+        if (neg) text.remove_prefix(1);
+        auto v2 = number(l, **rc, text, 0x7fffffff, "return code");
+        if (!v2) return v2.error();
+        m.rc = neg ? -static_cast<int>(*v2) : static_cast<int>(*v2);
+    }
+    return StepAction{std::move(m)};
+}
+
+Result<StepAction> Parser::device_step(Line& l, std::string_view verb) {
+    auto dev = l.need(2, "device");
+    if (!dev) return dev.error();
+    TRY(l.no_more_positional(3));
+    if (!has_device((*dev)->text))
+        return l.error(**dev, "device " + (*dev)->text + " is not declared");
+    return StepAction{DeviceStep{(*dev)->text, verb == "device-add"}};
+}
+
+Result<void> Parser::finish() {
+    if (sc_.devices.empty()) return make_error("1:1: the scenario declares no device");
+    const auto effects = compile_timeline(sc_);
+    const Duration last = last_effect_time(effects);
+    if (!end_set_) {
+        sc_.end = last + kDefaultTail;
+    } else {
+        for (const auto& e : effects) {
+            if (e.at > sc_.end) {
+                return make_error(std::to_string(e.line) + ":" + std::to_string(e.column) +
+                                  ": this step takes effect at " + format_duration(e.at) +
+                                  ", after the scenario's end (" + format_duration(sc_.end) +
+                                  ", line " + std::to_string(end_line_) + ")");
+            }
+        }
+    }
+    if (sc_.loop && sc_.end <= Duration::zero()) {
+        return make_error(std::to_string(loop_line_) +
+                          ":1: a looping scenario needs an end after 0s");
+    }
+    // Play the timeline once so a step that cannot apply is reported with its line.
+    FabricState state(sc_, "check");
+    DiscardSink discard;
+    for (const auto& e : effects) {
+        auto r = state.apply(e.action, TimePoint{} + e.at, discard);
+        if (!r) {
+            return make_error(std::to_string(e.line) + ":" + std::to_string(e.column) + ": at " +
+                              format_duration(e.at) + ": " + r.error().message);
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<Scenario> parse_scenario(std::string_view text) {
+    return Parser{}.run(text);
+}
+
+}  // namespace rdmadiag::sim

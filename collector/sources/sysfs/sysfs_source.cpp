@@ -1,0 +1,403 @@
+#include "collector/sources/sysfs/sysfs_source.hpp"
+
+#include <algorithm>
+#include <cerrno>
+
+#include "collector/model/counter.hpp"
+#include "collector/sources/sysfs/sysfs_parsers.hpp"
+
+namespace rdmadiag {
+
+namespace {
+
+constexpr std::string_view kNoDevices = "no RDMA devices under ";
+
+// hw_counters/lifespan is how long the driver caches the values (ms), not a counter.
+constexpr std::string_view kHwLifespan = "lifespan";
+
+constexpr uint32_t kMaxPKeyIndex = 0xffff;
+
+std::vector<uint32_t> numbered_entries(const std::vector<std::string>& names) {
+    std::vector<uint32_t> out;
+    out.reserve(names.size());
+    for (const auto& n : names) {
+        auto idx = sysfs::parse_table_index(n);
+        if (idx) out.push_back(*idx);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+Transport transport_of(const std::optional<std::string>& node_type, std::optional<LinkLayer> link) {
+    if (node_type == "RNIC") return Transport::iwarp;
+    if (!link) return Transport::unknown;
+    if (*link == LinkLayer::infiniband) return Transport::ib;
+    if (*link == LinkLayer::ethernet) return Transport::roce;
+    return Transport::unknown;
+}
+
+}  // namespace
+
+// A folder whose value files are read one after another. The path is rebuilt in one buffer, and
+// the error subject ("mlx5_0:1 counters/symbol_error") is only built when there is an error.
+class Folder {
+public:
+    Folder(std::string path, std::string subject_prefix)
+        : path_(std::move(path)), base_(path_.size() + 1), subject_(std::move(subject_prefix)) {
+        path_ += '/';
+    }
+    const std::string& path(std::string_view name) {
+        path_.resize(base_);
+        path_ += name;
+        return path_;
+    }
+    std::string subject(std::string_view name) const { return subject_ + std::string(name); }
+    std::string dir() const { return path_.substr(0, base_ - 1); }
+
+private:
+    std::string path_;
+    size_t base_;
+    std::string subject_;
+};
+
+// One walk over the tree: the reads, the parsing and the observations of a single poll or
+// refresh. Every failed value becomes a SampleError and nothing else.
+class SysfsSource::Pass {
+public:
+    Pass(SysfsSource& src, TimePoint now, ObservationSink& sink)
+        : src_(src), now_(now), sink_(sink) {}
+
+    void emit(ObservationBody body) {
+        sink_.emit(Observation{now_, std::string(kSysfsSourceName), std::move(body)});
+    }
+
+    void error(std::string subject, const Error& e) {
+        emit(SampleError{std::move(subject), e.message, e.code});
+    }
+
+    // Reads one value file and parses it. Absent files are errors unless `optional`.
+    template <class Parse>
+    auto value(Folder& folder, std::string_view name, Parse parse, bool optional = false)
+        -> std::optional<std::decay_t<decltype(parse(std::string_view{}).value())>> {
+        char buf[sysfs::kReadBufferSize];
+        auto n = src_.reader_->read_file(folder.path(name), buf, sizeof buf);
+        if (!n) {
+            if (!(optional && n.error().code == ENOENT)) error(folder.subject(name), n.error());
+            return std::nullopt;
+        }
+        auto parsed = parse(std::string_view(buf, *n));
+        if (!parsed) {
+            error(folder.subject(name), parsed.error());
+            return std::nullopt;
+        }
+        return std::move(parsed).value();
+    }
+
+    // Lists a directory; a missing one is reported unless `optional`.
+    std::optional<std::vector<std::string>> listing(const std::string& path,
+                                                    const std::string& subject, bool optional) {
+        auto names = src_.reader_->list_dir(path);
+        if (!names) {
+            if (!(optional && names.error().code == ENOENT)) error(subject, names.error());
+            return std::nullopt;
+        }
+        return std::move(names).value();
+    }
+
+    std::optional<std::vector<uint32_t>> ports_of(const std::string& dev) {
+        auto names = listing(device_dir(dev) + "/ports", dev + " ports", false);
+        if (!names) return std::nullopt;
+        return numbered_entries(*names);
+    }
+
+    void device_info(const std::string& dev, std::optional<uint32_t> first_port) {
+        Folder dir(device_dir(dev), dev + " ");
+        DeviceInfo info;
+        info.device = dev;
+        if (auto t = value(dir, "node_type", sysfs::parse_node_type)) info.node_type = t->name;
+        info.node_guid = value(dir, "node_guid", sysfs::parse_guid);
+        info.sys_image_guid = value(dir, "sys_image_guid", sysfs::parse_guid);
+        info.node_desc = value(dir, "node_desc", sysfs::parse_node_desc);
+        // fw_ver, board_id and hca_type come from the driver: soft devices lack some of them,
+        // and fw_ver prints an empty line when the driver has no firmware to name.
+        info.fw_ver = value(dir, "fw_ver", parse_firmware, true).value_or(std::nullopt);
+        info.board_id = value(dir, "board_id", sysfs::parse_text_attribute, true);
+        info.hca_type = value(dir, "hca_type", sysfs::parse_text_attribute, true);
+        // The transport needs the link layer; a failure to read it is reported with the port.
+        std::optional<LinkLayer> link;
+        if (first_port) {
+            char buf[sysfs::kReadBufferSize];
+            auto n = src_.reader_->read_file(port_dir(dev, *first_port) + "/link_layer", buf,
+                                             sizeof buf);
+            if (n) {
+                auto l = sysfs::parse_link_layer(std::string_view(buf, *n));
+                if (l) link = *l;
+            }
+        }
+        info.transport = transport_of(info.node_type, link);
+        emit(std::move(info));
+    }
+
+    static Result<std::optional<std::string>> parse_firmware(std::string_view text) {
+        if (text.empty() || text == "\n") return std::optional<std::string>{};
+        auto v = sysfs::parse_text_attribute(text);
+        if (!v) return v.error();
+        return std::optional<std::string>(std::move(v).value());
+    }
+
+    void read_gids(const PortRef& port) {
+        const std::string prefix = port.to_string() + " gids";
+        Folder dir(port_dir(port.device, port.port) + "/gids", prefix + "/");
+        PortGids out;
+        if (auto names = listing(dir.dir(), prefix, false)) {
+            for (uint32_t i : numbered_entries(*names)) {
+                auto gid = value(dir, std::to_string(i), sysfs::parse_gid);
+                if (!gid || gid->is_zero()) continue;
+                if (i == 0) out.port_guid = gid->interface_id();
+                out.gids.push_back(gid->to_string());
+            }
+        }
+        src_.gids_[port] = std::move(out);
+    }
+
+    void port_state(const PortRef& port) {
+        Folder dir(port_dir(port.device, port.port), port.to_string() + " ");
+        PortStateSample s;
+        s.port = port;
+        s.state = value(dir, "state", sysfs::parse_port_state);
+        if (auto ps = value(dir, "phys_state", sysfs::parse_phys_state)) {
+            s.phys_state = ps->code;
+            s.phys_state_text = std::move(ps->name);
+        }
+        s.lid = value(dir, "lid", sysfs::parse_lid);
+        s.sm_lid = value(dir, "sm_lid", sysfs::parse_lid);
+        s.lmc = value(dir, "lid_mask_count", sysfs::parse_lid_mask_count);
+        s.link_layer = value(dir, "link_layer", sysfs::parse_link_layer);
+        // The text is kept as the kernel printed it; parsing checks that it is a rate at all.
+        s.rate = value(dir, "rate", [](std::string_view t) -> Result<std::string> {
+            auto r = sysfs::parse_rate(t);
+            if (!r) return r.error();
+            return std::string(*sysfs::value_line(t));
+        });
+        s.cap_mask = value(dir, "cap_mask", sysfs::parse_cap_mask);
+        if (auto it = src_.gids_.find(port); it != src_.gids_.end()) {
+            s.gids = it->second.gids;
+            // GID 0's interface ID is the port GUID on InfiniBand only; RoCE derives it from
+            // the MAC address.
+            if (s.link_layer == LinkLayer::infiniband) s.port_guid = it->second.port_guid;
+        }
+        emit(std::move(s));
+    }
+
+    void pkey_table(const PortRef& port) {
+        const std::string prefix = port.to_string() + " pkeys";
+        Folder dir(port_dir(port.device, port.port) + "/pkeys", prefix + "/");
+        auto names = listing(dir.dir(), prefix, false);
+        if (!names) return;
+        auto indexes = numbered_entries(*names);
+        // P_Key indexes are 16 bits wide; an entry beyond that is not part of any table.
+        while (!indexes.empty() && indexes.back() > kMaxPKeyIndex) {
+            error(dir.subject(std::to_string(indexes.back())),
+                  make_error("P_Key index beyond 65535", ERANGE));
+            indexes.pop_back();
+        }
+        PKeyTableSample s;
+        s.port = port;
+        s.view = PKeyView::device;
+        const size_t size = indexes.empty() ? 0 : indexes.back() + 1;
+        s.table.keys.assign(size, 0);
+        size_t next = 0;
+        for (uint32_t i : indexes) {
+            // An index the directory does not list cannot be read: say so rather than call it
+            // an empty slot.
+            for (; next < i; ++next) s.table.unreadable.push_back(static_cast<uint16_t>(next));
+            next = i + 1;
+            if (auto key = value(dir, std::to_string(i), sysfs::parse_pkey_entry)) {
+                s.table.keys[i] = *key;
+            } else {
+                s.table.unreadable.push_back(static_cast<uint16_t>(i));
+            }
+        }
+        emit(std::move(s));
+    }
+
+    void counters(const PortRef& port, const char* folder, CounterKind kind) {
+        const std::string prefix = port.to_string() + " " + folder;
+        Folder dir(port_dir(port.device, port.port) + "/" + folder, prefix + "/");
+        // Ports without a PMA (RoCE on rxe, iWARP) have no counters/ at all: nothing to report.
+        auto names = listing(dir.dir(), prefix, true);
+        if (!names) return;
+        std::sort(names->begin(), names->end());
+        for (auto& name : *names) {
+            if (kind == CounterKind::hw && name == kHwLifespan) continue;
+            auto v = value(dir, name, sysfs::parse_counter);
+            if (!v) continue;
+            CounterSample c;
+            c.port = port;
+            c.width = counter_width(kind, name);
+            c.name = std::move(name);
+            c.value = *v;
+            c.kind = kind;
+            emit(std::move(c));
+        }
+    }
+
+    std::string device_dir(const std::string& dev) const { return src_.class_dir_ + "/" + dev; }
+    std::string port_dir(const std::string& dev, uint32_t port) const {
+        return device_dir(dev) + "/ports/" + std::to_string(port);
+    }
+
+private:
+    SysfsSource& src_;
+    TimePoint now_;
+    ObservationSink& sink_;
+};
+
+SysfsSource::SysfsSource(SourceSettings settings, std::unique_ptr<sysfs::SysfsReader> reader)
+    : settings_(std::move(settings)),
+      reader_(std::move(reader)),
+      class_dir_(settings_.sysfs_root + "/class/infiniband") {}
+
+Result<std::vector<std::string>> SysfsSource::list_devices() const {
+    auto names = reader_->list_dir(class_dir_);
+    if (!names) {
+        if (names.error().code == ENOENT) {
+            return make_error(std::string(kNoDevices) + class_dir_, ENOENT);
+        }
+        return names.error();
+    }
+    if (names->empty()) return make_error(std::string(kNoDevices) + class_dir_, ENODEV);
+    std::vector<std::string> selected;
+    for (auto& n : *names) {
+        if (!n.empty() && n.front() != '.' && settings_.device_selected(n)) {
+            selected.push_back(std::move(n));
+        }
+    }
+    if (selected.empty()) {
+        return make_error("the device filter excludes all " + std::to_string(names->size()) +
+                              " RDMA devices under " + class_dir_,
+                          ENODEV);
+    }
+    std::sort(selected.begin(), selected.end());
+    return selected;
+}
+
+Availability SysfsSource::availability() const {
+    auto devices = list_devices();
+    if (!devices) return Availability{false, devices.error().message};
+    return Availability{true, ""};
+}
+
+Duration SysfsSource::poll_interval() const {
+    return std::min(settings_.counter_interval, settings_.pkey_interval);
+}
+
+void SysfsSource::poll(TimePoint now, ObservationSink& sink) {
+    // A cadence is due when its time has come; the next one is counted from the slot it was due
+    // in, so a late poll does not shift every later one.
+    auto due = [now](std::optional<TimePoint>& next, Duration interval) {
+        if (next && now < *next) return false;
+        if (!next || now - *next >= interval) {
+            next = now + interval;
+        } else {
+            *next += interval;
+        }
+        return true;
+    };
+    Parts parts;
+    parts.counters = due(next_counters_, settings_.counter_interval);
+    parts.tables = due(next_tables_, settings_.pkey_interval);
+    if (parts.counters || parts.tables) sample(now, sink, parts);
+}
+
+void SysfsSource::sample_all(TimePoint now, ObservationSink& sink) {
+    sample(now, sink, Parts{true, true});
+}
+
+void SysfsSource::sample(TimePoint now, ObservationSink& sink, Parts parts) {
+    Pass pass(*this, now, sink);
+    auto devices = list_devices();
+    if (!devices) {
+        pass.emit(SourceStatus{false, devices.error().message});
+        pass.emit(DeviceList{});
+        gids_.clear();
+        described_.clear();
+        return;
+    }
+    pass.emit(SourceStatus{true, ""});
+    pass.emit(DeviceList{*devices});
+
+    // Forget what belongs to devices that went away, so a device that comes back is described
+    // afresh.
+    std::erase_if(described_, [&](const std::string& d) {
+        return !std::binary_search(devices->begin(), devices->end(), d);
+    });
+    std::erase_if(gids_, [&](const auto& kv) {
+        return !std::binary_search(devices->begin(), devices->end(), kv.first.device);
+    });
+
+    for (const auto& dev : *devices) {
+        auto ports = pass.ports_of(dev);
+        const bool new_device = !described_.contains(dev);
+        if (parts.tables || new_device) {
+            std::optional<uint32_t> first;
+            if (ports && !ports->empty()) first = ports->front();
+            pass.device_info(dev, first);
+            described_.insert(dev);
+        }
+        if (!ports) continue;
+        for (uint32_t p : *ports) {
+            PortRef port{dev, p};
+            if (parts.tables || !gids_.contains(port)) pass.read_gids(port);
+            pass.port_state(port);
+            if (parts.tables) pass.pkey_table(port);
+            if (parts.counters) {
+                pass.counters(port, "counters", CounterKind::pma);
+                pass.counters(port, "hw_counters", CounterKind::hw);
+            }
+        }
+    }
+}
+
+void SysfsSource::refresh(const PortRef& port, TimePoint now, ObservationSink& sink) {
+    Pass pass(*this, now, sink);
+    auto devices = list_devices();
+    const bool known = devices && std::binary_search(devices->begin(), devices->end(), port.device);
+    if (!known) {
+        pass.emit(SampleError{
+            port.to_string(),
+            "cannot refresh: no selected RDMA device '" + port.device + "' under " + class_dir_,
+            ENODEV});
+        return;
+    }
+    auto ports = pass.ports_of(port.device);
+    if (!ports) return;
+    bool found = false;
+    for (uint32_t p : *ports) {
+        if (port.port != 0 && p != port.port) continue;
+        found = true;
+        PortRef one{port.device, p};
+        pass.read_gids(one);
+        pass.port_state(one);
+        pass.pkey_table(one);
+    }
+    if (!found) {
+        pass.emit(SampleError{port.to_string(), "cannot refresh: no such port", ENOENT});
+    }
+}
+
+Result<std::unique_ptr<Source>> make_sysfs_source(const SourceSettings& settings,
+                                                  std::unique_ptr<sysfs::SysfsReader> reader) {
+    if (settings.counter_interval <= Duration::zero() ||
+        settings.pkey_interval <= Duration::zero()) {
+        return make_error("sysfs source: counter and P_Key intervals must be positive", EINVAL);
+    }
+    if (settings.sysfs_root.empty()) return make_error("sysfs source: empty sysfs root", EINVAL);
+    return std::unique_ptr<Source>(std::make_unique<SysfsSource>(settings, std::move(reader)));
+}
+
+Result<std::unique_ptr<Source>> make_sysfs_source(const SourceSettings& settings) {
+    return make_sysfs_source(settings, std::make_unique<sysfs::PosixSysfsReader>());
+}
+
+}  // namespace rdmadiag

@@ -1,0 +1,77 @@
+#pragma once
+// The sysfs source: reads <root>/class/infiniband/<device>/... and turns it into observations.
+//
+// Two cadences: port state and counters every counter_interval; device identity, GIDs and the
+// whole P_Key table every pkey_interval (a 128-entry table costs 128 driver queries, so it is read
+// less often), plus on refresh(port) after an event. A value file that cannot be read or parsed
+// costs only that value: it is left out (never 0) and reported as a SampleError.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "collector/model/result.hpp"
+#include "collector/sources/source.hpp"
+#include "collector/sources/source_registry.hpp"
+#include "collector/sources/sysfs/sysfs_reader.hpp"
+
+namespace rdmadiag {
+
+constexpr std::string_view kSysfsSourceName = "sysfs";
+
+class SysfsSource final : public Source {
+public:
+    SysfsSource(SourceSettings settings, std::unique_ptr<sysfs::SysfsReader> reader);
+
+    std::string_view name() const override { return kSysfsSourceName; }
+    Availability availability() const override;
+
+    // The shorter of the two cadences; poll() works out which parts are due.
+    Duration poll_interval() const override;
+    void poll(TimePoint now, ObservationSink& sink) override;
+    void refresh(const PortRef& port, TimePoint now, ObservationSink& sink) override;
+
+    // Everything, now, whatever is due (one-shot commands, benchmarks). Does not move the
+    // cadences.
+    void sample_all(TimePoint now, ObservationSink& sink);
+
+    // <root>/class/infiniband
+    const std::string& class_dir() const { return class_dir_; }
+
+private:
+    struct Parts {
+        bool counters = false;  // port state + counters/ + hw_counters/
+        bool tables = false;    // device identity, GIDs, P_Key tables
+    };
+    class Pass;
+
+    void sample(TimePoint now, ObservationSink& sink, Parts parts);
+    // Selected device names, sorted; an error saying why when the source is down.
+    Result<std::vector<std::string>> list_devices() const;
+
+    SourceSettings settings_;
+    std::unique_ptr<sysfs::SysfsReader> reader_;
+    std::string class_dir_;
+    std::optional<TimePoint> next_counters_;
+    std::optional<TimePoint> next_tables_;
+
+    // What the slow cadence learnt, carried by the fast one: GIDs and the port GUID per port,
+    // and which devices already had their identity read.
+    struct PortGids {
+        std::vector<std::string> gids;
+        std::optional<uint64_t> port_guid;
+    };
+    std::map<PortRef, PortGids> gids_;
+    std::set<std::string> described_;
+};
+
+// The factory the source registry calls: reads settings.sysfs_root through the real file system.
+Result<std::unique_ptr<Source>> make_sysfs_source(const SourceSettings& settings);
+// The same over any reader (tests inject failures through it).
+Result<std::unique_ptr<Source>> make_sysfs_source(const SourceSettings& settings,
+                                                  std::unique_ptr<sysfs::SysfsReader> reader);
+
+}  // namespace rdmadiag

@@ -1,0 +1,718 @@
+#include "collector/sources/sysfs/sysfs_source.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+#include <string>
+
+#include "tests/collector/sources/sysfs/sysfs_tree_writer.hpp"
+#include "tests/collector/sources/sysfs/temp_tree.hpp"
+
+namespace rdmadiag {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::string fixture(const std::string& name) {
+    return std::string(RDMADIAG_FIXTURES) + "/sysfs/" + name;
+}
+
+TimePoint at(Duration d) {
+    return TimePoint{d};
+}
+
+template <class T>
+std::vector<T> all(const std::vector<Observation>& obs) {
+    std::vector<T> out;
+    for (const auto& o : obs) {
+        if (const T* t = std::get_if<T>(&o.body)) out.push_back(*t);
+    }
+    return out;
+}
+
+template <class T>
+T only(const std::vector<Observation>& obs) {
+    auto v = all<T>(obs);
+    EXPECT_EQ(v.size(), 1u) << "expected exactly one " << typeid(T).name();
+    return v.empty() ? T{} : v.front();
+}
+
+std::map<std::string, CounterSample> counters_by_name(const std::vector<Observation>& obs,
+                                                      CounterKind kind) {
+    std::map<std::string, CounterSample> out;
+    for (const auto& c : all<CounterSample>(obs)) {
+        if (c.kind == kind) out[c.name] = c;
+    }
+    return out;
+}
+
+std::map<std::string, SampleError> errors_by_subject(const std::vector<Observation>& obs) {
+    std::map<std::string, SampleError> out;
+    for (const auto& e : all<SampleError>(obs)) {
+        EXPECT_FALSE(out.contains(e.subject)) << "reported twice: " << e.subject;
+        out[e.subject] = e;
+    }
+    return out;
+}
+
+std::unique_ptr<SysfsSource> source_at(const std::string& root, SourceSettings s = {}) {
+    s.sysfs_root = root;
+    return std::make_unique<SysfsSource>(s, std::make_unique<sysfs::PosixSysfsReader>());
+}
+
+std::vector<Observation> sample_all(SysfsSource& src, TimePoint t = at(seconds(1))) {
+    VectorSink sink;
+    src.sample_all(t, sink);
+    return sink.observations;
+}
+
+// ---- (a) mlx5 InfiniBand port ----------------------------------------------------------------
+
+TEST(SysfsSourceMlx5, ReportsTheDeviceExactly) {
+    auto src = source_at(fixture("mlx5-ib"));
+    EXPECT_TRUE(src->availability().available);
+    auto obs = sample_all(*src);
+    for (const auto& o : obs) {
+        EXPECT_EQ(o.source, "sysfs");
+        EXPECT_EQ(o.time, at(seconds(1)));
+    }
+    EXPECT_TRUE(all<SampleError>(obs).empty());
+    EXPECT_EQ(only<SourceStatus>(obs), (SourceStatus{true, ""}));
+    EXPECT_EQ(only<DeviceList>(obs).devices, std::vector<std::string>{"mlx5_0"});
+
+    DeviceInfo want;
+    want.device = "mlx5_0";
+    want.node_type = "CA";
+    want.node_guid = 0x248a070300b41e2aULL;
+    want.sys_image_guid = 0x248a070300b41e2aULL;
+    want.fw_ver = "16.35.2000";
+    want.board_id = "MT_0000000008";
+    want.hca_type = "MT4119";
+    want.node_desc = "node01 mlx5_0";
+    want.transport = Transport::ib;
+    EXPECT_EQ(only<DeviceInfo>(obs), want);
+}
+
+TEST(SysfsSourceMlx5, ReportsThePortStateExactly) {
+    auto src = source_at(fixture("mlx5-ib"));
+    auto obs = sample_all(*src);
+    PortStateSample want;
+    want.port = PortRef{"mlx5_0", 1};
+    want.state = PortState::active;
+    want.phys_state = 5;
+    want.phys_state_text = "LinkUp";
+    want.lid = 0x1a;
+    want.sm_lid = 0x1;
+    want.lmc = 0;
+    want.link_layer = LinkLayer::infiniband;
+    want.rate = "100 Gb/sec (4X EDR)";
+    want.cap_mask = 0x2651e848;
+    want.port_guid = 0x248a070300b41e2aULL;
+    want.gids = {"fe80:0000:0000:0000:248a:0703:00b4:1e2a"};
+    EXPECT_EQ(only<PortStateSample>(obs), want);
+}
+
+TEST(SysfsSourceMlx5, ReadsTheWhole128EntryTableWithHolesAndMembership) {
+    auto src = source_at(fixture("mlx5-ib"));
+    auto t = only<PKeyTableSample>(sample_all(*src));
+    EXPECT_EQ(t.port, (PortRef{"mlx5_0", 1}));
+    EXPECT_EQ(t.view, PKeyView::device);
+    ASSERT_EQ(t.table.keys.size(), 128u);
+    EXPECT_TRUE(t.table.complete());
+    std::vector<uint16_t> want(128, 0);
+    want[0] = 0xffff;
+    want[1] = 0x8001;
+    want[3] = 0x0002;  // limited member of partition 2
+    want[4] = 0x8005;
+    want[40] = 0x8010;
+    want[127] = 0x7fff;
+    EXPECT_EQ(t.table.keys, want);
+    EXPECT_EQ(t.table.used(), 6u);
+    EXPECT_FALSE(pkey_is_full(t.table.keys[3]));
+}
+
+TEST(SysfsSourceMlx5, ReadsEveryCounterWithItsWidth) {
+    auto src = source_at(fixture("mlx5-ib"));
+    auto obs = sample_all(*src);
+    auto pma = counters_by_name(obs, CounterKind::pma);
+    EXPECT_EQ(pma.size(), 21u);
+    EXPECT_EQ(pma.at("symbol_error").value, 3u);
+    EXPECT_EQ(pma.at("symbol_error").width, 16);
+    EXPECT_EQ(pma.at("link_downed").value, 1u);
+    EXPECT_EQ(pma.at("link_downed").width, 8);
+    EXPECT_EQ(pma.at("port_rcv_constraint_errors").value, 255u);
+    EXPECT_EQ(pma.at("port_rcv_constraint_errors").width, 8);
+    EXPECT_EQ(pma.at("port_xmit_constraint_errors").value, 2u);
+    EXPECT_EQ(pma.at("local_link_integrity_errors").width, 4);
+    EXPECT_EQ(pma.at("VL15_dropped").width, 16);
+    EXPECT_EQ(pma.at("port_xmit_wait").value, 1048576u);
+    EXPECT_EQ(pma.at("port_xmit_wait").width, 32);
+    EXPECT_EQ(pma.at("port_xmit_data").value, 18446744073709551615ULL);
+    EXPECT_EQ(pma.at("port_xmit_data").width, 64);
+    EXPECT_EQ(pma.at("port_rcv_data").value, 9876543210ULL);
+    EXPECT_EQ(pma.at("multicast_rcv_packets").value, 16000u);
+    for (const auto& [name, c] : pma) EXPECT_EQ(c.port, (PortRef{"mlx5_0", 1})) << name;
+
+    auto hw = counters_by_name(obs, CounterKind::hw);
+    EXPECT_EQ(hw.size(), 18u);  // lifespan is a setting, not a counter
+    EXPECT_FALSE(hw.contains("lifespan"));
+    EXPECT_EQ(hw.at("out_of_buffer").value, 17u);
+    EXPECT_EQ(hw.at("out_of_buffer").width, 64);
+    EXPECT_EQ(hw.at("rx_write_requests").value, 4242u);
+    EXPECT_EQ(hw.at("duplicate_request").value, 0u);
+}
+
+TEST(SysfsSourceMlx5, EmitsInAStableOrder) {
+    auto src = source_at(fixture("mlx5-ib"));
+    auto a = sample_all(*src);
+    auto b = sample_all(*src);
+    EXPECT_EQ(a, b);
+    ASSERT_GE(a.size(), 5u);
+    EXPECT_EQ(observation_kind(a[0].body), observation_kind(ObservationBody{SourceStatus{}}));
+    EXPECT_TRUE(std::holds_alternative<DeviceList>(a[1].body));
+    EXPECT_TRUE(std::holds_alternative<DeviceInfo>(a[2].body));
+    EXPECT_TRUE(std::holds_alternative<PortStateSample>(a[3].body));
+    EXPECT_TRUE(std::holds_alternative<PKeyTableSample>(a[4].body));
+}
+
+// ---- (b) RoCE -------------------------------------------------------------------------------
+
+TEST(SysfsSourceRoce, ReportsAnRxePortWithoutCountersFolder) {
+    auto src = source_at(fixture("rxe-roce"));
+    auto obs = sample_all(*src);
+    EXPECT_TRUE(all<SampleError>(obs).empty()) << all<SampleError>(obs).front().message;
+
+    auto info = only<DeviceInfo>(obs);
+    EXPECT_EQ(info.device, "rxe0");
+    EXPECT_EQ(info.node_type, "CA");
+    EXPECT_EQ(info.transport, Transport::roce);
+    EXPECT_EQ(info.node_desc, "rxe");
+    EXPECT_EQ(info.fw_ver, std::nullopt);  // the driver names no firmware: an empty line
+    EXPECT_EQ(info.board_id, std::nullopt);
+    EXPECT_EQ(info.hca_type, std::nullopt);
+
+    auto port = only<PortStateSample>(obs);
+    EXPECT_EQ(port.link_layer, LinkLayer::ethernet);
+    EXPECT_EQ(port.rate, "2.5 Gb/sec (1X)");
+    EXPECT_EQ(port.lid, 0u);
+    EXPECT_EQ(port.cap_mask, 0x00010000u);
+    EXPECT_EQ(port.port_guid, std::nullopt);
+    EXPECT_THAT(port.gids, ElementsAre("fe80:0000:0000:0000:5054:00ff:fe12:3456",
+                                       "fe80:0000:0000:0000:5054:00ff:fe12:3456",
+                                       "0000:0000:0000:0000:0000:ffff:c0a8:0a05",
+                                       "0000:0000:0000:0000:0000:ffff:c0a8:0a05"));
+
+    auto table = only<PKeyTableSample>(obs);
+    EXPECT_EQ(table.table.keys, std::vector<uint16_t>{0xffff});
+
+    EXPECT_TRUE(counters_by_name(obs, CounterKind::pma).empty());
+    auto hw = counters_by_name(obs, CounterKind::hw);
+    EXPECT_EQ(hw.size(), 15u);
+    EXPECT_EQ(hw.at("sent_pkts").value, 1200u);
+    EXPECT_EQ(hw.at("link_downed").value, 2u);
+    EXPECT_EQ(hw.at("link_downed").kind, CounterKind::hw);
+}
+
+// ---- (c) N/A (no PMA) -----------------------------------------------------------------------
+
+TEST(SysfsSourceNoPma, EveryCounterIsAbsentAndReportedTheRestStays) {
+    auto src = source_at(fixture("no-pma"));
+    auto obs = sample_all(*src);
+    EXPECT_TRUE(counters_by_name(obs, CounterKind::pma).empty());
+    auto errors = errors_by_subject(obs);
+    EXPECT_EQ(errors.size(), 21u);
+    for (const auto& [subject, e] : errors) {
+        EXPECT_THAT(subject, HasSubstr("mlx5_1:1 counters/"));
+        EXPECT_THAT(e.message, HasSubstr("N/A (no PMA)"));
+        EXPECT_EQ(e.code, ENOTSUP);
+    }
+    EXPECT_TRUE(errors.contains("mlx5_1:1 counters/port_rcv_constraint_errors"));
+
+    EXPECT_EQ(only<SourceStatus>(obs).up, true);
+    EXPECT_EQ(only<DeviceInfo>(obs).hca_type, "MT4120");
+    EXPECT_EQ(only<PortStateSample>(obs).state, PortState::active);
+    EXPECT_EQ(only<PKeyTableSample>(obs).table.used(), 2u);
+    auto hw = counters_by_name(obs, CounterKind::hw);
+    EXPECT_EQ(hw.size(), 18u);
+    EXPECT_EQ(hw.at("out_of_sequence").value, 5u);
+}
+
+// ---- (d) files that fail ----------------------------------------------------------------------
+
+class SysfsSourceBroken : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_TRUE(tmp.ok());
+        tmp.add_fixture("broken");
+        // Files git cannot hold: read() fails (EISDIR) whoever runs the test.
+        tmp.make_unreadable("class/infiniband/mlx5_2/ports/1/counters/port_xmit_discards");
+        tmp.make_unreadable("class/infiniband/mlx5_2/ports/1/pkeys/4");
+        tmp.make_unreadable("class/infiniband/mlx5_2/ports/1/sm_lid");
+        tmp.make_unreadable("class/infiniband/mlx5_2/hca_type");
+    }
+    test::TempTree tmp;
+};
+
+TEST_F(SysfsSourceBroken, EachBadFileCostsOnlyItsValueAndIsReported) {
+    auto src = source_at(tmp.path());
+    auto obs = sample_all(*src);
+    auto errors = errors_by_subject(obs);
+
+    std::map<std::string, int> want{
+        {"mlx5_2 node_guid", EINVAL},                      // garbage
+        {"mlx5_2 node_desc", ENODATA},                     // empty file
+        {"mlx5_2 hca_type", EISDIR},                       // read() fails
+        {"mlx5_2:1 lid", EINVAL},                          // truncated "0x"
+        {"mlx5_2:1 sm_lid", EISDIR},                       // read() fails
+        {"mlx5_2:1 lid_mask_count", EINVAL},               // negative
+        {"mlx5_2:1 rate", EINVAL},                         // garbage
+        {"mlx5_2:1 cap_mask", EINVAL},                     // trailing junk
+        {"mlx5_2:1 gids/1", EINVAL},                       // compressed IPv6 form
+        {"mlx5_2:1 pkeys/1", EINVAL},                      // three hex digits
+        {"mlx5_2:1 pkeys/2", ENODATA},                     // empty file
+        {"mlx5_2:1 pkeys/3", EINVAL},                      // two lines
+        {"mlx5_2:1 pkeys/4", EISDIR},                      // read() fails
+        {"mlx5_2:1 counters/symbol_error", EINVAL},        // negative
+        {"mlx5_2:1 counters/link_downed", ERANGE},         // beyond 64 bits
+        {"mlx5_2:1 counters/port_rcv_errors", EINVAL},     // trailing junk
+        {"mlx5_2:1 counters/VL15_dropped", EOVERFLOW},     // overlong
+        {"mlx5_2:1 counters/port_xmit_discards", EISDIR},  // read() fails
+        {"mlx5_2:1 hw_counters/out_of_buffer", ENODATA},   // empty file
+    };
+    for (const auto& [subject, code] : want) {
+        ASSERT_TRUE(errors.contains(subject)) << "not reported: " << subject;
+        EXPECT_EQ(errors.at(subject).code, code) << subject << ": " << errors.at(subject).message;
+        EXPECT_FALSE(errors.at(subject).message.empty());
+    }
+    EXPECT_EQ(errors.size(), want.size());
+
+    // The source and the device stay; every other value is there.
+    EXPECT_EQ(only<SourceStatus>(obs).up, true);
+    auto info = only<DeviceInfo>(obs);
+    EXPECT_EQ(info.node_guid, std::nullopt);
+    EXPECT_EQ(info.node_desc, std::nullopt);
+    EXPECT_EQ(info.hca_type, std::nullopt);
+    EXPECT_EQ(info.sys_image_guid, 0x248a070300b41e50ULL);
+    EXPECT_EQ(info.fw_ver, "16.35.2000");
+    EXPECT_EQ(info.transport, Transport::ib);
+
+    auto port = only<PortStateSample>(obs);
+    EXPECT_EQ(port.state, PortState::active);
+    EXPECT_EQ(port.phys_state, 5);
+    EXPECT_EQ(port.lid, std::nullopt);
+    EXPECT_EQ(port.sm_lid, std::nullopt);
+    EXPECT_EQ(port.lmc, std::nullopt);
+    EXPECT_EQ(port.rate, std::nullopt);
+    EXPECT_EQ(port.cap_mask, std::nullopt);
+    EXPECT_EQ(port.link_layer, LinkLayer::infiniband);
+    EXPECT_EQ(port.gids, std::vector<std::string>{"fe80:0000:0000:0000:248a:0703:00b4:1e50"});
+
+    auto table = only<PKeyTableSample>(obs).table;
+    EXPECT_EQ(table.keys.size(), 8u);
+    EXPECT_EQ(table.keys[0], 0xffff);
+    EXPECT_EQ(table.unreadable, (std::vector<uint16_t>{1, 2, 3, 4}));
+    EXPECT_EQ(table.used(), 1u);
+
+    auto pma = counters_by_name(obs, CounterKind::pma);
+    EXPECT_EQ(pma.size(), 21u - 5u);
+    for (const char* gone :
+         {"symbol_error", "link_downed", "port_rcv_errors", "VL15_dropped", "port_xmit_discards"}) {
+        EXPECT_FALSE(pma.contains(gone)) << gone << " must be absent, not 0";
+    }
+    EXPECT_EQ(pma.at("port_rcv_constraint_errors").value, 7u);
+    auto hw = counters_by_name(obs, CounterKind::hw);
+    EXPECT_FALSE(hw.contains("out_of_buffer"));
+    EXPECT_EQ(hw.at("out_of_sequence").value, 4u);
+}
+
+TEST_F(SysfsSourceBroken, ABrokenDeviceDoesNotChangeWhatAHealthyOneReports) {
+    auto alone = sample_all(*source_at(fixture("mlx5-ib")));
+    tmp.add_fixture("mlx5-ib");
+    auto together = sample_all(*source_at(tmp.path()));
+
+    EXPECT_EQ(only<DeviceList>(together).devices, (std::vector<std::string>{"mlx5_0", "mlx5_2"}));
+    auto about_mlx5_0 = [](const std::vector<Observation>& obs) {
+        std::vector<Observation> out;
+        for (const auto& o : obs) {
+            if (std::holds_alternative<SourceStatus>(o.body) ||
+                std::holds_alternative<DeviceList>(o.body)) {
+                continue;
+            }
+            auto text = std::visit(
+                [](const auto& b) -> std::string {
+                    using B = std::decay_t<decltype(b)>;
+                    if constexpr (std::is_same_v<B, DeviceInfo>) return b.device;
+                    if constexpr (std::is_same_v<B, SampleError>) return b.subject;
+                    if constexpr (requires { b.port.device; }) return b.port.device;
+                    return "";
+                },
+                o.body);
+            if (text.rfind("mlx5_0", 0) == 0) out.push_back(o);
+        }
+        return out;
+    };
+    EXPECT_EQ(about_mlx5_0(together), about_mlx5_0(alone));
+    EXPECT_FALSE(all<SampleError>(together).empty());
+}
+
+TEST_F(SysfsSourceBroken, AP_KeyEntryBeyondSixteenBitsIsReportedNotAllocated) {
+    ASSERT_TRUE(test::write_text_file(tmp.path() + "/class/infiniband/mlx5_2/ports/1/pkeys/70000",
+                                      "0xffff\n")
+                    .ok());
+    auto obs = sample_all(*source_at(tmp.path()));
+    auto errors = errors_by_subject(obs);
+    ASSERT_TRUE(errors.contains("mlx5_2:1 pkeys/70000"));
+    EXPECT_EQ(errors.at("mlx5_2:1 pkeys/70000").code, ERANGE);
+    EXPECT_EQ(only<PKeyTableSample>(obs).table.keys.size(), 8u);
+}
+
+// Failures read() gives on real sysfs that plain files cannot reproduce (a driver's EINVAL, an
+// LSM's EACCES, EAGAIN from a busy firmware command) come through an injected reader.
+class FailingReader final : public sysfs::SysfsReader {
+public:
+    std::map<std::string, int> fail_read;  // path suffix -> errno
+    std::map<std::string, int> fail_list;
+    Result<size_t> read_file(const std::string& path, char* buf, size_t size) override {
+        for (const auto& [suffix, err] : fail_read) {
+            if (path.ends_with(suffix)) return make_error("injected failure " + path, err);
+        }
+        return real_.read_file(path, buf, size);
+    }
+    Result<std::vector<std::string>> list_dir(const std::string& path) override {
+        for (const auto& [suffix, err] : fail_list) {
+            if (path.ends_with(suffix)) return make_error("injected failure " + path, err);
+        }
+        return real_.list_dir(path);
+    }
+
+private:
+    sysfs::PosixSysfsReader real_;
+};
+
+TEST(SysfsSourceInjected, DriverErrorsAreReportedWithTheirErrno) {
+    auto reader = std::make_unique<FailingReader>();
+    reader->fail_read = {{"/ports/1/rate", EINVAL},
+                         {"/pkeys/40", EACCES},
+                         {"/counters/symbol_error", EAGAIN},
+                         {"/mlx5_0/fw_ver", EINVAL},
+                         {"/mlx5_0/board_id", ENOENT}};  // optional: absent, not an error
+    reader->fail_list = {{"/ports/1/hw_counters", EACCES}};
+    SourceSettings s;
+    s.sysfs_root = fixture("mlx5-ib");
+    SysfsSource src(s, std::move(reader));
+    auto obs = sample_all(src);
+    auto errors = errors_by_subject(obs);
+    EXPECT_EQ(errors.size(), 5u);
+    EXPECT_EQ(errors.at("mlx5_0:1 rate").code, EINVAL);
+    EXPECT_EQ(errors.at("mlx5_0:1 pkeys/40").code, EACCES);
+    EXPECT_EQ(errors.at("mlx5_0:1 counters/symbol_error").code, EAGAIN);
+    EXPECT_EQ(errors.at("mlx5_0 fw_ver").code, EINVAL);
+    EXPECT_EQ(errors.at("mlx5_0:1 hw_counters").code, EACCES);
+
+    EXPECT_EQ(only<PortStateSample>(obs).rate, std::nullopt);
+    EXPECT_EQ(only<PortStateSample>(obs).lid, 0x1au);
+    auto table = only<PKeyTableSample>(obs).table;
+    EXPECT_EQ(table.unreadable, std::vector<uint16_t>{40});
+    EXPECT_EQ(table.used(), 5u);
+    EXPECT_FALSE(counters_by_name(obs, CounterKind::pma).contains("symbol_error"));
+    EXPECT_EQ(counters_by_name(obs, CounterKind::pma).size(), 20u);
+    EXPECT_TRUE(counters_by_name(obs, CounterKind::hw).empty());
+    EXPECT_EQ(only<DeviceInfo>(obs).board_id, std::nullopt);
+    EXPECT_EQ(only<DeviceInfo>(obs).hca_type, "MT4119");
+}
+
+TEST(SysfsSourceInjected, AnUnlistablePortsFolderCostsOnlyThatDevice) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    tmp.add_fixture("mlx5-ib");
+    tmp.add_fixture("rxe-roce");
+    auto reader = std::make_unique<FailingReader>();
+    reader->fail_list = {{"/rxe0/ports", EACCES}};
+    SourceSettings s;
+    s.sysfs_root = tmp.path();
+    SysfsSource src(s, std::move(reader));
+    auto obs = sample_all(src);
+    auto errors = errors_by_subject(obs);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors.at("rxe0 ports").code, EACCES);
+    EXPECT_EQ(all<DeviceInfo>(obs).size(), 2u);
+    EXPECT_EQ(only<PortStateSample>(obs).port, (PortRef{"mlx5_0", 1}));
+}
+
+// ---- no devices -------------------------------------------------------------------------------
+
+TEST(SysfsSourceAvailability, MissingClassFolderMeansDownWithAReason) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    auto src = source_at(tmp.path());
+    auto a = src->availability();
+    EXPECT_FALSE(a.available);
+    EXPECT_EQ(a.reason, "no RDMA devices under " + tmp.path() + "/class/infiniband");
+    VectorSink sink;
+    src->poll(at(seconds(0)), sink);
+    ASSERT_EQ(sink.observations.size(), 2u);
+    EXPECT_EQ(std::get<SourceStatus>(sink.observations[0].body), (SourceStatus{false, a.reason}));
+    EXPECT_EQ(std::get<DeviceList>(sink.observations[1].body), DeviceList{});
+}
+
+TEST(SysfsSourceAvailability, EmptyClassFolderMeansDown) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    std::filesystem::create_directories(tmp.path() + "/class/infiniband");
+    auto src = source_at(tmp.path());
+    EXPECT_FALSE(src->availability().available);
+    EXPECT_EQ(src->availability().reason,
+              "no RDMA devices under " + tmp.path() + "/class/infiniband");
+}
+
+TEST(SysfsSourceAvailability, TheRealSysDefaultNamesSysClassInfiniband) {
+    // Whatever this machine has, the reason (if any) names the real path.
+    auto src = make_sysfs_source(SourceSettings{});
+    ASSERT_TRUE(src.ok());
+    auto a = (*src)->availability();
+    if (!a.available) {
+        EXPECT_EQ(a.reason, "no RDMA devices under /sys/class/infiniband");
+    }
+}
+
+TEST(SysfsSourceAvailability, ADeviceThatAppearsLaterIsPickedUp) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    SourceSettings s;
+    s.counter_interval = seconds(1);
+    auto src = source_at(tmp.path(), s);
+    VectorSink first;
+    src->poll(at(seconds(0)), first);
+    EXPECT_FALSE(only<SourceStatus>(first.observations).up);
+
+    tmp.add_fixture("rxe-roce");
+    VectorSink second;
+    src->poll(at(seconds(1)), second);
+    EXPECT_TRUE(only<SourceStatus>(second.observations).up);
+    // New devices are described on the fast cadence without waiting for the slow one.
+    EXPECT_EQ(only<DeviceInfo>(second.observations).device, "rxe0");
+    EXPECT_EQ(only<PortStateSample>(second.observations).gids.size(), 4u);
+    EXPECT_TRUE(all<PKeyTableSample>(second.observations).empty());
+}
+
+// ---- settings ---------------------------------------------------------------------------------
+
+TEST(SysfsSourceSettings, ExcludedDevicesAreNeverRead) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    tmp.add_fixture("mlx5-ib");
+    tmp.add_fixture("broken");
+    SourceSettings s;
+    s.exclude_devices = {"mlx5_2"};
+    auto reader = std::make_unique<FailingReader>();
+    // Any read under the excluded device would be reported as an error.
+    reader->fail_read = {{"mlx5_2/node_type", EIO}};
+    reader->fail_list = {{"mlx5_2/ports", EIO}};
+    s.sysfs_root = tmp.path();
+    SysfsSource src(s, std::move(reader));
+    auto obs = sample_all(src);
+    EXPECT_TRUE(all<SampleError>(obs).empty());
+    EXPECT_EQ(only<DeviceList>(obs).devices, std::vector<std::string>{"mlx5_0"});
+    EXPECT_EQ(only<DeviceInfo>(obs).device, "mlx5_0");
+}
+
+TEST(SysfsSourceSettings, IncludePatternsSelectDevices) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    tmp.add_fixture("mlx5-ib");
+    tmp.add_fixture("rxe-roce");
+    SourceSettings s;
+    s.include_devices = {"rxe*"};
+    auto obs = sample_all(*source_at(tmp.path(), s));
+    EXPECT_EQ(only<DeviceList>(obs).devices, std::vector<std::string>{"rxe0"});
+
+    s.include_devices = {"nothing*"};
+    auto none = source_at(tmp.path(), s);
+    EXPECT_FALSE(none->availability().available);
+    EXPECT_THAT(none->availability().reason, HasSubstr("device filter excludes all 2"));
+}
+
+TEST(SysfsSourceSettings, FactoryRejectsNonPositiveIntervals) {
+    SourceSettings s;
+    s.counter_interval = Duration::zero();
+    EXPECT_FALSE(make_sysfs_source(s).ok());
+    s.counter_interval = seconds(1);
+    s.pkey_interval = -seconds(1);
+    EXPECT_FALSE(make_sysfs_source(s).ok());
+    s.pkey_interval = seconds(10);
+    auto ok = make_sysfs_source(s);
+    ASSERT_TRUE(ok.ok());
+    EXPECT_EQ((*ok)->name(), "sysfs");
+}
+
+// ---- cadences ---------------------------------------------------------------------------------
+
+struct PollCounts {
+    size_t tables = 0;
+    size_t states = 0;
+    size_t counters = 0;
+    size_t infos = 0;
+};
+PollCounts count(const std::vector<Observation>& obs) {
+    return PollCounts{all<PKeyTableSample>(obs).size(), all<PortStateSample>(obs).size(),
+                      all<CounterSample>(obs).size(), all<DeviceInfo>(obs).size()};
+}
+
+TEST(SysfsSourceCadence, TablesArePolledMoreSlowlyThanCounters) {
+    SourceSettings s;
+    s.counter_interval = seconds(1);
+    s.pkey_interval = seconds(10);
+    auto src = source_at(fixture("mlx5-ib"), s);
+    EXPECT_EQ(src->poll_interval(), seconds(1));
+
+    const TimePoint t0 = at(seconds(100));
+    std::vector<PollCounts> polls;
+    for (int i = 0; i <= 20; ++i) {
+        VectorSink sink;
+        src->poll(t0 + seconds(i), sink);
+        polls.push_back(count(sink.observations));
+    }
+    for (int i = 0; i <= 20; ++i) {
+        const bool slow = i % 10 == 0;
+        EXPECT_EQ(polls[i].tables, slow ? 1u : 0u) << "poll " << i;
+        EXPECT_EQ(polls[i].infos, slow ? 1u : 0u) << "poll " << i;
+        EXPECT_EQ(polls[i].states, 1u) << "poll " << i;
+        EXPECT_EQ(polls[i].counters, 21u + 18u) << "poll " << i;
+    }
+}
+
+TEST(SysfsSourceCadence, NothingIsDueBetweenTicksAndLatePollsDoNotDrift) {
+    SourceSettings s;
+    s.counter_interval = seconds(2);
+    s.pkey_interval = seconds(5);
+    auto src = source_at(fixture("mlx5-ib"), s);
+    EXPECT_EQ(src->poll_interval(), seconds(2));
+    auto poll = [&](Duration t) {
+        VectorSink sink;
+        src->poll(at(t), sink);
+        return count(sink.observations);
+    };
+    EXPECT_EQ(poll(seconds(0)).tables, 1u);
+    auto between = poll(milliseconds(1500));
+    EXPECT_EQ(between.states + between.tables + between.counters, 0u);
+    // Slightly late: still counted from the slot, so the next one is due at 4 s, not 4.3 s.
+    EXPECT_EQ(poll(milliseconds(2300)).counters, 39u);
+    EXPECT_EQ(poll(seconds(4)).counters, 39u);
+    EXPECT_EQ(poll(seconds(5)).tables, 1u);
+    EXPECT_EQ(poll(seconds(5)).tables + poll(seconds(5)).counters, 0u);
+    // Far behind (a suspended host): one catch-up poll, not a burst.
+    EXPECT_EQ(poll(seconds(60)).tables, 1u);
+    EXPECT_EQ(poll(seconds(61)).counters, 0u);
+    EXPECT_EQ(poll(seconds(62)).counters, 39u);
+}
+
+TEST(SysfsSourceCadence, PKeyIntervalShorterThanCountersSetsThePollInterval) {
+    SourceSettings s;
+    s.counter_interval = seconds(30);
+    s.pkey_interval = seconds(5);
+    EXPECT_EQ(source_at(fixture("mlx5-ib"), s)->poll_interval(), seconds(5));
+}
+
+// ---- refresh ----------------------------------------------------------------------------------
+
+TEST(SysfsSourceRefresh, ReReadsThatPortsTableAndStateNow) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    tmp.add_fixture("mlx5-ib");
+    SourceSettings s;
+    s.counter_interval = seconds(1);
+    s.pkey_interval = seconds(60);
+    auto src = source_at(tmp.path(), s);
+    VectorSink first;
+    src->poll(at(seconds(0)), first);
+    EXPECT_EQ(only<PKeyTableSample>(first.observations).table.keys[1], 0x8001);
+
+    // The SM moves key 0x8001 from index 1 to index 7 and the port goes down.
+    const std::string port = tmp.path() + "/class/infiniband/mlx5_0/ports/1";
+    ASSERT_TRUE(test::write_text_file(port + "/pkeys/1", "0x0000\n").ok());
+    ASSERT_TRUE(test::write_text_file(port + "/pkeys/7", "0x8001\n").ok());
+    ASSERT_TRUE(test::write_text_file(port + "/state", "1: DOWN\n").ok());
+
+    VectorSink fast;
+    src->poll(at(seconds(1)), fast);
+    EXPECT_TRUE(all<PKeyTableSample>(fast.observations).empty());
+    EXPECT_EQ(only<PortStateSample>(fast.observations).state, PortState::down);
+
+    VectorSink refreshed;
+    src->refresh(PortRef{"mlx5_0", 1}, at(milliseconds(1200)), refreshed);
+    auto table = only<PKeyTableSample>(refreshed.observations);
+    EXPECT_EQ(table.table.keys[1], 0x0000);
+    EXPECT_EQ(table.table.keys[7], 0x8001);
+    EXPECT_EQ(only<PortStateSample>(refreshed.observations).state, PortState::down);
+    EXPECT_TRUE(all<CounterSample>(refreshed.observations).empty());
+    EXPECT_TRUE(all<SampleError>(refreshed.observations).empty());
+    for (const auto& o : refreshed.observations) EXPECT_EQ(o.time, at(milliseconds(1200)));
+
+    // The refresh does not move the cadences.
+    VectorSink next;
+    src->poll(at(seconds(2)), next);
+    EXPECT_TRUE(all<PKeyTableSample>(next.observations).empty());
+    EXPECT_EQ(all<CounterSample>(next.observations).size(), 39u);
+}
+
+TEST(SysfsSourceRefresh, PortZeroMeansEveryPortOfTheDevice) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    test::SysfsTreeSpec spec;
+    spec.devices = 2;
+    spec.ports = 2;
+    spec.pkeys = 16;
+    ASSERT_TRUE(test::write_sysfs_tree(tmp.path(), spec).ok());
+    auto src = source_at(tmp.path());
+    VectorSink sink;
+    src->refresh(PortRef{"mlx5_1", 0}, at(seconds(3)), sink);
+    auto tables = all<PKeyTableSample>(sink.observations);
+    ASSERT_EQ(tables.size(), 2u);
+    EXPECT_EQ(tables[0].port, (PortRef{"mlx5_1", 1}));
+    EXPECT_EQ(tables[1].port, (PortRef{"mlx5_1", 2}));
+}
+
+TEST(SysfsSourceRefresh, UnknownDeviceOrPortIsReported) {
+    auto src = source_at(fixture("mlx5-ib"));
+    VectorSink sink;
+    src->refresh(PortRef{"mlx5_9", 1}, at(seconds(1)), sink);
+    src->refresh(PortRef{"mlx5_0", 9}, at(seconds(1)), sink);
+    auto errors = errors_by_subject(sink.observations);
+    ASSERT_EQ(errors.size(), 2u);
+    EXPECT_EQ(errors.at("mlx5_9:1").code, ENODEV);
+    EXPECT_EQ(errors.at("mlx5_0:9").code, ENOENT);
+    EXPECT_TRUE(all<PKeyTableSample>(sink.observations).empty());
+}
+
+// ---- the generated tree -----------------------------------------------------------------------
+
+TEST(SysfsSourceGenerated, ReadsEveryDeviceAndPortOfALargeTree) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    test::SysfsTreeSpec spec;
+    spec.devices = 4;
+    ASSERT_TRUE(test::write_sysfs_tree(tmp.path(), spec).ok());
+    auto obs = sample_all(*source_at(tmp.path()));
+    EXPECT_TRUE(all<SampleError>(obs).empty());
+    EXPECT_EQ(only<DeviceList>(obs).devices.size(), 4u);
+    EXPECT_EQ(all<DeviceInfo>(obs).size(), 4u);
+    EXPECT_EQ(all<PortStateSample>(obs).size(), 8u);
+    auto tables = all<PKeyTableSample>(obs);
+    ASSERT_EQ(tables.size(), 8u);
+    for (const auto& t : tables) {
+        EXPECT_EQ(t.table.keys.size(), 128u);
+        EXPECT_EQ(t.table.keys[0], 0xffff);
+        EXPECT_EQ(t.table.keys[17], 0x8011);
+        EXPECT_EQ(t.table.keys[35], 0x0023);
+    }
+    EXPECT_EQ(all<CounterSample>(obs).size(), 8u * (21u + 18u));
+}
+
+}  // namespace
+}  // namespace rdmadiag
