@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
     register_pkeys_command(app, ctx, exit);
     register_counters_command(app, ctx, exit);
     register_events_command(app, ctx, exit);
+    register_check_command(app, ctx, exit);
+    register_record_command(app, ctx, exit);
+    register_replay_command(app, ctx, exit);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
