@@ -6,9 +6,10 @@
 namespace rdmadiag::cli {
 
 void register_check_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
-    auto* cmd = app.add_subcommand(
-        "check", "Judge the findings once; monitoring-plugin output and exit code (0 OK, "
-                 "1 WARNING, 2 CRITICAL, 3 UNKNOWN)");
+    auto* cmd =
+        app.add_subcommand("check",
+                           "Judge the findings once; monitoring-plugin output and exit code (0 OK, "
+                           "1 WARNING, 2 CRITICAL, 3 UNKNOWN)");
     add_common_options(*cmd, ctx);
     auto strict = std::make_shared<bool>(false);
     cmd->add_flag("--warn-on-info", *strict, "Info findings alone make the status WARNING");

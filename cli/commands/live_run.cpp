@@ -12,7 +12,9 @@ namespace rdmadiag::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
-extern "C" void on_live_stop(int) { g_stop = true; }
+extern "C" void on_live_stop(int) {
+    g_stop = true;
+}
 
 struct Running {
     std::unique_ptr<Source> source;
@@ -22,8 +24,9 @@ struct Running {
 std::vector<Running> open_sources(const CliContext& ctx) {
     std::vector<Running> running;
     for (const auto& e : ctx.registry.entries()) {
-        const bool wanted = ctx.simulate ? e.name == "sim"
-                                         : e.enabled_by_default && e.name != "sim" && e.name != "replay";
+        const bool wanted = ctx.simulate
+                                ? e.name == "sim"
+                                : e.enabled_by_default && e.name != "sim" && e.name != "replay";
         if (!wanted) continue;
         auto src = e.factory(ctx.source_settings());
         if (!src) {

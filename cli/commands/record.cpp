@@ -29,14 +29,16 @@ std::string host_name() {
 
 void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd = app.add_subcommand(
-        "record", "Record every observation to a JSON Lines file (docs/recording.md) while the "
-                  "engine runs; a simulated scenario is recorded from start to end");
+        "record",
+        "Record every observation to a JSON Lines file (docs/recording.md) while the "
+        "engine runs; a simulated scenario is recorded from start to end");
     add_common_options(*cmd, ctx);
     auto file = std::make_shared<std::string>();
     auto duration = std::make_shared<std::string>();
     cmd->add_option("FILE", *file, "Where to write the recording")->required();
-    cmd->add_option("--duration", *duration, "Stop after this long (e.g. 30s, 5m); default: until "
-                                             "interrupted, or the scenario's end");
+    cmd->add_option("--duration", *duration,
+                    "Stop after this long (e.g. 30s, 5m); default: until "
+                    "interrupted, or the scenario's end");
     cmd->callback([&ctx, &exit, file, duration] {
         LiveOptions options;
         options.virtual_time = true;
@@ -58,7 +60,8 @@ void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         RecordingHeader header;
         auto start = ctx.start_time();
         header.created = start ? *start : SystemClock{}.now();
-        header.origin = ctx.simulate ? "rdmadiag record --simulate=" + ctx.scenario : "rdmadiag record";
+        header.origin =
+            ctx.simulate ? "rdmadiag record --simulate=" + ctx.scenario : "rdmadiag record";
         header.host = host_name();
         Recorder recorder(out, header, &into_engine);
         exit.value = run_sources(ctx, *engine, recorder, options);

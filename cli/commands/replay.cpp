@@ -25,7 +25,8 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd = app.add_subcommand(
         "replay", "Play a recording through the engine and show the findings it reaches");
     cmd->add_flag("--json", ctx.json, "Print the final snapshot as JSON");
-    cmd->add_option("--clock.start", ctx.clock_start, "Accepted for symmetry; recordings keep their times")
+    cmd->add_option("--clock.start", ctx.clock_start,
+                    "Accepted for symmetry; recordings keep their times")
         ->group("");
     auto file = std::make_shared<std::string>();
     auto speed = std::make_shared<double>(0.0);

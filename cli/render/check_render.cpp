@@ -6,10 +6,14 @@ namespace rdmadiag::cli {
 
 std::string_view to_string(CheckStatus s) {
     switch (s) {
-        case CheckStatus::ok: return "OK";
-        case CheckStatus::warning: return "WARNING";
-        case CheckStatus::critical: return "CRITICAL";
-        case CheckStatus::unknown: return "UNKNOWN";
+        case CheckStatus::ok:
+            return "OK";
+        case CheckStatus::warning:
+            return "WARNING";
+        case CheckStatus::critical:
+            return "CRITICAL";
+        case CheckStatus::unknown:
+            return "UNKNOWN";
     }
     return "UNKNOWN";
 }
@@ -91,6 +95,8 @@ CheckResult evaluate_check(const Snapshot& s, const CheckOptions& options) {
     return r;
 }
 
-std::string render_check_text(const CheckResult& r) { return r.summary + "\n" + r.details; }
+std::string render_check_text(const CheckResult& r) {
+    return r.summary + "\n" + r.details;
+}
 
 }  // namespace rdmadiag::cli

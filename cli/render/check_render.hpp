@@ -18,8 +18,8 @@ struct CheckOptions {
 
 struct CheckResult {
     CheckStatus status = CheckStatus::unknown;
-    std::string summary;   // the first line, perfdata included
-    std::string details;   // one line per finding, may be empty
+    std::string summary;  // the first line, perfdata included
+    std::string details;  // one line per finding, may be empty
     int exit_code() const { return static_cast<int>(status); }
 };
 

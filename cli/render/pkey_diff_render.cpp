@@ -6,7 +6,9 @@ namespace rdmadiag::cli {
 
 namespace {
 
-std::string membership(uint16_t key) { return pkey_is_full(key) ? "full" : "limited"; }
+std::string membership(uint16_t key) {
+    return pkey_is_full(key) ? "full" : "limited";
+}
 
 std::string change_line(const PKeyEntryChange& c) {
     const std::string idx = std::to_string(c.index);

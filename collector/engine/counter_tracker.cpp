@@ -4,7 +4,9 @@ namespace rdmadiag {
 
 namespace {
 
-uint64_t add_saturating(uint64_t a, uint64_t b) { return a > ~uint64_t{0} - b ? ~uint64_t{0} : a + b; }
+uint64_t add_saturating(uint64_t a, uint64_t b) {
+    return a > ~uint64_t{0} - b ? ~uint64_t{0} : a + b;
+}
 
 void note_saturation(CounterState& state, TimePoint when) {
     const bool now_saturated = state.width < 64 && state.raw == counter_max(state.width);

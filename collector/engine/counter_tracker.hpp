@@ -12,9 +12,9 @@ enum class CounterChange : uint8_t {
     first,      // first reading: the baseline
     unchanged,  // same value (a saturated counter stays here however many events happen)
     increased,
-    wrapped,    // went down across the width's boundary: counted as an increase
-    reset,      // went down otherwise: cleared by a reset, the new value counted from zero
-    rebased,    // the width changed: new baseline, nothing counted
+    wrapped,  // went down across the width's boundary: counted as an increase
+    reset,    // went down otherwise: cleared by a reset, the new value counted from zero
+    rebased,  // the width changed: new baseline, nothing counted
 };
 
 // The width a reading is taken at: the sample's own when it gives one (1..64), else what rdmadiag

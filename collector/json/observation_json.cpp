@@ -41,7 +41,9 @@ ObservationBody body_from(const json& j) {
 }
 
 // DeviceList, MrEvent and MrInventory are only ever encoded here, so their codecs stay local.
-void encode(json& j, const DeviceList& v) { j["devices"] = v.devices; }
+void encode(json& j, const DeviceList& v) {
+    j["devices"] = v.devices;
+}
 DeviceList decode_device_list(const json& j) {
     DeviceList v;
     j.at("devices").get_to(v.devices);

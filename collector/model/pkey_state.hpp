@@ -38,10 +38,10 @@ std::optional<PKeyChangeKind> parse_pkey_change_kind(std::string_view text);
 
 struct PKeyEntryChange {
     PKeyChangeKind kind = PKeyChangeKind::added;
-    uint16_t index = 0;                  // where the key is now (removed: where it was)
-    std::optional<uint16_t> old_index;   // moved only
-    uint16_t old_key = 0;                // 0 for added
-    uint16_t new_key = 0;                // 0 for removed
+    uint16_t index = 0;                 // where the key is now (removed: where it was)
+    std::optional<uint16_t> old_index;  // moved only
+    uint16_t old_key = 0;               // 0 for added
+    uint16_t new_key = 0;               // 0 for removed
     bool operator==(const PKeyEntryChange&) const = default;
 };
 
@@ -57,11 +57,11 @@ struct PKeyDiff {
 
 // Whether the emulated event-driven cache can be judged on a port, and what it says.
 enum class CacheJudgement : uint8_t {
-    unknown,         // no device view yet
-    coherent,        // cache equals device
-    pending,         // differs, within the grace period (or a reload is under way)
-    stale,           // differs for longer than the grace period
-    not_watched,     // no source watches this port's async events: cannot be judged
+    unknown,      // no device view yet
+    coherent,     // cache equals device
+    pending,      // differs, within the grace period (or a reload is under way)
+    stale,        // differs for longer than the grace period
+    not_watched,  // no source watches this port's async events: cannot be judged
 };
 std::string_view to_string(CacheJudgement j);
 std::optional<CacheJudgement> parse_cache_judgement(std::string_view text);
@@ -69,7 +69,7 @@ std::optional<CacheJudgement> parse_cache_judgement(std::string_view text);
 struct PortPKeyState {
     std::vector<PKeyViewState> views;  // at most one per PKeyView, in PKeyView order
     CacheJudgement cache = CacheJudgement::unknown;
-    std::string cache_note;             // why, in words ("no source watches mlx5_0 events")
+    std::string cache_note;                // why, in words ("no source watches mlx5_0 events")
     std::optional<TimePoint> stale_since;  // cache has differed from device since then
     std::optional<PKeyDiff> last_diff;     // the primary view's (device, else sma) last change
 

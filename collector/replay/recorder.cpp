@@ -17,6 +17,8 @@ void Recorder::emit(Observation obs) {
     if (next_) next_->emit(std::move(obs));
 }
 
-void Recorder::flush() { out_.flush(); }
+void Recorder::flush() {
+    out_.flush();
+}
 
 }  // namespace rdmadiag

@@ -19,7 +19,8 @@ Result<RecordingHeader> parse_recording_header(std::string_view line) {
     const auto format = j.find("format");
     if (format == j.end() || !format->is_string() ||
         format->get<std::string>() != kRecordingFormat) {
-        return make_error("not an rdmadiag recording (no \"format\":\"rdmadiag-recording\" header)");
+        return make_error(
+            "not an rdmadiag recording (no \"format\":\"rdmadiag-recording\" header)");
     }
     RecordingHeader h;
     const auto version = j.find("version");

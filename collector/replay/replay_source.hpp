@@ -13,7 +13,7 @@
 namespace rdmadiag {
 
 struct ReplaySettings {
-    double speed = 1.0;  // 0: as fast as possible
+    double speed = 1.0;   // 0: as fast as possible
     size_t batch = 4096;  // as fast as possible: observations per poll
 };
 

@@ -31,7 +31,9 @@ void ScenarioPlayer::start(TimePoint start, ObservationSink& sink) {
     // The simulated fabric delivers every device's async events: declare it, so the engine can
     // judge event-driven caches on its ports.
     SourceStatus status{true, what};
-    for (const auto& d : scenario_.devices) status.event_coverage.push_back(EventCoverage{d.device, {}});
+    for (const auto& d : scenario_.devices) {
+        status.event_coverage.push_back(EventCoverage{d.device, {}});
+    }
     sink.emit(Observation{start, options_.source, std::move(status)});
 }
 

@@ -35,7 +35,9 @@ constexpr CounterSpec kCounters[] = {
     {"port_xmit_data", 64, CounterKind::pma},
 };
 
-std::string device_name(int d) { return "mlx5_" + std::to_string(d); }
+std::string device_name(int d) {
+    return "mlx5_" + std::to_string(d);
+}
 
 std::vector<uint16_t> table_for(int port, int generation) {
     std::vector<uint16_t> t(128, 0);
@@ -64,11 +66,12 @@ std::vector<Observation> make_stream() {
                 if (sec % 10 == 0) {
                     // 1% of the ports change every table poll, with their event.
                     const bool changes = port_id % 100 == sec / 10;
-                    PKeyTableSample pk{ref, PKeyView::device, {table_for(port_id, changes ? sec : 0), {}}};
+                    PKeyTableSample pk{
+                        ref, PKeyView::device, {table_for(port_id, changes ? sec : 0), {}}};
                     if (changes) {
-                        out.push_back(Observation{t, "verbs_events",
-                                                  AsyncEvent{ref.device, ref.port,
-                                                             AsyncEventType::pkey_change, {}}});
+                        out.push_back(Observation{
+                            t, "verbs_events",
+                            AsyncEvent{ref.device, ref.port, AsyncEventType::pkey_change, {}}});
                     }
                     out.push_back(Observation{t, "sysfs", pk});
                 }
@@ -93,7 +96,9 @@ void shift(std::vector<Observation>& stream, int pass) {
     }
 }
 
-size_t heap_in_use() { return mallinfo2().uordblks; }
+size_t heap_in_use() {
+    return mallinfo2().uordblks;
+}
 
 void BM_EngineThroughput(benchmark::State& state) {
     auto stream = make_stream();
@@ -128,8 +133,7 @@ void BM_EngineMemoryPerPort(benchmark::State& state) {
         const size_t steady = heap_in_use();
         auto snap = engine->snapshot();
         const size_t with_snapshot = heap_in_use();
-        state.counters["engine_bytes_per_port"] =
-            static_cast<double>(steady - before) / kPorts;
+        state.counters["engine_bytes_per_port"] = static_cast<double>(steady - before) / kPorts;
         state.counters["snapshot_bytes_per_port"] =
             static_cast<double>(with_snapshot - steady) / kPorts;
         benchmark::DoNotOptimize(snap);

@@ -15,7 +15,8 @@ bool covers(const std::vector<EventCoverage>& list, const PortRef& port) {
 }  // namespace
 
 bool EventCoverageMap::apply(const std::string& source, const SourceStatus& status) {
-    std::vector<EventCoverage> next = status.up ? status.event_coverage : std::vector<EventCoverage>{};
+    std::vector<EventCoverage> next =
+        status.up ? status.event_coverage : std::vector<EventCoverage>{};
     auto it = by_source_.find(source);
     if (it == by_source_.end()) {
         if (next.empty()) return false;

@@ -11,10 +11,13 @@ bool unreadable(const PKeyTable& t, size_t i) {
     return std::find(t.unreadable.begin(), t.unreadable.end(), i) != t.unreadable.end();
 }
 
-uint16_t key_at(const PKeyTable& t, size_t i) { return i < t.keys.size() ? t.keys[i] : 0; }
+uint16_t key_at(const PKeyTable& t, size_t i) {
+    return i < t.keys.size() ? t.keys[i] : 0;
+}
 
 bool known(const PKeyTable& a, const PKeyTable& b, size_t i) {
-    return (a.unreadable.empty() || !unreadable(a, i)) && (b.unreadable.empty() || !unreadable(b, i));
+    return (a.unreadable.empty() || !unreadable(a, i)) &&
+           (b.unreadable.empty() || !unreadable(b, i));
 }
 
 }  // namespace
@@ -45,7 +48,8 @@ std::vector<PKeyEntryChange> diff_pkey_tables(const PKeyTable& before, const PKe
                 const uint16_t o = key_at(before, from[paired]), k = key_at(after, to[paired]);
                 out.push_back({PKeyChangeKind::moved, to[paired], from[paired], o, k});
                 if (o != k) {
-                    out.push_back({PKeyChangeKind::membership_changed, to[paired], std::nullopt, o, k});
+                    out.push_back(
+                        {PKeyChangeKind::membership_changed, to[paired], std::nullopt, o, k});
                 }
             }
             to.erase(to.begin(), to.begin() + static_cast<ptrdiff_t>(paired));
@@ -60,9 +64,9 @@ std::vector<PKeyEntryChange> diff_pkey_tables(const PKeyTable& before, const PKe
             out.push_back({PKeyChangeKind::added, idx, std::nullopt, 0, key_at(after, idx)});
         }
     }
-    std::stable_sort(out.begin(), out.end(), [](const PKeyEntryChange& a, const PKeyEntryChange& b) {
-        return a.index < b.index;
-    });
+    std::stable_sort(
+        out.begin(), out.end(),
+        [](const PKeyEntryChange& a, const PKeyEntryChange& b) { return a.index < b.index; });
     return out;
 }
 

@@ -37,11 +37,11 @@ struct PortPKeyTrack {
     std::array<TrackedView, 4> views;  // indexed by PKeyView
     bool watched = false;
     CacheJudgement cache = CacheJudgement::unknown;
-    bool reload_pending = false;       // a PKEY_CHANGE arrived; reload on the next device read
+    bool reload_pending = false;  // a PKEY_CHANGE arrived; reload on the next device read
     TimePoint reload_requested;
     std::optional<TimePoint> stale_since;
     std::optional<TimePoint> divergent_since;
-    std::unique_ptr<PKeyDiff> last_diff;   // primary view's last change
+    std::unique_ptr<PKeyDiff> last_diff;    // primary view's last change
     std::vector<TimePoint> recent_changes;  // primary view, within the flapping window
     std::vector<HeldFinding> held;
     std::optional<TimePoint> last_violation_rise;
@@ -55,7 +55,9 @@ struct PortPKeyTrack {
     TrackedView& view(PKeyView v) { return views[static_cast<size_t>(v)]; }
     const TrackedView& view(PKeyView v) const { return views[static_cast<size_t>(v)]; }
     // Changes are reported on the device view, or the SMA's for ports only MADs reach.
-    PKeyView primary() const { return view(PKeyView::device).present() ? PKeyView::device : PKeyView::sma; }
+    PKeyView primary() const {
+        return view(PKeyView::device).present() ? PKeyView::device : PKeyView::sma;
+    }
 };
 
 }  // namespace rdmadiag

@@ -83,8 +83,7 @@ TEST(CounterTracker, ResetIsDatedAndMakesTheTotalALowerBound) {
 
 TEST(CounterTracker, SixtyFourBitDecreaseIsAlwaysAReset) {
     CounterState s;
-    apply_counter_sample(s, test::counter("d", 1, "port_xmit_data", ~uint64_t{0} - 1), at(1),
-                         true);
+    apply_counter_sample(s, test::counter("d", 1, "port_xmit_data", ~uint64_t{0} - 1), at(1), true);
     EXPECT_EQ(apply_counter_sample(s, test::counter("d", 1, "port_xmit_data", 5), at(2), false),
               CounterChange::reset);
 }

@@ -5,14 +5,18 @@
 namespace rdmadiag {
 namespace {
 
-TimePoint at_ns(int64_t ns) { return TimePoint{Duration{ns}}; }
+TimePoint at_ns(int64_t ns) {
+    return TimePoint{Duration{ns}};
+}
 
 std::vector<Observation> one_of_each() {
     const TimePoint t = at_ns(1'764'685'746'123'456'789);
     std::vector<Observation> v;
-    v.push_back({t, "sysfs", DeviceInfo{.device = "mlx5_0", .node_type = "CA",
-                                        .node_guid = 0x0002c90300001234ULL,
-                                        .transport = Transport::ib}});
+    v.push_back({t, "sysfs",
+                 DeviceInfo{.device = "mlx5_0",
+                            .node_type = "CA",
+                            .node_guid = 0x0002c90300001234ULL,
+                            .transport = Transport::ib}});
     v.push_back({t, "sysfs", DeviceList{{"mlx5_0", "mlx5_1"}}});
     PortStateSample ps;
     ps.port = PortRef{"mlx5_0", 1};
@@ -32,8 +36,8 @@ std::vector<Observation> one_of_each() {
     c.width = 16;
     c.kind = CounterKind::portinfo;
     v.push_back({t, "mad", c});
-    v.push_back({t, "verbs_events",
-                 AsyncEvent{"mlx5_0", 1u, AsyncEventType::pkey_change, std::nullopt}});
+    v.push_back(
+        {t, "verbs_events", AsyncEvent{"mlx5_0", 1u, AsyncEventType::pkey_change, std::nullopt}});
     MrEvent mr;
     mr.device = "mlx5_0";
     mr.mr = 17;
@@ -92,7 +96,8 @@ TEST(ObservationJson, BadInputIsAnErrorNamingTheProblem) {
     const Case cases[] = {
         {"{", "not valid JSON"},
         {"[1,2]", "not a JSON object"},
-        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"nope"})", "unknown observation kind"},
+        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"nope"})",
+         "unknown observation kind"},
         {R"({"source":"s","kind":"counter"})", "time"},
         {R"({"time":"yesterday","source":"s","kind":"counter"})", "RFC 3339"},
         {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"counter","device":"d","port":1,"name":"x"})",

@@ -61,8 +61,9 @@ public:
         return add(t, "sysfs", s);
     }
     std::vector<Observation> build() {
-        std::stable_sort(out_.begin(), out_.end(),
-                         [](const Observation& a, const Observation& b) { return a.time < b.time; });
+        std::stable_sort(out_.begin(), out_.end(), [](const Observation& a, const Observation& b) {
+            return a.time < b.time;
+        });
         return out_;
     }
 
@@ -70,8 +71,8 @@ private:
     StreamBuilder& add(double t, const char* source, ObservationBody body) {
         // Recordings start at a fixed, realistic date so their times read naturally.
         const TimePoint base{std::chrono::seconds(1'764'685'000)};
-        out_.push_back(Observation{base + Duration{static_cast<int64_t>(t * 1e9)}, source,
-                                   std::move(body)});
+        out_.push_back(
+            Observation{base + Duration{static_cast<int64_t>(t * 1e9)}, source, std::move(body)});
         return *this;
     }
     std::vector<Observation> out_;
@@ -94,7 +95,11 @@ inline std::vector<ScenarioStream> pkey_scenario_streams() {
 
     {  // The table changes and the event arrives: the cache follows, nothing fires.
         StreamBuilder b;
-        b.watch(0).poll_tables(0, 60, 10, step(20, before, after)).event(20.2).table(20.25, after).end(60);
+        b.watch(0)
+            .poll_tables(0, 60, 10, step(20, before, after))
+            .event(20.2)
+            .table(20.25, after)
+            .end(60);
         all.push_back({"change_with_event", b.build(), {}, {"pkey.cache_stale"}});
     }
     {  // No event: stale after the grace period and it stays so.
@@ -104,7 +109,11 @@ inline std::vector<ScenarioStream> pkey_scenario_streams() {
     }
     {  // The event arrives late: stale, then healed.
         StreamBuilder b;
-        b.watch(0).poll_tables(0, 60, 10, step(20, before, after)).event(37.5).table(37.6, after).end(60);
+        b.watch(0)
+            .poll_tables(0, 60, 10, step(20, before, after))
+            .event(37.5)
+            .table(37.6, after)
+            .end(60);
         all.push_back({"late_event", b.build(), {"pkey.cache_stale"}, {}});
     }
     {  // A key moves to another index.
@@ -118,7 +127,11 @@ inline std::vector<ScenarioStream> pkey_scenario_streams() {
     }
     {  // A key is removed.
         StreamBuilder b;
-        b.watch(0).poll_tables(0, 40, 10, step(20, before, keys({0x8001}))).event(20.1).table(20.15, keys({0x8001})).end(40);
+        b.watch(0)
+            .poll_tables(0, 40, 10, step(20, before, keys({0x8001})))
+            .event(20.1)
+            .table(20.15, keys({0x8001}))
+            .end(40);
         all.push_back({"removal", b.build(), {"pkey.removed"}, {"pkey.index_moved"}});
     }
     {  // Full -> limited.
@@ -128,11 +141,13 @@ inline std::vector<ScenarioStream> pkey_scenario_streams() {
             .event(20.1)
             .table(20.15, keys({0x0001, 0x8002}))
             .end(40);
-        all.push_back({"membership_flip", b.build(), {"pkey.membership_changed"}, {"pkey.removed"}});
+        all.push_back(
+            {"membership_flip", b.build(), {"pkey.membership_changed"}, {"pkey.removed"}});
     }
     {  // Constraint errors rise right after an index move.
         StreamBuilder b;
-        b.watch(0).poll_tables(0, 60, 10, step(20, keys({0x8001, 0x8002}), keys({0, 0x8002, 0x8001})));
+        b.watch(0).poll_tables(0, 60, 10,
+                               step(20, keys({0x8001, 0x8002}), keys({0, 0x8002, 0x8001})));
         for (int t = 0; t < 60; ++t) b.counter(t, "port_rcv_constraint_errors", t < 25 ? 2 : 9, 8);
         b.end(60);
         all.push_back({"violations_after_change", b.build(), {"pkey.violations_after_change"}, {}});
@@ -142,11 +157,16 @@ inline std::vector<ScenarioStream> pkey_scenario_streams() {
         b.watch(0).poll_tables(0, 60, 10, step(1000, before, before));
         for (int t = 0; t < 60; ++t) b.counter(t, "port_rcv_constraint_errors", 2 + t / 5, 8);
         b.end(60);
-        all.push_back({"violations_without_change", b.build(), {}, {"pkey.violations_after_change"}});
+        all.push_back(
+            {"violations_without_change", b.build(), {}, {"pkey.violations_after_change"}});
     }
     {  // PKEY_CHANGE with no difference.
         StreamBuilder b;
-        b.watch(0).poll_tables(0, 40, 10, step(1000, before, before)).event(15).table(15.05, before).end(40);
+        b.watch(0)
+            .poll_tables(0, 40, 10, step(1000, before, before))
+            .event(15)
+            .table(15.05, before)
+            .end(40);
         all.push_back({"spurious_event", b.build(), {"pkey.spurious_event"}, {"pkey.cache_stale"}});
     }
     {  // The table flips every 20 s.

@@ -83,8 +83,8 @@ std::string scenario_name(const ::testing::TestParamInfo<test::ScenarioStream>& 
     return info.param.name;
 }
 
-INSTANTIATE_TEST_SUITE_P(PKey, RecordedScenario,
-                         ::testing::ValuesIn(test::pkey_scenario_streams()), scenario_name);
+INSTANTIATE_TEST_SUITE_P(PKey, RecordedScenario, ::testing::ValuesIn(test::pkey_scenario_streams()),
+                         scenario_name);
 
 const CounterState* counter_after(const std::string& scenario, const char* name, CounterKind kind) {
     static std::vector<std::unique_ptr<Engine>> keep;
@@ -114,7 +114,8 @@ TEST(RecordedCounters, SixteenBitWrapIsCounted) {
 }
 
 TEST(RecordedCounters, SaturationIsFlaggedThenCleared) {
-    const auto* c = counter_after("saturation_8bit", "port_xmit_constraint_errors", CounterKind::pma);
+    const auto* c =
+        counter_after("saturation_8bit", "port_xmit_constraint_errors", CounterKind::pma);
     ASSERT_NE(c, nullptr);
     EXPECT_EQ(c->saturations, 1u);
     EXPECT_FALSE(c->saturated);

@@ -50,9 +50,10 @@ TEST(Recording, MalformedLinesAreReportedByNumberAndSkipped) {
         Recorder rec(buf, RecordingHeader{});
         rec.emit(counter_obs(1, 5));
     }
-    buf << "{\"time\": truncated\n";                     // line 3
-    buf << "\n";                                        // line 4: blank, ignored
-    buf << R"({"time":"1970-01-01T00:00:03Z","source":"s","kind":"warp"})" << "\n";  // line 5
+    buf << "{\"time\": truncated\n";  // line 3
+    buf << "\n";                      // line 4: blank, ignored
+    buf << R"({"time":"1970-01-01T00:00:03Z","source":"s","kind":"warp"})"
+        << "\n";                            // line 5
     Recorder more(buf, RecordingHeader{});  // a second header mid-file (line 6) is malformed too
     more.emit(counter_obs(4, 9));           // line 7
     auto r = read_recording(buf);
@@ -86,7 +87,8 @@ TEST(Recording, CrLfLineEndingsAreAccepted) {
 }
 
 TEST(Recording, MissingOrFutureHeaderStopsTheReading) {
-    std::stringstream none(R"({"time":"1970-01-01T00:00:03Z","source":"s","kind":"device_list","devices":[]})");
+    std::stringstream none(
+        R"({"time":"1970-01-01T00:00:03Z","source":"s","kind":"device_list","devices":[]})");
     auto r = read_recording(none);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("line 1: not an rdmadiag recording"), std::string::npos)

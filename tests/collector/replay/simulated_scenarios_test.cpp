@@ -22,8 +22,8 @@ namespace {
 
 struct Expectation {
     std::string scenario;
-    std::vector<std::string> fires;      // active or cleared by the end
-    std::vector<std::string> cleared;    // fired and cleared by the end
+    std::vector<std::string> fires;    // active or cleared by the end
+    std::vector<std::string> cleared;  // fired and cleared by the end
     std::vector<std::string> absent;
 };
 
@@ -70,8 +70,9 @@ std::vector<Observation> play(const std::string& name, Engine& engine) {
     std::vector<Observation> played;
     VectorSink pending;
     auto drain = [&] {
-        std::stable_sort(pending.observations.begin(), pending.observations.end(),
-                         [](const Observation& a, const Observation& b) { return a.time < b.time; });
+        std::stable_sort(
+            pending.observations.begin(), pending.observations.end(),
+            [](const Observation& a, const Observation& b) { return a.time < b.time; });
         for (auto& o : pending.observations) {
             engine.consume(o);
             played.push_back(std::move(o));

@@ -18,9 +18,8 @@ constexpr const char* kAdvice =
 std::string stale_evidence(const PKeyRuleContext& rc, TimePoint since) {
     const auto& dev = rc.track.view(PKeyView::device);
     const auto& cache = rc.track.view(PKeyView::cache);
-    std::string e = "device table is at generation " + std::to_string(dev.generation) +
-                    " (since " + format_time(dev.changed) +
-                    ") but the cache was last loaded from generation " +
+    std::string e = "device table is at generation " + std::to_string(dev.generation) + " (since " +
+                    format_time(dev.changed) + ") but the cache was last loaded from generation " +
                     std::to_string(cache.loaded_generation) + " at " + format_time(cache.changed) +
                     "; no PKEY_CHANGE delivered for " + format_duration(rc.now() - since);
     const auto diff = diff_pkey_tables(*cache.table, *dev.table);
@@ -62,7 +61,7 @@ TimePoint judge_cache_staleness(PKeyRuleContext& rc) {
     }
     t.cache = CacheJudgement::stale;
     rc.raise_port(rc.make(kRuleCacheStale, Severity::warning, rc.port_subject(), *t.stale_since,
-                                    stale_evidence(rc, *t.stale_since), kAdvice));
+                          stale_evidence(rc, *t.stale_since), kAdvice));
     // Evidence carries the duration: refresh it about once per grace period.
     return rc.now() + rc.settings.cache_grace;
 }

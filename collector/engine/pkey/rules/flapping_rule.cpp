@@ -10,9 +10,9 @@ namespace rdmadiag {
 TimePoint judge_flapping(PKeyRuleContext& rc) {
     auto& changes = rc.track.recent_changes;
     const TimePoint horizon = rc.now() - rc.settings.flap_window;
-    changes.erase(std::remove_if(changes.begin(), changes.end(),
-                                 [&](TimePoint t) { return t <= horizon; }),
-                  changes.end());
+    changes.erase(
+        std::remove_if(changes.begin(), changes.end(), [&](TimePoint t) { return t <= horizon; }),
+        changes.end());
     if (changes.size() < rc.settings.flap_threshold || changes.empty()) {
         rc.clear_port(kRuleFlapping);
         if (changes.empty()) changes.shrink_to_fit();

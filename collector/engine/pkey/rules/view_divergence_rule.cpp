@@ -57,10 +57,10 @@ TimePoint judge_view_divergence(PKeyRuleContext& rc) {
     if (!t.divergent_since) t.divergent_since = rc.now();
     const TimePoint due = *t.divergent_since + rc.settings.divergence_grace;
     if (rc.now() < due) return std::min(due, next_expiry);
-    evidence = "views disagree for " + format_duration(rc.now() - *t.divergent_since) + ": " +
-               evidence;
+    evidence =
+        "views disagree for " + format_duration(rc.now() - *t.divergent_since) + ": " + evidence;
     rc.raise_port(rc.make(kRuleViewDivergence, Severity::warning, rc.port_subject(),
-                                    *t.divergent_since, std::move(evidence), kAdvice));
+                          *t.divergent_since, std::move(evidence), kAdvice));
     return std::min(next_expiry, rc.now() + rc.settings.divergence_grace);
 }
 

@@ -24,9 +24,8 @@ std::string change_words(const PKeyDiff& d) {
 
 void raise(PKeyRuleContext& rc, const PKeyDiff& diff, std::string what) {
     rc.track.last_violation_rise = rc.now();
-    rc.raise_port(rc.make(kRuleViolationsAfterChange, Severity::critical,
-                                    rc.port_subject(), rc.now(),
-                                    std::move(what) + " after " + change_words(diff), kAdvice));
+    rc.raise_port(rc.make(kRuleViolationsAfterChange, Severity::critical, rc.port_subject(),
+                          rc.now(), std::move(what) + " after " + change_words(diff), kAdvice));
 }
 
 }  // namespace
@@ -57,7 +56,9 @@ void look_back_for_violations(PKeyRuleContext& rc, const PKeyDiff& diff, TimePoi
         names += c->name + " (at " + format_time(c->last_increase) + ")";
     }
     if (names.empty()) return;
-    raise(rc, diff, names + " rose between the last read of the old table and the first read of the new one,");
+    raise(
+        rc, diff,
+        names + " rose between the last read of the old table and the first read of the new one,");
 }
 
 TimePoint judge_violations_quiet(PKeyRuleContext& rc) {

@@ -5,7 +5,9 @@
 namespace rdmadiag {
 namespace {
 
-PKeyTable table(std::vector<uint16_t> keys) { return PKeyTable{std::move(keys), {}}; }
+PKeyTable table(std::vector<uint16_t> keys) {
+    return PKeyTable{std::move(keys), {}};
+}
 
 TEST(PKeyDiff, EqualTablesHaveNoChanges) {
     EXPECT_TRUE(diff_pkey_tables(table({0xffff, 0x8001}), table({0xffff, 0x8001})).empty());

@@ -61,8 +61,8 @@ public:
     }
     size_t active_count(const std::string& rule) const {
         auto all = engine_.findings().active();
-        return static_cast<size_t>(
-            std::count_if(all.begin(), all.end(), [&](const Finding& f) { return f.rule == rule; }));
+        return static_cast<size_t>(std::count_if(all.begin(), all.end(),
+                                                 [&](const Finding& f) { return f.rule == rule; }));
     }
     const Finding* cleared(const std::string& rule) const {
         for (const auto& f : engine_.findings().history()) {

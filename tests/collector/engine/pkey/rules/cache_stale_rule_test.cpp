@@ -43,7 +43,8 @@ TEST(CacheStale, ChangeWithoutEventIsStaleAfterGrace) {
     EXPECT_EQ(f->since, at(10));
     EXPECT_EQ(f->severity, Severity::warning);
     EXPECT_EQ(f->subject.to_string(), "mlx5_0:1");
-    EXPECT_NE(f->evidence.find("no PKEY_CHANGE delivered for 5.0s"), std::string::npos) << f->evidence;
+    EXPECT_NE(f->evidence.find("no PKEY_CHANGE delivered for 5.0s"), std::string::npos)
+        << f->evidence;
     EXPECT_NE(f->evidence.find("0x8002 added at index 2"), std::string::npos) << f->evidence;
     EXPECT_FALSE(f->advice.empty());
     EXPECT_EQ(s.port().cache, CacheJudgement::stale);

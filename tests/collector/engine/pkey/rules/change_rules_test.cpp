@@ -19,8 +19,9 @@ TEST(ChangeRules, IndexMoveFiresAndClearsAfterTheHold) {
     EXPECT_EQ(f->subject.index, 3);
     EXPECT_EQ(f->subject.pkey, 0x8001);
     EXPECT_EQ(f->since, at(10));
-    EXPECT_EQ(f->evidence, "0x8001 moved from index 1 to index 3 (device generation 1 -> 2 at "
-                           "1970-01-01T00:00:10.000Z)");
+    EXPECT_EQ(f->evidence,
+              "0x8001 moved from index 1 to index 3 (device generation 1 -> 2 at "
+              "1970-01-01T00:00:10.000Z)");
     EXPECT_EQ(s.active("pkey.removed"), nullptr);
     const auto last = s.port().last_diff;
     ASSERT_TRUE(last.has_value());
