@@ -28,6 +28,9 @@ int main(int argc, char** argv) {
     register_serve_command(app, ctx, exit);
 #endif
     register_mrs_command(app, ctx, exit);
+    register_check_command(app, ctx, exit);
+    register_record_command(app, ctx, exit);
+    register_replay_command(app, ctx, exit);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -19,6 +19,9 @@ void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_counters_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_events_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_mrs_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
+void register_check_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
+void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
+void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 
 // Runs the sources live and prints async events until SIGINT/SIGTERM; returns the exit code.
 int follow_events(const CliContext& ctx);

@@ -1,9 +1,56 @@
 #include <cstdio>
 
 #include "cli/commands/commands.hpp"
+#include "cli/commands/live_run.hpp"
+#include "cli/render/pkey_diff_render.hpp"
 #include "cli/render/pkeys_render.hpp"
+#include "collector/engine/default_engine.hpp"
+#include "collector/json/pkey_diff_json.hpp"
 
 namespace rdmadiag::cli {
+
+namespace {
+
+// Feeds the engine and prints every table change it records, as it happens.
+class ChangePrinter final : public ObservationSink {
+public:
+    ChangePrinter(Engine& engine, const PKeysRenderOptions& options, bool json)
+        : engine_(engine), options_(options), json_(json) {}
+    void emit(Observation obs) override {
+        const bool table = std::holds_alternative<PKeyTableSample>(obs.body);
+        engine_.consume(obs);
+        if (!table) return;
+        const auto snap = engine_.snapshot();
+        const auto& changes = snap->pkey_changes;
+        size_t from = 0;
+        if (last_) {
+            for (size_t i = changes.size(); i > 0; --i) {
+                if (changes[i - 1] == *last_) {
+                    from = i;
+                    break;
+                }
+            }
+        }
+        for (size_t i = from; i < changes.size(); ++i) {
+            if (!port_matches(options_.filter, changes[i].port)) continue;
+            if (json_) {
+                std::printf("%s\n", nlohmann::json(changes[i]).dump().c_str());
+            } else {
+                std::fputs(render_pkey_diff(changes[i]).c_str(), stdout);
+            }
+        }
+        if (!changes.empty()) last_ = changes.back();
+        std::fflush(stdout);
+    }
+
+private:
+    Engine& engine_;
+    PKeysRenderOptions options_;
+    bool json_;
+    std::optional<PKeyDiff> last_;
+};
+
+}  // namespace
 
 void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd = app.add_subcommand(
@@ -13,7 +60,11 @@ void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto show_empty = std::make_shared<bool>(false);
     cmd->add_option("port", *port, "DEVICE[:PORT] to show (default: all)");
     cmd->add_flag("--all", *show_empty, "List empty slots too");
-    cmd->callback([&ctx, &exit, port, show_empty] {
+    auto diff = std::make_shared<bool>(false);
+    auto watch = std::make_shared<bool>(false);
+    cmd->add_flag("--diff", *diff, "Show each port's last table change, index by index");
+    cmd->add_flag("--watch", *watch, "Print each table change as it happens, until interrupted");
+    cmd->callback([&ctx, &exit, port, show_empty, diff, watch] {
         PKeysRenderOptions opt;
         opt.show_empty = *show_empty;
         if (!port->empty()) {
@@ -24,12 +75,26 @@ void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
             }
             opt.filter = *ref;
         }
+        if (*watch) {
+            auto engine = make_default_engine();
+            ChangePrinter printer(*engine, opt, ctx.json);
+            exit.value = run_sources(ctx, *engine, printer, LiveOptions{});
+            return;
+        }
         auto got = collect_once(ctx);
         if (!got) {
             exit.value = report_error(got.error());
             return;
         }
         print_notes(*got);
+        if (*diff) {
+            if (ctx.json) {
+                print_json(render_pkey_diffs_json(*got->snapshot, opt));
+            } else {
+                std::fputs(render_pkey_diffs_text(*got->snapshot, opt).c_str(), stdout);
+            }
+            return;
+        }
         if (ctx.json) {
             print_json(render_pkeys_json(*got->snapshot, opt));
         } else {

@@ -8,7 +8,19 @@
 
 namespace rdmadiag {
 
-enum class CounterChange : uint8_t { first, unchanged, increased, wrapped, reset };
+enum class CounterChange : uint8_t {
+    first,      // first reading: the baseline
+    unchanged,  // same value (a saturated counter stays here however many events happen)
+    increased,
+    wrapped,  // went down across the width's boundary: counted as an increase
+    reset,    // went down otherwise: cleared by a reset, the new value counted from zero
+    rebased,  // the width changed: new baseline, nothing counted
+};
+
+// The width a reading is taken at: the sample's own when it gives one (1..64), else what rdmadiag
+// knows of the counter's name; a value that does not fit the claimed width widens it to 64 bits
+// rather than being cut.
+uint8_t effective_counter_width(const CounterSample& sample);
 
 // Applies one reading to `state` (creating it on the first reading) and says what happened.
 CounterChange apply_counter_sample(CounterState& state, const CounterSample& sample, TimePoint when,

@@ -8,7 +8,7 @@ namespace rdmadiag {
 
 std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings) {
     auto engine = std::make_unique<Engine>(settings.limits);
-    engine->add_module(std::make_unique<PKeyViews>());
+    engine->add_module(std::make_unique<PKeyViews>(settings.pkey));
     engine->add_module(std::make_unique<EventTotals>());
     engine->add_module(std::make_unique<MrHealthTracker>(settings.mr));
     return engine;

@@ -5,11 +5,13 @@
 
 #include "collector/engine/engine.hpp"
 #include "collector/engine/mr/mr_health_settings.hpp"
+#include "collector/engine/pkey/pkey_settings.hpp"
 
 namespace rdmadiag {
 
 struct EngineSettings {
     EngineLimits limits;
+    PKeySettings pkey;
     MrHealthSettings mr;
 };
 

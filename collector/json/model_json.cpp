@@ -155,7 +155,11 @@ void to_json(json& j, const CounterState& v) {
              {"resets", v.resets},
              {"wraps", v.wraps},
              {"updated", time_json(v.updated)},
-             {"last_increase", time_json(v.last_increase)}};
+             {"last_increase", time_json(v.last_increase)},
+             {"saturations", v.saturations},
+             {"lower_bound", v.lower_bound}};
+    if (v.saturated_since) j["saturated_since"] = time_json(*v.saturated_since);
+    if (v.last_reset) j["last_reset"] = time_json(*v.last_reset);
 }
 
 void from_json(const json& j, CounterState& v) {
@@ -170,6 +174,10 @@ void from_json(const json& j, CounterState& v) {
     get_to(j, "wraps", v.wraps);
     get_time(j, "updated", v.updated);
     get_time(j, "last_increase", v.last_increase);
+    get_to(j, "saturations", v.saturations);
+    get_to(j, "lower_bound", v.lower_bound);
+    json_detail::get_opt_time(j, "saturated_since", v.saturated_since);
+    json_detail::get_opt_time(j, "last_reset", v.last_reset);
 }
 
 void to_json(json& j, const AsyncEvent& v) {

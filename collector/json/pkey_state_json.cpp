@@ -2,10 +2,12 @@
 
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
+#include "collector/json/pkey_diff_json.hpp"
 
 namespace rdmadiag {
 
 using json_detail::enum_from;
+using json_detail::get_opt_time;
 using json_detail::get_time;
 using json_detail::get_to;
 using json_detail::time_json;
@@ -21,6 +23,7 @@ void to_json(json& j, const PKeyViewState& v) {
     j["changed"] = time_json(v.changed);
     j["confirmed"] = time_json(v.confirmed);
     j["source"] = v.source;
+    if (v.view == PKeyView::cache) j["loaded_generation"] = v.loaded_generation;
 }
 
 void from_json(const json& j, PKeyViewState& v) {
@@ -31,13 +34,24 @@ void from_json(const json& j, PKeyViewState& v) {
     get_time(j, "changed", v.changed);
     get_time(j, "confirmed", v.confirmed);
     get_to(j, "source", v.source);
+    get_to(j, "loaded_generation", v.loaded_generation);
 }
 
-void to_json(json& j, const PortPKeyState& v) { j = json{{"views", v.views}}; }
+void to_json(json& j, const PortPKeyState& v) {
+    j = json{{"views", v.views}, {"cache", to_string(v.cache)}, {"cache_note", v.cache_note}};
+    if (v.stale_since) j["stale_since"] = time_json(*v.stale_since);
+    if (v.last_diff) j["last_diff"] = *v.last_diff;
+}
 
 void from_json(const json& j, PortPKeyState& v) {
     v = PortPKeyState{};
     get_to(j, "views", v.views);
+    if (j.contains("cache")) {
+        v.cache = enum_from<CacheJudgement>(j["cache"], parse_cache_judgement, "cache judgement");
+    }
+    get_to(j, "cache_note", v.cache_note);
+    get_opt_time(j, "stale_since", v.stale_since);
+    if (j.contains("last_diff")) v.last_diff = j["last_diff"].get<PKeyDiff>();
 }
 
 }  // namespace rdmadiag

@@ -3,6 +3,7 @@
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
 #include "collector/json/mr_state_json.hpp"
+#include "collector/json/pkey_diff_json.hpp"
 #include "collector/json/pkey_state_json.hpp"
 
 namespace rdmadiag {
@@ -110,6 +111,7 @@ json snapshot_to_json(const Snapshot& s) {
     j["events"] = s.events;
     j["errors"] = s.errors;
     j["mrs"] = s.mrs;
+    j["pkey_changes"] = s.pkey_changes;
     return j;
 }
 
@@ -132,6 +134,7 @@ Result<Snapshot> snapshot_from_json(const json& j) {
         get_to(j, "events", s.events);
         get_to(j, "errors", s.errors);
         get_to(j, "mrs", s.mrs);
+        get_to(j, "pkey_changes", s.pkey_changes);
         return s;
     } catch (const std::exception& e) {
         return make_error(std::string("malformed snapshot JSON: ") + e.what());

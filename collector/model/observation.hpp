@@ -119,10 +119,20 @@ struct MrInventory {
     bool operator==(const MrInventory&) const = default;
 };
 
+// The ports whose asynchronous events (PKEY_CHANGE, PORT_ACTIVE, ...) a source delivers. The
+// engine judges an event-driven cache only where some source that is up declares it watches.
+struct EventCoverage {
+    std::string device;
+    std::vector<uint32_t> ports;  // empty: every port of the device
+    bool operator==(const EventCoverage&) const = default;
+};
+
 // A source's health: up, or down with the reason ("no RDMA device", "tracefs not mounted").
 struct SourceStatus {
     bool up = false;
     std::string reason;
+    // Event sources list what they watch; each status replaces the source's previous list.
+    std::vector<EventCoverage> event_coverage;
     bool operator==(const SourceStatus&) const = default;
 };
 

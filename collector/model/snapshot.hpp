@@ -80,6 +80,7 @@ struct Snapshot {
     std::vector<ErrorRecord> errors;       // recent sample errors, oldest first, bounded
     std::vector<EventTotal> event_totals;  // by device, port, type
     MrHealth mrs;
+    std::vector<PKeyDiff> pkey_changes;   // recent P_Key table changes, oldest first, bounded
 
     const DeviceSnapshot* find_device(std::string_view name) const;
     const PortSnapshot* find_port(const PortRef& ref) const;

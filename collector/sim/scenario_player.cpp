@@ -28,7 +28,13 @@ void ScenarioPlayer::start(TimePoint start, ObservationSink& sink) {
     played_ = start;
     std::string what = "playing simulated scenario '" + scenario_.name + "'";
     if (scenario_.loop) what += " in a loop";
-    sink.emit(Observation{start, options_.source, SourceStatus{true, what}});
+    // The simulated fabric delivers every device's async events: declare it, so the engine can
+    // judge event-driven caches on its ports.
+    SourceStatus status{true, what};
+    for (const auto& d : scenario_.devices) {
+        status.event_coverage.push_back(EventCoverage{d.device, {}});
+    }
+    sink.emit(Observation{start, options_.source, std::move(status)});
 }
 
 TimePoint ScenarioPlayer::next_effect_time() const {

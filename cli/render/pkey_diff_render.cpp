@@ -1,0 +1,80 @@
+#include "cli/render/pkey_diff_render.hpp"
+
+#include "collector/json/pkey_diff_json.hpp"
+
+namespace rdmadiag::cli {
+
+namespace {
+
+std::string membership(uint16_t key) {
+    return pkey_is_full(key) ? "full" : "limited";
+}
+
+std::string change_line(const PKeyEntryChange& c) {
+    const std::string idx = std::to_string(c.index);
+    std::string pad(idx.size() < 5 ? 5 - idx.size() : 0, ' ');
+    std::string s = "  " + pad + idx + "  ";
+    switch (c.kind) {
+        case PKeyChangeKind::added:
+            return s + "added    " + format_pkey(c.new_key) + " " + membership(c.new_key);
+        case PKeyChangeKind::removed:
+            return s + "removed  " + format_pkey(c.old_key) + " " + membership(c.old_key);
+        case PKeyChangeKind::moved:
+            return s + "moved    " + format_pkey(c.new_key) + " from index " +
+                   std::to_string(c.old_index.value_or(0));
+        case PKeyChangeKind::membership_changed:
+            return s + "member   " + format_pkey(c.old_key) + " " + membership(c.old_key) + " -> " +
+                   format_pkey(c.new_key) + " " + membership(c.new_key);
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string render_pkey_diff(const PKeyDiff& d) {
+    std::string s = d.port.to_string() + "  " + std::string(to_string(d.view)) + " generation " +
+                    std::to_string(d.old_generation) + " -> " + std::to_string(d.new_generation) +
+                    "  at " + format_time(d.time) + "\n";
+    if (d.changes.empty()) s += "  (no index changed)\n";
+    for (const auto& c : d.changes) s += change_line(c) + "\n";
+    return s;
+}
+
+std::string render_pkey_diffs_text(const Snapshot& snapshot, const PKeysRenderOptions& options) {
+    std::string out;
+    for (const auto& dev : snapshot.devices) {
+        for (const auto& port : dev.ports) {
+            if (!port_matches(options.filter, port.ref)) continue;
+            if (port.pkeys.views.empty()) continue;
+            if (port.pkeys.last_diff) {
+                out += render_pkey_diff(*port.pkeys.last_diff);
+            } else {
+                out += port.ref.to_string() + "  no change seen\n";
+            }
+            out += "  cache: " + std::string(to_string(port.pkeys.cache));
+            if (!port.pkeys.cache_note.empty()) out += " (" + port.pkeys.cache_note + ")";
+            out += "\n";
+        }
+    }
+    if (out.empty()) out = "no P_Key tables\n";
+    return out;
+}
+
+nlohmann::json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options) {
+    auto ports = nlohmann::json::array();
+    for (const auto& dev : snapshot.devices) {
+        for (const auto& port : dev.ports) {
+            if (!port_matches(options.filter, port.ref) || port.pkeys.views.empty()) continue;
+            nlohmann::json p{{"device", port.ref.device},
+                             {"port", port.ref.port},
+                             {"cache", to_string(port.pkeys.cache)},
+                             {"cache_note", port.pkeys.cache_note}};
+            p["last_diff"] = port.pkeys.last_diff ? nlohmann::json(*port.pkeys.last_diff)
+                                                  : nlohmann::json(nullptr);
+            ports.push_back(std::move(p));
+        }
+    }
+    return nlohmann::json{{"ports", std::move(ports)}};
+}
+
+}  // namespace rdmadiag::cli

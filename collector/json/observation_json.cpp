@@ -1,0 +1,247 @@
+#include "collector/json/observation_json.hpp"
+
+#include <cstdio>
+
+#include "collector/json/json_fields.hpp"
+#include "collector/json/model_json.hpp"
+
+namespace rdmadiag {
+
+using json_detail::enum_from;
+using json_detail::get_opt;
+using json_detail::get_to;
+using json_detail::JsonDecodeError;
+using json_detail::put_opt;
+using nlohmann::json;
+
+namespace {
+
+void put_port(json& j, const PortRef& p) {
+    j["device"] = p.device;
+    j["port"] = p.port;
+}
+
+void get_port(const json& j, PortRef& p) {
+    j.at("device").get_to(p.device);
+    j.at("port").get_to(p.port);
+}
+
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+template <class T>
+ObservationBody body_from(const json& j) {
+    T v;
+    from_json(j, v);
+    return v;
+}
+
+// DeviceList, MrEvent and MrInventory are only ever encoded here, so their codecs stay local.
+void encode(json& j, const DeviceList& v) {
+    j["devices"] = v.devices;
+}
+DeviceList decode_device_list(const json& j) {
+    DeviceList v;
+    j.at("devices").get_to(v.devices);
+    return v;
+}
+
+void encode(json& j, const MrEvent& v) {
+    j["device"] = v.device;
+    j["mr"] = v.mr;
+    put_opt(j, "key", v.key);
+    j["owner"] = v.owner;
+    j["op"] = to_string(v.op);
+    j["status"] = to_string(v.status);
+    put_opt(j, "rc", v.rc);
+}
+MrEvent decode_mr_event(const json& j) {
+    MrEvent v;
+    j.at("device").get_to(v.device);
+    j.at("mr").get_to(v.mr);
+    get_opt(j, "key", v.key);
+    get_to(j, "owner", v.owner);
+    v.op = enum_from<MrOp>(j.at("op"), parse_mr_op, "MR operation");
+    v.status = enum_from<WcStatus>(j.at("status"), parse_wc_status, "completion status");
+    get_opt(j, "rc", v.rc);
+    return v;
+}
+
+void encode(json& j, const MrInventory& v) {
+    j["device"] = v.device;
+    j["complete"] = v.complete;
+    auto mrs = json::array();
+    for (const auto& e : v.mrs) {
+        json m{{"mr", e.mr}, {"comm", e.comm}};
+        put_opt(m, "pid", e.pid);
+        put_opt(m, "length", e.length);
+        put_opt(m, "lkey", e.lkey);
+        put_opt(m, "rkey", e.rkey);
+        mrs.push_back(std::move(m));
+    }
+    j["mrs"] = std::move(mrs);
+}
+MrInventory decode_mr_inventory(const json& j) {
+    MrInventory v;
+    j.at("device").get_to(v.device);
+    get_to(j, "complete", v.complete);
+    for (const auto& m : j.at("mrs")) {
+        MrInventory::Entry e;
+        m.at("mr").get_to(e.mr);
+        get_to(m, "comm", e.comm);
+        get_opt(m, "pid", e.pid);
+        get_opt(m, "length", e.length);
+        get_opt(m, "lkey", e.lkey);
+        get_opt(m, "rkey", e.rkey);
+        v.mrs.push_back(std::move(e));
+    }
+    return v;
+}
+
+template <class T>
+void merge(json& j, const T& v) {
+    json body = v;
+    for (auto& [k, val] : body.items()) j[k] = std::move(val);
+}
+
+}  // namespace
+
+void to_json(json& j, const CounterSample& v) {
+    j = json::object();
+    put_port(j, v.port);
+    j["name"] = v.name;
+    j["value"] = v.value;
+    j["width"] = v.width;
+    j["counter_kind"] = to_string(v.kind);
+}
+
+void from_json(const json& j, CounterSample& v) {
+    v = CounterSample{};
+    get_port(j, v.port);
+    j.at("name").get_to(v.name);
+    j.at("value").get_to(v.value);
+    get_to(j, "width", v.width);
+    if (j.contains("counter_kind")) {
+        v.kind = enum_from<CounterKind>(j["counter_kind"], parse_counter_kind, "counter kind");
+    }
+}
+
+void to_json(json& j, const PKeyTableSample& v) {
+    j = json::object();
+    put_port(j, v.port);
+    j["view"] = to_string(v.view);
+    j["table"] = v.table;
+}
+
+void from_json(const json& j, PKeyTableSample& v) {
+    v = PKeyTableSample{};
+    get_port(j, v.port);
+    v.view = enum_from<PKeyView>(j.at("view"), parse_pkey_view, "P_Key view");
+    j.at("table").get_to(v.table);
+}
+
+void to_json(json& j, const EventCoverage& v) {
+    j = json{{"device", v.device}, {"ports", v.ports}};
+}
+
+void from_json(const json& j, EventCoverage& v) {
+    v = EventCoverage{};
+    j.at("device").get_to(v.device);
+    get_to(j, "ports", v.ports);
+}
+
+void to_json(json& j, const SourceStatus& v) {
+    j = json{{"up", v.up}, {"reason", v.reason}};
+    if (!v.event_coverage.empty()) j["event_coverage"] = v.event_coverage;
+}
+
+void from_json(const json& j, SourceStatus& v) {
+    v = SourceStatus{};
+    j.at("up").get_to(v.up);
+    get_to(j, "reason", v.reason);
+    get_to(j, "event_coverage", v.event_coverage);
+}
+
+std::string format_time_ns(TimePoint t) {
+    using namespace std::chrono;
+    const auto secs = floor<seconds>(t);
+    const auto ns = duration_cast<nanoseconds>(t - secs).count();
+    std::string s = format_time(secs);  // "...:SS.000Z"
+    char frac[16];
+    std::snprintf(frac, sizeof frac, ".%09lldZ", static_cast<long long>(ns));
+    return s.substr(0, s.size() - 5) + frac;
+}
+
+json observation_to_json(const Observation& obs) {
+    json j = json::object();
+    j["time"] = format_time_ns(obs.time);
+    j["source"] = obs.source;
+    j["kind"] = observation_kind(obs.body);
+    std::visit(Overloaded{
+                   [&](const DeviceList& v) { encode(j, v); },
+                   [&](const MrEvent& v) { encode(j, v); },
+                   [&](const MrInventory& v) { encode(j, v); },
+                   [&](const auto& v) { merge(j, v); },
+               },
+               obs.body);
+    return j;
+}
+
+Result<Observation> observation_from_json(const json& j) {
+    try {
+        if (!j.is_object()) return make_error("observation is not a JSON object");
+        Observation obs;
+        obs.time = json_detail::time_from(j.at("time"));
+        j.at("source").get_to(obs.source);
+        const auto kind = j.at("kind").get<std::string>();
+        if (kind == "device_info") {
+            obs.body = body_from<DeviceInfo>(j);
+        } else if (kind == "device_list") {
+            obs.body = decode_device_list(j);
+        } else if (kind == "port_state") {
+            obs.body = body_from<PortStateSample>(j);
+        } else if (kind == "pkey_table") {
+            obs.body = body_from<PKeyTableSample>(j);
+        } else if (kind == "counter") {
+            obs.body = body_from<CounterSample>(j);
+        } else if (kind == "async_event") {
+            obs.body = body_from<AsyncEvent>(j);
+        } else if (kind == "mr_event") {
+            obs.body = decode_mr_event(j);
+        } else if (kind == "mr_inventory") {
+            obs.body = decode_mr_inventory(j);
+        } else if (kind == "source_status") {
+            obs.body = body_from<SourceStatus>(j);
+        } else if (kind == "sample_error") {
+            obs.body = body_from<SampleError>(j);
+        } else {
+            return make_error("unknown observation kind '" + kind + "'");
+        }
+        return obs;
+    } catch (const std::exception& e) {
+        return make_error(std::string("malformed observation: ") + e.what());
+    }
+}
+
+std::string observation_to_line(const Observation& obs) {
+    // time, source and kind lead each line so a person reading a recording sees them first.
+    const json j = observation_to_json(obs);
+    nlohmann::ordered_json line;
+    for (const char* key : {"time", "source", "kind"}) line[key] = j.at(key);
+    for (const auto& [k, v] : j.items()) {
+        if (k != "time" && k != "source" && k != "kind") line[k] = v;
+    }
+    return line.dump();
+}
+
+Result<Observation> observation_from_line(std::string_view line) {
+    auto j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return make_error("not valid JSON");
+    return observation_from_json(j);
+}
+
+}  // namespace rdmadiag

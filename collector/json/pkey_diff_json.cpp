@@ -1,0 +1,60 @@
+#include "collector/json/pkey_diff_json.hpp"
+
+#include "collector/json/json_fields.hpp"
+
+namespace rdmadiag {
+
+using json_detail::enum_from;
+using json_detail::get_opt;
+using json_detail::get_time;
+using json_detail::JsonDecodeError;
+using json_detail::time_json;
+using nlohmann::json;
+
+namespace {
+uint16_t pkey_from(const json& j) {
+    auto p = parse_pkey(j.get<std::string>());
+    if (!p) throw JsonDecodeError(p.error().message);
+    return *p;
+}
+}  // namespace
+
+void to_json(json& j, const PKeyEntryChange& v) {
+    j = json{{"kind", to_string(v.kind)},
+             {"index", v.index},
+             {"old_key", format_pkey(v.old_key)},
+             {"new_key", format_pkey(v.new_key)}};
+    if (v.old_index) j["old_index"] = *v.old_index;
+}
+
+void from_json(const json& j, PKeyEntryChange& v) {
+    v = PKeyEntryChange{};
+    v.kind = enum_from<PKeyChangeKind>(j.at("kind"), parse_pkey_change_kind, "P_Key change");
+    j.at("index").get_to(v.index);
+    get_opt(j, "old_index", v.old_index);
+    v.old_key = pkey_from(j.at("old_key"));
+    v.new_key = pkey_from(j.at("new_key"));
+}
+
+void to_json(json& j, const PKeyDiff& v) {
+    j = json{{"device", v.port.device},
+             {"port", v.port.port},
+             {"view", to_string(v.view)},
+             {"old_generation", v.old_generation},
+             {"new_generation", v.new_generation},
+             {"time", time_json(v.time)},
+             {"changes", v.changes}};
+}
+
+void from_json(const json& j, PKeyDiff& v) {
+    v = PKeyDiff{};
+    j.at("device").get_to(v.port.device);
+    j.at("port").get_to(v.port.port);
+    v.view = enum_from<PKeyView>(j.at("view"), parse_pkey_view, "P_Key view");
+    j.at("old_generation").get_to(v.old_generation);
+    j.at("new_generation").get_to(v.new_generation);
+    get_time(j, "time", v.time);
+    j.at("changes").get_to(v.changes);
+}
+
+}  // namespace rdmadiag

@@ -1,0 +1,33 @@
+#pragma once
+// Writes observations to a recording as they pass: the header first, then one line each. It is an
+// ObservationSink that can forward to another sink, so the collector records exactly what the
+// engine consumes.
+
+#include <ostream>
+
+#include "collector/replay/recording_format.hpp"
+#include "collector/sources/source.hpp"
+
+namespace rdmadiag {
+
+class Recorder final : public ObservationSink {
+public:
+    // Writes the header at once. `next` (may be null) receives every observation after it is
+    // written.
+    Recorder(std::ostream& out, const RecordingHeader& header, ObservationSink* next = nullptr);
+
+    void emit(Observation obs) override;
+    void flush();
+
+    uint64_t written() const { return written_; }
+    // False once the stream failed (disk full, closed pipe); later observations still reach
+    // `next`.
+    bool good() const { return out_.good(); }
+
+private:
+    std::ostream& out_;
+    ObservationSink* next_;
+    uint64_t written_ = 0;
+};
+
+}  // namespace rdmadiag

@@ -1,0 +1,75 @@
+#include "collector/engine/pkey/pkey_diff.hpp"
+
+#include <gtest/gtest.h>
+
+namespace rdmadiag {
+namespace {
+
+PKeyTable table(std::vector<uint16_t> keys) {
+    return PKeyTable{std::move(keys), {}};
+}
+
+TEST(PKeyDiff, EqualTablesHaveNoChanges) {
+    EXPECT_TRUE(diff_pkey_tables(table({0xffff, 0x8001}), table({0xffff, 0x8001})).empty());
+}
+
+TEST(PKeyDiff, AddedAndRemovedByIndex) {
+    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0}), table({0xffff, 0, 0x8002}));
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_EQ(d[0].kind, PKeyChangeKind::removed);
+    EXPECT_EQ(d[0].index, 1);
+    EXPECT_EQ(d[0].old_key, 0x8001);
+    EXPECT_EQ(d[1].kind, PKeyChangeKind::added);
+    EXPECT_EQ(d[1].index, 2);
+    EXPECT_EQ(d[1].new_key, 0x8002);
+}
+
+TEST(PKeyDiff, SameBaseKeyAtAnotherIndexIsAMove) {
+    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0}), table({0xffff, 0, 0x8001}));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].kind, PKeyChangeKind::moved);
+    EXPECT_EQ(d[0].index, 2);
+    EXPECT_EQ(d[0].old_index, 1);
+    EXPECT_EQ(describe_change(d[0]), "0x8001 moved from index 1 to index 2");
+}
+
+TEST(PKeyDiff, MoveWithMembershipFlipReportsBoth) {
+    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0}), table({0xffff, 0, 0x0001}));
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_EQ(d[0].kind, PKeyChangeKind::moved);
+    EXPECT_EQ(d[1].kind, PKeyChangeKind::membership_changed);
+}
+
+TEST(PKeyDiff, MembershipFlipInPlace) {
+    auto d = diff_pkey_tables(table({0xffff, 0x8001}), table({0xffff, 0x0001}));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].kind, PKeyChangeKind::membership_changed);
+    EXPECT_EQ(describe_change(d[0]), "0x8001 became 0x0001 (full -> limited) at index 1");
+}
+
+TEST(PKeyDiff, UnreadableIndexesAreNotChanges) {
+    PKeyTable a = table({0xffff, 0x8001, 0x8002});
+    PKeyTable b = table({0xffff, 0, 0x8002});
+    b.unreadable = {1};
+    EXPECT_TRUE(diff_pkey_tables(a, b).empty());
+    EXPECT_TRUE(pkey_tables_agree(a, b));
+}
+
+TEST(PKeyDiff, ShorterTableReadsAsEmptySlots) {
+    EXPECT_TRUE(pkey_tables_agree(table({0xffff, 0x8001}), table({0xffff, 0x8001, 0, 0})));
+    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0x8005}), table({0xffff, 0x8001}));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].kind, PKeyChangeKind::removed);
+    EXPECT_EQ(d[0].index, 2);
+}
+
+TEST(PKeyDiff, DescribeChangesLimitsTheList) {
+    auto d = diff_pkey_tables(table({0, 0, 0, 0, 0, 0}),
+                              table({0x8001, 0x8002, 0x8003, 0x8004, 0x8005, 0x8006}));
+    EXPECT_EQ(d.size(), 6u);
+    const auto text = describe_changes(d, 2);
+    EXPECT_EQ(text, "0x8001 added at index 0; 0x8002 added at index 1; and 4 more");
+}
+
+}  // namespace
+}  // namespace rdmadiag

@@ -1,0 +1,121 @@
+#include "collector/json/observation_json.hpp"
+
+#include <gtest/gtest.h>
+
+namespace rdmadiag {
+namespace {
+
+TimePoint at_ns(int64_t ns) {
+    return TimePoint{Duration{ns}};
+}
+
+std::vector<Observation> one_of_each() {
+    const TimePoint t = at_ns(1'764'685'746'123'456'789);
+    std::vector<Observation> v;
+    v.push_back({t, "sysfs",
+                 DeviceInfo{.device = "mlx5_0",
+                            .node_type = "CA",
+                            .node_guid = 0x0002c90300001234ULL,
+                            .transport = Transport::ib}});
+    v.push_back({t, "sysfs", DeviceList{{"mlx5_0", "mlx5_1"}}});
+    PortStateSample ps;
+    ps.port = PortRef{"mlx5_0", 1};
+    ps.state = PortState::active;
+    ps.lid = 7;
+    ps.link_layer = LinkLayer::infiniband;
+    v.push_back({t, "sysfs", ps});
+    PKeyTableSample pk;
+    pk.port = PortRef{"mlx5_0", 1};
+    pk.view = PKeyView::sma;
+    pk.table = PKeyTable{{0xffff, 0, 0x8001}, {1}};
+    v.push_back({t, "mad", pk});
+    CounterSample c;
+    c.port = PortRef{"mlx5_0", 1};
+    c.name = "p_key_violations";
+    c.value = 65535;
+    c.width = 16;
+    c.kind = CounterKind::portinfo;
+    v.push_back({t, "mad", c});
+    v.push_back(
+        {t, "verbs_events", AsyncEvent{"mlx5_0", 1u, AsyncEventType::pkey_change, std::nullopt}});
+    MrEvent mr;
+    mr.device = "mlx5_0";
+    mr.mr = 17;
+    mr.key = 0x1234;
+    mr.owner = MrOwner{4242u, "fio"};
+    mr.op = MrOp::local_inv;
+    mr.status = WcStatus::wr_flush_err;
+    v.push_back({t, "probe", mr});
+    MrInventory inv;
+    inv.device = "mlx5_0";
+    inv.complete = false;
+    inv.mrs.push_back({17, 4242u, "fio", 4096u, 0x10u, std::nullopt});
+    v.push_back({t, "netlink", inv});
+    SourceStatus st;
+    st.up = true;
+    st.event_coverage = {{"mlx5_0", {1, 2}}, {"mlx5_1", {}}};
+    v.push_back({t, "verbs_events", st});
+    v.push_back({t, "sysfs", SampleError{"mlx5_0:1 counters/symbol_error", "N/A (no PMA)", 22}});
+    return v;
+}
+
+TEST(ObservationJson, EveryKindRoundTripsExactly) {
+    const auto all = one_of_each();
+    ASSERT_EQ(all.size(), std::variant_size_v<ObservationBody>);
+    for (const auto& o : all) {
+        const auto line = observation_to_line(o);
+        EXPECT_EQ(line.find('\n'), std::string::npos);
+        auto back = observation_from_line(line);
+        ASSERT_TRUE(back.ok()) << line << ": " << back.error().message;
+        EXPECT_EQ(*back, o) << line;
+    }
+}
+
+TEST(ObservationJson, TimesKeepNanoseconds) {
+    EXPECT_EQ(format_time_ns(at_ns(1'764'685'746'000'000'001)), "2025-12-02T14:29:06.000000001Z");
+}
+
+TEST(ObservationJson, LayoutIsFlatWithKind) {
+    PKeyTableSample pk;
+    pk.port = PortRef{"mlx5_0", 1};
+    pk.table.keys = {0xffff, 0x8001};
+    const auto j = observation_to_json(Observation{at_ns(0), "sysfs", pk});
+    EXPECT_EQ(j["kind"], "pkey_table");
+    EXPECT_EQ(j["device"], "mlx5_0");
+    EXPECT_EQ(j["port"], 1);
+    EXPECT_EQ(j["view"], "device");
+    EXPECT_EQ(j["table"]["keys"][1], "0x8001");
+    EXPECT_EQ(j["time"], "1970-01-01T00:00:00.000000000Z");
+}
+
+TEST(ObservationJson, BadInputIsAnErrorNamingTheProblem) {
+    struct Case {
+        const char* line;
+        const char* says;
+    };
+    const Case cases[] = {
+        {"{", "not valid JSON"},
+        {"[1,2]", "not a JSON object"},
+        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"nope"})",
+         "unknown observation kind"},
+        {R"({"source":"s","kind":"counter"})", "time"},
+        {R"({"time":"yesterday","source":"s","kind":"counter"})", "RFC 3339"},
+        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"counter","device":"d","port":1,"name":"x"})",
+         "key 'value' not found"},
+        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"pkey_table","device":"d","port":1,"view":"x","table":{"keys":[]}})",
+         "unknown P_Key view"},
+        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"pkey_table","device":"d","port":1,"view":"device","table":{"keys":["0x1ffff"]}})",
+         "not a P_Key"},
+        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"counter","device":"d","port":"one","name":"x","value":1})",
+         "malformed observation"},
+    };
+    for (const auto& c : cases) {
+        auto r = observation_from_line(c.line);
+        ASSERT_FALSE(r.ok()) << c.line;
+        EXPECT_NE(r.error().message.find(c.says), std::string::npos)
+            << c.line << " -> " << r.error().message;
+    }
+}
+
+}  // namespace
+}  // namespace rdmadiag
