@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cli/remote/http_get.hpp"
 #include "collector/engine/default_engine.hpp"
+#include "collector/json/snapshot_json.hpp"
 
 namespace rdmadiag::cli {
 
@@ -123,12 +125,26 @@ Result<Collected> simulate(const CliContext& ctx, TimePoint start) {
 
 }  // namespace
 
+Result<Collected> fetch_remote(const std::string& base) {
+    auto url = parse_http_url(base);
+    if (!url) return url.error();
+    std::string path = url->path;
+    while (!path.empty() && path.back() == '/') path.pop_back();
+    url->path = path + "/api/v1/snapshot";
+    auto resp = http_get(*url);
+    if (!resp) return make_error("daemon at " + base + ": " + resp.error().message);
+    if (resp->status != 200) {
+        return make_error("daemon at " + base + " answered HTTP " + std::to_string(resp->status));
+    }
+    auto snap = parse_snapshot_json(resp->body);
+    if (!snap) return make_error("daemon at " + base + ": " + snap.error().message);
+    return Collected{std::make_shared<const Snapshot>(std::move(*snap)), "daemon at " + base, {}};
+}
+
 Result<Collected> collect_once(const CliContext& ctx) {
     auto start = ctx.start_time();
     if (!start) return start.error();
-    if (!ctx.remote.empty()) {
-        return make_error("--remote is not available in this build");
-    }
+    if (!ctx.remote.empty()) return fetch_remote(ctx.remote);
     if (ctx.simulate) return simulate(ctx, *start);
 
     auto engine = make_default_engine();

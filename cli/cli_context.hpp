@@ -41,6 +41,8 @@ struct Collected {
 };
 
 Result<Collected> collect_once(const CliContext& ctx);
+// GET <base>/api/v1/snapshot from a running daemon.
+Result<Collected> fetch_remote(const std::string& base);
 
 // Prints notes to stderr; returns the process exit code for an Error.
 int report_error(const Error& error);
