@@ -46,10 +46,14 @@ std::optional<PortRef> default_port(const Snapshot& snapshot) {
     for (const auto& f : snapshot.findings) {
         if (f.subject.port) return PortRef{f.subject.device, *f.subject.port};
     }
+    const PortSnapshot* first = nullptr;
     for (const auto& d : snapshot.devices) {
-        if (!d.ports.empty()) return d.ports.front().ref;
+        for (const auto& p : d.ports) {
+            if (!first) first = &p;
+            if (!p.pkeys.views.empty()) return p.ref;
+        }
     }
-    return std::nullopt;
+    return first ? std::optional<PortRef>(first->ref) : std::nullopt;
 }
 
 }  // namespace rdmadiag::gui

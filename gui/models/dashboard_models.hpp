@@ -46,7 +46,7 @@ private:
 };
 
 // The port a user most likely wants to see first: one with a stale cache, else the first port
-// with an active finding, else the first port.
+// with an active finding, else the first port with a P_Key table, else the first port.
 std::optional<PortRef> default_port(const Snapshot& snapshot);
 
 }  // namespace rdmadiag::gui

@@ -30,8 +30,15 @@ QString full_time_text(TimePoint t) {
 QString age_text(TimePoint then, TimePoint now) {
     if (then == TimePoint{}) return QStringLiteral("-");
     if (now < then) return QStringLiteral("0s");
-    const auto d = std::chrono::duration_cast<std::chrono::seconds>(now - then);
-    return qs(format_duration(d));
+    const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now - then).count();
+    if (secs < 60) return QStringLiteral("%1s").arg(secs);
+    if (secs < 3600) {
+        return QStringLiteral("%1m%2s").arg(secs / 60).arg(secs % 60, 2, 10, QLatin1Char('0'));
+    }
+    if (secs < 86400) {
+        return QStringLiteral("%1h%2m").arg(secs / 3600).arg((secs % 3600) / 60, 2, 10, QLatin1Char('0'));
+    }
+    return QStringLiteral("%1d%2h").arg(secs / 86400).arg((secs % 86400) / 3600, 2, 10, QLatin1Char('0'));
 }
 
 QString pkey_text(uint16_t raw) {

@@ -17,7 +17,8 @@ QString qs(std::string_view text);
 // "14:29:06" for today-ish displays; the full RFC 3339 form is in the tooltip.
 QString clock_text(TimePoint t);
 QString full_time_text(TimePoint t);
-// "12s", "3m20s"; "-" when `then` is unset (epoch).
+// Whole units, as a table cell should read: "12s", "3m05s", "2h05m", "1d03h"; "-" when `then`
+// is unset (epoch).
 QString age_text(TimePoint then, TimePoint now);
 QString pkey_text(uint16_t raw);  // "0x8001 full", "0x0003 limited", "" for an empty slot
 

@@ -4,12 +4,19 @@
 
 #include <gtest/gtest.h>
 
+#include <QString>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 
 #include "collector/json/snapshot_json.hpp"
 #include "collector/model/snapshot.hpp"
+
+// Readable QStrings in GoogleTest failure messages.
+inline void PrintTo(const QString& s, std::ostream* os) {
+    *os << '"' << s.toStdString() << '"';
+}
 
 namespace rdmadiag::gui::testing {
 

@@ -105,7 +105,10 @@ TEST(ApiFeed, ConnectsFailsOnGarbageAndHttpErrorsBacksOffAndReconnects) {
     EXPECT_EQ(feed.health(), FeedHealth::connecting);
     ASSERT_TRUE(wait_for_health(feed, FeedHealth::ok));
     ASSERT_FALSE(got.empty());
-    EXPECT_EQ(got.front()->mrs.mrs.size(), 2u);
+    const Snapshot expected = testing::load_api_fixture("mr-xprtrdma-stuck-30s.json");
+    EXPECT_EQ(got.front()->sequence, expected.sequence);
+    EXPECT_EQ(got.front()->devices, expected.devices);
+    EXPECT_EQ(got.front()->mrs, expected.mrs);
     EXPECT_TRUE(feed.status_text().startsWith(QStringLiteral("Connected to daemon at http://127.0.0.1:")));
 
     daemon.answer = FakeDaemon::Answer::garbage;

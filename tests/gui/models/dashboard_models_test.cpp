@@ -64,6 +64,12 @@ TEST(DashboardModels, ScenarioPlaybackBuildsHistoryAndTheLastChange) {
 TEST(DashboardModels, DefaultPortPrefersAStaleCache) {
     const Snapshot s = testing::trouble_snapshot();
     EXPECT_EQ(default_port(s), (PortRef{"mlx5_0", 1}));
+    Snapshot quiet = s;
+    quiet.findings.clear();
+    // cxgb4_0 (iWARP) comes first by name but has no P_Key table.
+    EXPECT_EQ(default_port(quiet), (PortRef{"mlx5_0", 1}));
+    quiet.devices[1].ports[0].pkeys.views.clear();
+    EXPECT_EQ(default_port(quiet), (PortRef{"cxgb4_0", 1}));
     Snapshot none;
     EXPECT_FALSE(default_port(none).has_value());
 }
