@@ -4,6 +4,9 @@
 #include <cstdio>
 
 #include "cli/commands/commands.hpp"
+#ifdef RDMADIAG_HAVE_SERVE
+#include "cli/commands/serve.hpp"
+#endif
 #include "collector/sources/builtin_sources.hpp"
 
 int main(int argc, char** argv) {
@@ -21,6 +24,9 @@ int main(int argc, char** argv) {
     register_pkeys_command(app, ctx, exit);
     register_counters_command(app, ctx, exit);
     register_events_command(app, ctx, exit);
+#ifdef RDMADIAG_HAVE_SERVE
+    register_serve_command(app, ctx, exit);
+#endif
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -52,6 +52,16 @@ struct EventRecord {
     bool operator==(const EventRecord&) const = default;
 };
 
+// How many async events of one type a device (or one of its ports) has delivered since the
+// collector started: a total that keeps counting after the bounded event list drops old records.
+struct EventTotal {
+    std::string device;
+    std::optional<uint32_t> port;
+    AsyncEventType type = AsyncEventType::unknown;
+    uint64_t count = 0;
+    bool operator==(const EventTotal&) const = default;
+};
+
 struct ErrorRecord {
     TimePoint time;
     std::string source;
@@ -68,6 +78,7 @@ struct Snapshot {
     std::vector<Finding> finding_history;  // cleared, newest first, bounded
     std::vector<EventRecord> events;       // recent async events, oldest first, bounded
     std::vector<ErrorRecord> errors;       // recent sample errors, oldest first, bounded
+    std::vector<EventTotal> event_totals;  // by device, port, type
     MrHealth mrs;
 
     const DeviceSnapshot* find_device(std::string_view name) const;

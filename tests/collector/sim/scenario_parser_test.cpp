@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <random>
 #include <regex>
+#include <sstream>
 
 #include "collector/sim/shipped_scenarios.hpp"
 
@@ -29,7 +31,9 @@ mr mlx5_0 17 owner=xprtrdma key=0x11a03
 mr cxgb4_0 5 owner=fio pid=4242
 )scn";
 
-std::string with_fabric(std::string_view steps) { return std::string(kFabric) + std::string(steps); }
+std::string with_fabric(std::string_view steps) {
+    return std::string(kFabric) + std::string(steps);
+}
 
 Scenario parse_ok(std::string_view text) {
     auto r = parse_scenario(text);
@@ -170,7 +174,8 @@ at 1m device-add rxe0
     EXPECT_EQ(std::get<PKeyEdit>(sc.steps[3].action).views, kFabricViews);
     const auto& table = std::get<PKeyEdit>(sc.steps[4].action);
     EXPECT_EQ(table.op, PKeyOp::table);
-    EXPECT_EQ(table.entries, (std::vector<std::pair<uint16_t, uint16_t>>{{0, 0xffff}, {9, 0x8009}}));
+    EXPECT_EQ(table.entries,
+              (std::vector<std::pair<uint16_t, uint16_t>>{{0, 0xffff}, {9, 0x8009}}));
 
     const auto& add = std::get<CounterStep>(sc.steps[5].action);
     EXPECT_EQ(add.op, CounterOp::add);
@@ -224,8 +229,8 @@ TEST(ScenarioParser, DefaultEndIsLastEffectPlusTail) {
 }
 
 struct ErrorCase {
-    const char* text;      // appended to the fabric
-    size_t line;           // relative to the first line after the fabric (1)
+    const char* text;  // appended to the fabric
+    size_t line;       // relative to the first line after the fabric (1)
     size_t column;
     const char* contains;  // part of the message
 };
@@ -285,8 +290,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"mr mlx5_0 17\n", 1, 11, "declared twice"},
         ErrorCase{"mr mlx5_0 -1\n", 1, 11, "not a valid MR id"},
         ErrorCase{"mr mlx5_0 2 pid=x\n", 1, 13, "not a valid pid"},
-        ErrorCase{"at\n", 1, 4, "missing time"},
-        ErrorCase{"at 5 \n", 1, 6, "missing step"},
+        ErrorCase{"at\n", 1, 4, "missing time"}, ErrorCase{"at 5 \n", 1, 6, "missing step"},
         ErrorCase{"at soon pkey-set mlx5_0:1 2 0x8002\n", 1, 4, "not a duration"},
         ErrorCase{"at 5s teleport mlx5_0:1\n", 1, 7, "unknown step 'teleport'"},
         ErrorCase{"at 5s pkey-shuffle mlx5_0:1\n", 1, 7, "unknown step"},
@@ -303,7 +307,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"at 1s pkey-set nodev:1 2 0x8002\n", 1, 16, "not declared"},
         ErrorCase{"at 1s pkey-flip mlx5_0:1 0x0000\n", 1, 26, "names no key"},
         ErrorCase{"at 1s pkey-table mlx5_0:1 0:0xffff x\n", 1, 36, "INDEX:KEY"},
-        ErrorCase{"at 1s counter-add mlx5_0:1 p_key_violations lots\n", 1, 45, "not a valid number"},
+        ErrorCase{"at 1s counter-add mlx5_0:1 p_key_violations lots\n", 1, 45,
+                  "not a valid number"},
         ErrorCase{"at 1s counter-add mlx5_0:1\n", 1, 28, "missing counter name"},
         ErrorCase{"at 1s port-down mlx5_0:1 state=ACTIVE\n", 1, 26, "not a state for 'port-down'"},
         ErrorCase{"at 1s port-up mlx5_0:1 event=QP_FATAL\n", 1, 24, "not a port event"},
@@ -396,10 +401,18 @@ TEST(ScenarioParser, MangledShippedScenarioNeverCrashes) {
         for (int e = 0; e < edits && !text.empty(); ++e) {
             const size_t at = rng() % text.size();
             switch (rng() % 4) {
-                case 0: text.erase(at, 1 + rng() % 8); break;
-                case 1: text.insert(at, 1, static_cast<char>(rng() % 256)); break;
-                case 2: text[at] = static_cast<char>(' ' + rng() % 95); break;
-                default: text.insert(at, text.substr(rng() % text.size(), rng() % 30)); break;
+                case 0:
+                    text.erase(at, 1 + rng() % 8);
+                    break;
+                case 1:
+                    text.insert(at, 1, static_cast<char>(rng() % 256));
+                    break;
+                case 2:
+                    text[at] = static_cast<char>(' ' + rng() % 95);
+                    break;
+                default:
+                    text.insert(at, text.substr(rng() % text.size(), rng() % 30));
+                    break;
             }
         }
         expect_parses_or_names_a_line(text);
@@ -407,12 +420,10 @@ TEST(ScenarioParser, MangledShippedScenarioNeverCrashes) {
 }
 
 TEST(ScenarioParser, KeywordsInEveryPositionNeverCrash) {
-    const std::vector<std::string> words = {"at",       "1s",        "+1s",     "pkey-set",
-                                            "pkey-move", "mlx5_0:1", "mlx5_0",  "0x8001",
-                                            "7",        "event",     "mr",      "17",
-                                            "FASTREG",  "views=sm",  "event=",  "=",
-                                            "\"",       "counter",   "port",    "device",
-                                            "loop",     "end",       "status=", "pkeys"};
+    const std::vector<std::string> words = {
+        "at", "1s",      "+1s",  "pkey-set", "pkey-move", "mlx5_0:1", "mlx5_0",  "0x8001",
+        "7",  "event",   "mr",   "17",       "FASTREG",   "views=sm", "event=",  "=",
+        "\"", "counter", "port", "device",   "loop",      "end",      "status=", "pkeys"};
     std::mt19937 rng(99);
     for (int round = 0; round < 500; ++round) {
         std::string line;
@@ -420,6 +431,31 @@ TEST(ScenarioParser, KeywordsInEveryPositionNeverCrash) {
         for (size_t i = 0; i < n; ++i) line += words[rng() % words.size()] + " ";
         expect_parses_or_names_a_line(with_fabric(line + "\n"));
     }
+}
+
+}  // namespace
+}  // namespace rdmadiag::sim
+
+namespace rdmadiag::sim {
+namespace {
+
+// The example in docs/scenarios.md is a scenario that parses.
+TEST(ScenarioParser, DocumentedExampleParses) {
+    std::ifstream in(std::string(RDMADIAG_SOURCE_DIR) + "/docs/scenarios.md");
+    ASSERT_TRUE(in) << "docs/scenarios.md not found";
+    std::stringstream buf;
+    buf << in.rdbuf();
+    const std::string doc = buf.str();
+    const auto section = doc.find("## Example");
+    ASSERT_NE(section, std::string::npos);
+    const auto open = doc.find("```\n", section);
+    const auto close = doc.find("```", open + 4);
+    ASSERT_NE(close, std::string::npos);
+    auto sc = parse_scenario(doc.substr(open + 4, close - open - 4));
+    ASSERT_TRUE(sc.ok()) << sc.error().message;
+    EXPECT_EQ(sc->end, std::chrono::minutes(2));
+    ASSERT_EQ(sc->steps.size(), 2u);
+    EXPECT_FALSE(std::get<PKeyEdit>(sc->steps[0].action).event_delay);
 }
 
 }  // namespace

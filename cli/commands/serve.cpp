@@ -1,0 +1,235 @@
+#include "cli/commands/serve.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "collector/daemon/collector_daemon.hpp"
+#include "collector/daemon/signal_watcher.hpp"
+#include "collector/engine/default_engine.hpp"
+#include "exporters/api/api_router.hpp"
+#include "exporters/api/http_server.hpp"
+#include "exporters/prometheus/snapshot_collectable.hpp"
+
+namespace rdmadiag {
+
+void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registry) {
+    cmd.add_option("--config.file", f.config_file, "YAML file with the same settings as the flags");
+    cmd.add_option("--web.listen-address", f.listen_address,
+                   "Address to serve /metrics and the API on (default :" +
+                       std::to_string(kDefaultPort) + ")");
+    cmd.add_option("--web.config.file", f.web_config_file,
+                   "exporter-toolkit web config: TLS and basic auth");
+    cmd.add_option("--web.max-connections", f.max_connections, "Requests served at once");
+    cmd.add_option("--web.request-timeout", f.request_timeout, "Drop clients slower than this");
+    cmd.add_option("--path.sysfs", f.sysfs, "sysfs mount point (default /sys)");
+    cmd.add_option("--path.tracefs", f.tracefs, "tracefs mount point");
+    cmd.add_option("--path.procfs", f.procfs, "procfs mount point (default /proc)");
+    cmd.add_option("--simulate", f.simulate, "Run on the simulated fabric (optional scenario)")
+        ->expected(0, 1)
+        ->default_str("");
+    cmd.add_option("--device.include", f.include_devices, "Only these devices (glob)")
+        ->delimiter(',');
+    cmd.add_option("--device.exclude", f.exclude_devices, "Not these devices (glob)")
+        ->delimiter(',');
+    cmd.add_option("--interval.counters", f.counter_interval, "How often counters are read");
+    cmd.add_option("--interval.pkeys", f.pkey_interval, "How often P_Key tables are read");
+    cmd.add_option("--log.level", f.log_level, "debug, info, warn or error");
+    cmd.add_option("--log.format", f.log_format, "logfmt or json");
+    for (const auto& e : registry.entries()) {
+        std::string name = e.name;
+        cmd.add_flag_callback("--source." + name, [&f, name] { f.source_switches[name] = true; },
+                              "Enable source: " + e.description);
+        cmd.add_flag_callback("--no-source." + name, [&f, name] { f.source_switches[name] = false; },
+                              "Disable source " + name);
+    }
+}
+
+Result<DaemonConfig> resolve_serve_config(const ServeFlags& f) {
+    DaemonConfig c;
+    if (f.config_file) {
+        auto r = apply_config_file(*f.config_file, c);
+        if (!r) return r.error();
+    }
+    if (f.listen_address) c.web.listen_address = *f.listen_address;
+    if (f.web_config_file) c.web.config_file = *f.web_config_file;
+    if (f.max_connections) c.web.max_connections = *f.max_connections;
+    if (f.request_timeout) {
+        auto d = parse_duration(*f.request_timeout);
+        if (!d) return make_error("--web.request-timeout: " + d.error().message);
+        c.web.request_timeout = *d;
+    }
+    if (f.sysfs) c.sources.sysfs_root = *f.sysfs;
+    if (f.tracefs) c.sources.tracefs_root = *f.tracefs;
+    if (f.procfs) c.sources.procfs_root = *f.procfs;
+    if (f.simulate) c.simulate = *f.simulate;
+    if (!f.include_devices.empty()) c.sources.include_devices = f.include_devices;
+    if (!f.exclude_devices.empty()) c.sources.exclude_devices = f.exclude_devices;
+    for (auto [flag, value, target] :
+         {std::tuple{"--interval.counters", &f.counter_interval, &c.sources.counter_interval},
+          std::tuple{"--interval.pkeys", &f.pkey_interval, &c.sources.pkey_interval}}) {
+        if (!*value) continue;
+        auto d = parse_duration(**value);
+        if (!d || *d <= Duration::zero()) return make_error(std::string(flag) + ": not a duration");
+        *target = *d;
+    }
+    if (f.log_level) {
+        auto l = parse_log_level(*f.log_level);
+        if (!l) return make_error("--log.level must be debug, info, warn or error");
+        c.log_level = *l;
+    }
+    if (f.log_format) {
+        auto l = parse_log_format(*f.log_format);
+        if (!l) return make_error("--log.format must be logfmt or json");
+        c.log_format = *l;
+    }
+    for (const auto& [name, on] : f.source_switches) c.source_switches[name] = on;
+    return c;
+}
+
+namespace {
+
+Result<HttpServerOptions> http_options(const DaemonConfig& c) {
+    HttpServerOptions o;
+    o.listen_address = c.web.listen_address;
+    o.max_connections = c.web.max_connections;
+    o.queue = c.web.max_connections;
+    o.request_timeout = c.web.request_timeout;
+    o.max_request_bytes = c.web.max_request_bytes;
+    if (!c.web.config_file.empty()) {
+        auto web = load_web_config(c.web.config_file);
+        if (!web) return web.error();
+        o.web = std::move(*web);
+    }
+    return o;
+}
+
+bool same_web(const WebSettings& a, const WebSettings& b) {
+    return a.listen_address == b.listen_address && a.config_file == b.config_file &&
+           a.max_connections == b.max_connections && a.request_timeout == b.request_timeout &&
+           a.max_request_bytes == b.max_request_bytes;
+}
+
+}  // namespace
+
+std::optional<std::string> simulate_when_no_device(DaemonConfig& config,
+                                                   const SourceRegistry& registry) {
+    if (config.simulate || !config.source_switches.empty() || !registry.find(kSimulatedSourceName))
+        return std::nullopt;
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::path(config.sources.sysfs_root) / "class/infiniband";
+    bool any = std::filesystem::exists(dir, ec) &&
+               std::filesystem::directory_iterator(dir, ec) != std::filesystem::directory_iterator();
+    if (any || config.sources.sysfs_root != "/sys") return std::nullopt;
+    config.simulate = "";
+    return "no RDMA device under " + dir.string() +
+           ": serving the simulated fabric (choose a scenario with --simulate=NAME)";
+}
+
+int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHooks hooks) {
+    std::unique_ptr<SignalWatcher> signals;
+    try {
+        signals = std::make_unique<SignalWatcher>();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "rdmadiag serve: %s\n", e.what());
+        return 1;
+    }
+    auto config = resolve_serve_config(flags);
+    if (!config) {
+        std::fprintf(stderr, "rdmadiag serve: %s\n", config.error().message.c_str());
+        return 2;
+    }
+    Logger log(config->log_level, config->log_format);
+    if (auto note = simulate_when_no_device(*config, registry)) log.warn(*note);
+    auto options = http_options(*config);
+    if (!options) {
+        log.error("bad web config", {{"error", options.error().message}});
+        return 2;
+    }
+
+    SystemClock clock;
+    SnapshotStore store;
+    CollectorDaemon collector(registry, make_default_engine(), store, log, clock);
+    SnapshotCollectable metrics(store);
+    ApiRouter router(store, metrics);
+    auto handler = [&router](const HttpRequest& r) { return router.handle(r); };
+
+    auto server = std::make_unique<HttpServer>(*options, handler, &log);
+    if (auto r = server->start(); !r) {
+        log.error("cannot start HTTP server", {{"error", r.error().message}});
+        return 1;
+    }
+    if (auto r = collector.start(*config); !r) {
+        log.error("cannot start collector", {{"error", r.error().message}});
+        return 2;
+    }
+    auto ports = server->ports();
+    int port = ports.empty() ? 0 : ports.front();
+    log.info("listening", {{"address", config->web.listen_address},
+                           {"port", std::to_string(port)},
+                           {"tls", server->tls() ? "true" : "false"}});
+    if (hooks.on_listening) hooks.on_listening(port);
+
+    for (;;) {
+        auto sig = signals->wait(Duration(-1));
+        if (!sig) continue;
+        if (*sig == DaemonSignal::terminate) break;
+        log.info("reloading configuration");
+        auto next = resolve_serve_config(flags);
+        if (next) simulate_when_no_device(*next, registry);
+        if (!next) {
+            log.error("reload failed, keeping the running configuration",
+                      {{"error", next.error().message}});
+            continue;
+        }
+        auto next_options = http_options(*next);
+        if (!next_options) {
+            log.error("reload failed, keeping the running configuration",
+                      {{"error", next_options.error().message}});
+            continue;
+        }
+        if (auto r = collector.reload(*next); !r) {
+            log.error("reload failed, keeping the running sources", {{"error", r.error().message}});
+            continue;
+        }
+        log.set_level(next->log_level);
+        // The listener is restarted only when its settings (or the web config) changed; the
+        // web config file is re-read on every reload since its content may have changed.
+        bool restart = !same_web(next->web, config->web) || !next->web.config_file.empty();
+        if (restart) {
+            auto fresh = std::make_unique<HttpServer>(*next_options, handler, &log);
+            server->stop();
+            if (auto r = fresh->start(); !r) {
+                log.error("new listener failed, restoring the previous one",
+                          {{"error", r.error().message}});
+                server = std::make_unique<HttpServer>(*options, handler, &log);
+                if (auto again = server->start(); !again) {
+                    log.error("cannot restore listener", {{"error", again.error().message}});
+                    return 1;
+                }
+            } else {
+                server = std::move(fresh);
+                options = std::move(next_options);
+            }
+        }
+        config = std::move(next);
+    }
+    log.info("shutting down");
+    server->stop();
+    collector.stop();
+    log.info("stopped");
+    return 0;
+}
+
+namespace cli {
+
+void register_serve_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
+    auto* cmd = app.add_subcommand(
+        "serve", "Run the collector and serve /metrics, /api/v1/ and /healthz on one port");
+    auto flags = std::make_shared<ServeFlags>();
+    add_serve_flags(*cmd, *flags, ctx.registry);
+    cmd->callback([flags, &ctx, &exit] { exit.value = run_serve(*flags, ctx.registry); });
+}
+
+}  // namespace cli
+
+}  // namespace rdmadiag

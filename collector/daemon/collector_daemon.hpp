@@ -1,0 +1,50 @@
+#pragma once
+// The collector half of `rdmadiag serve`: builds the configured sources from the registry, keeps
+// one engine for the life of the process, and runs them on a CollectorRuntime. A reload (SIGHUP)
+// rebuilds the sources from the new settings while the engine, and so every port's history and
+// every active finding, carries on.
+
+#include <memory>
+#include <vector>
+
+#include "collector/daemon/collector_runtime.hpp"
+#include "collector/daemon/daemon_config.hpp"
+#include "collector/daemon/log.hpp"
+#include "collector/daemon/snapshot_store.hpp"
+#include "collector/engine/engine.hpp"
+#include "collector/sources/source_registry.hpp"
+
+namespace rdmadiag {
+
+class CollectorDaemon {
+public:
+    CollectorDaemon(const SourceRegistry& registry, std::unique_ptr<Engine> engine,
+                    SnapshotStore& store, Logger& log, const Clock& clock,
+                    RuntimeOptions options = {});
+    ~CollectorDaemon();
+
+    // Builds and starts the sources. Errors: an unknown source name, --simulate without the
+    // simulated fabric. A source whose factory fails still runs, as down with the reason.
+    Result<void> start(const DaemonConfig& config);
+    // Replaces the sources with those `config` asks for. On error the old ones keep running.
+    Result<void> reload(const DaemonConfig& config);
+    void stop();
+
+    const std::vector<std::string>& source_names() const { return names_; }
+
+private:
+    Result<std::vector<std::unique_ptr<Source>>> build_sources(const DaemonConfig& config,
+                                                              std::vector<std::string>& names);
+
+    const SourceRegistry& registry_;
+    std::unique_ptr<Engine> engine_;
+    SnapshotStore& store_;
+    Logger& log_;
+    const Clock& clock_;
+    RuntimeOptions options_;
+    std::unique_ptr<CollectorRuntime> runtime_;
+    std::vector<std::string> names_;
+    uint64_t reloads_ = 0;
+};
+
+}  // namespace rdmadiag

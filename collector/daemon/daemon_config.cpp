@@ -1,0 +1,239 @@
+#include "collector/daemon/daemon_config.hpp"
+
+#include <charconv>
+
+namespace rdmadiag {
+
+namespace {
+
+Error at(const YamlNode& n, std::string what) {
+    return make_error("line " + std::to_string(n.line) + ": " + std::move(what));
+}
+
+Result<std::string> as_string(const YamlNode& n, std::string_view key) {
+    if (!n.is_scalar()) return at(n, std::string(key) + " must be a single value");
+    return n.scalar;
+}
+
+Result<bool> as_bool(const YamlNode& n, std::string_view key) {
+    if (n.is_scalar()) {
+        if (n.scalar == "true" || n.scalar == "yes" || n.scalar == "on") return true;
+        if (n.scalar == "false" || n.scalar == "no" || n.scalar == "off") return false;
+    }
+    return at(n, std::string(key) + " must be true or false");
+}
+
+Result<size_t> as_size(const YamlNode& n, std::string_view key) {
+    if (n.is_scalar()) {
+        size_t v = 0;
+        auto [p, ec] = std::from_chars(n.scalar.data(), n.scalar.data() + n.scalar.size(), v);
+        if (ec == std::errc() && p == n.scalar.data() + n.scalar.size() && v > 0) return v;
+    }
+    return at(n, std::string(key) + " must be a positive whole number");
+}
+
+Result<Duration> as_duration(const YamlNode& n, std::string_view key) {
+    if (n.is_scalar()) {
+        auto d = parse_duration(n.scalar);
+        if (d && *d > Duration::zero()) return *d;
+    }
+    return at(n, std::string(key) + " must be a duration such as 500ms, 10s or 1m");
+}
+
+Result<std::vector<std::string>> as_list(const YamlNode& n, std::string_view key) {
+    std::vector<std::string> out;
+    if (n.is_list()) {
+        for (const auto& item : n.list) {
+            if (!item.is_scalar()) return at(item, std::string(key) + " items must be values");
+            out.push_back(item.scalar);
+        }
+        return out;
+    }
+    if (n.is_scalar()) {  // "mlx5_*,rxe0"
+        size_t start = 0;
+        while (start <= n.scalar.size()) {
+            size_t comma = n.scalar.find(',', start);
+            if (comma == std::string::npos) comma = n.scalar.size();
+            if (comma > start) out.push_back(n.scalar.substr(start, comma - start));
+            start = comma + 1;
+        }
+        return out;
+    }
+    if (n.is_null()) return out;
+    return at(n, std::string(key) + " must be a list");
+}
+
+template <class F>
+Result<void> each_key(const YamlNode& section, std::string_view name, F&& f) {
+    if (section.is_null()) return {};
+    if (!section.is_map()) return at(section, std::string(name) + ": must be a mapping");
+    for (const auto& [k, v] : section.map) {
+        auto r = f(k, v);
+        if (!r) return r;
+    }
+    return {};
+}
+
+#define RDMADIAG_TRY_ASSIGN(target, expr) \
+    do {                                  \
+        auto r_ = (expr);                 \
+        if (!r_) return r_.error();       \
+        target = std::move(*r_);          \
+    } while (0)
+
+Result<void> apply_web(const YamlNode& s, WebSettings& web) {
+    return each_key(s, "web", [&](const std::string& k, const YamlNode& v) -> Result<void> {
+        if (k == "listen-address") RDMADIAG_TRY_ASSIGN(web.listen_address, as_string(v, k));
+        else if (k == "config-file") RDMADIAG_TRY_ASSIGN(web.config_file, as_string(v, k));
+        else if (k == "max-connections") RDMADIAG_TRY_ASSIGN(web.max_connections, as_size(v, k));
+        else if (k == "request-timeout") RDMADIAG_TRY_ASSIGN(web.request_timeout, as_duration(v, k));
+        else if (k == "max-request-bytes") RDMADIAG_TRY_ASSIGN(web.max_request_bytes, as_size(v, k));
+        else return at(v, "unknown setting web." + k);
+        return {};
+    });
+}
+
+Result<void> apply_log(const YamlNode& s, DaemonConfig& c) {
+    return each_key(s, "log", [&](const std::string& k, const YamlNode& v) -> Result<void> {
+        std::string text;
+        RDMADIAG_TRY_ASSIGN(text, as_string(v, k));
+        if (k == "level") {
+            auto l = parse_log_level(text);
+            if (!l) return at(v, "log.level must be debug, info, warn or error");
+            c.log_level = *l;
+        } else if (k == "format") {
+            auto f = parse_log_format(text);
+            if (!f) return at(v, "log.format must be logfmt or json");
+            c.log_format = *f;
+        } else {
+            return at(v, "unknown setting log." + k);
+        }
+        return {};
+    });
+}
+
+Result<void> apply_paths(const YamlNode& s, SourceSettings& src) {
+    return each_key(s, "path", [&](const std::string& k, const YamlNode& v) -> Result<void> {
+        if (k == "sysfs") RDMADIAG_TRY_ASSIGN(src.sysfs_root, as_string(v, k));
+        else if (k == "tracefs") RDMADIAG_TRY_ASSIGN(src.tracefs_root, as_string(v, k));
+        else if (k == "procfs") RDMADIAG_TRY_ASSIGN(src.procfs_root, as_string(v, k));
+        else return at(v, "unknown setting path." + k);
+        return {};
+    });
+}
+
+}  // namespace
+
+Result<void> apply_config_yaml(const YamlNode& root, DaemonConfig& config) {
+    if (root.is_null()) return {};
+    if (!root.is_map()) return at(root, "the config file must be a mapping of settings");
+    for (const auto& [key, v] : root.map) {
+        Result<void> r;
+        if (key == "web") {
+            r = apply_web(v, config.web);
+        } else if (key == "log") {
+            r = apply_log(v, config);
+        } else if (key == "path") {
+            r = apply_paths(v, config.sources);
+        } else if (key == "simulate") {
+            if (v.is_null()) {
+                config.simulate = "";
+            } else if (v.is_scalar() && (v.scalar == "true" || v.scalar == "false")) {
+                if (v.scalar == "true") config.simulate = "";
+                else config.simulate.reset();
+            } else {
+                std::string s;
+                RDMADIAG_TRY_ASSIGN(s, as_string(v, key));
+                config.simulate = s;
+            }
+        } else if (key == "devices") {
+            r = each_key(v, key, [&](const std::string& k, const YamlNode& n) -> Result<void> {
+                if (k == "include") RDMADIAG_TRY_ASSIGN(config.sources.include_devices, as_list(n, k));
+                else if (k == "exclude") RDMADIAG_TRY_ASSIGN(config.sources.exclude_devices, as_list(n, k));
+                else return at(n, "unknown setting devices." + k);
+                return {};
+            });
+        } else if (key == "intervals") {
+            r = each_key(v, key, [&](const std::string& k, const YamlNode& n) -> Result<void> {
+                if (k == "counters") RDMADIAG_TRY_ASSIGN(config.sources.counter_interval, as_duration(n, k));
+                else if (k == "pkeys") RDMADIAG_TRY_ASSIGN(config.sources.pkey_interval, as_duration(n, k));
+                else return at(n, "unknown setting intervals." + k);
+                return {};
+            });
+        } else if (key == "sources") {
+            r = each_key(v, key, [&](const std::string& k, const YamlNode& n) -> Result<void> {
+                bool on = false;
+                RDMADIAG_TRY_ASSIGN(on, as_bool(n, "sources." + k));
+                config.source_switches[k] = on;
+                return {};
+            });
+        } else if (key == "source-options") {
+            r = each_key(v, key, [&](const std::string& k, const YamlNode& n) -> Result<void> {
+                RDMADIAG_TRY_ASSIGN(config.sources.extra[k], as_string(n, k));
+                return {};
+            });
+        } else {
+            r = at(v, "unknown setting " + key);
+        }
+        if (!r) return r;
+    }
+    return {};
+}
+
+#undef RDMADIAG_TRY_ASSIGN
+
+Result<void> apply_config_text(std::string_view text, DaemonConfig& config) {
+    auto root = parse_simple_yaml(text);
+    if (!root) return root.error();
+    return apply_config_yaml(*root, config);
+}
+
+Result<void> apply_config_file(const std::string& path, DaemonConfig& config) {
+    auto text = read_text_file(path);
+    if (!text) return text.error();
+    auto r = apply_config_text(*text, config);
+    if (!r) return make_error(path + ": " + r.error().message);
+    config.config_file = path;
+    return {};
+}
+
+Result<std::string> civetweb_listen_spec(const std::string& address) {
+    auto valid_port = [](std::string_view p) {
+        unsigned v = 0;
+        auto [ptr, ec] = std::from_chars(p.data(), p.data() + p.size(), v);
+        return !p.empty() && ec == std::errc() && ptr == p.data() + p.size() && v <= 65535;
+    };
+    if (!address.empty() && address.front() == '[') {
+        size_t close = address.find("]:");
+        if (close == std::string::npos || !valid_port(std::string_view(address).substr(close + 2)))
+            return make_error("listen address '" + address + "': expected [ADDR]:PORT");
+        return address;  // CivetWeb takes [::1]:9857 as written
+    }
+    size_t colon = address.rfind(':');
+    std::string host = colon == std::string::npos ? "" : address.substr(0, colon);
+    std::string port = colon == std::string::npos ? address : address.substr(colon + 1);
+    if (!valid_port(port) || host.find(':') != std::string::npos)
+        return make_error("listen address '" + address + "': expected HOST:PORT or :PORT");
+    if (host.empty() || host == "0.0.0.0") return port;
+    return host + ":" + port;
+}
+
+Result<std::vector<std::string>> select_sources(const SourceRegistry& registry,
+                                                const DaemonConfig& config) {
+    for (const auto& [name, on] : config.source_switches) {
+        if (!registry.find(name)) return make_error("unknown source '" + name + "'");
+    }
+    std::vector<std::string> out;
+    for (const auto& e : registry.entries()) {
+        bool on = e.enabled_by_default;
+        if (config.simulate) on = e.name == kSimulatedSourceName;
+        auto it = config.source_switches.find(e.name);
+        if (it != config.source_switches.end()) on = it->second;
+        if (on) out.push_back(e.name);
+    }
+    if (config.simulate && !registry.find(kSimulatedSourceName))
+        return make_error("--simulate: this build has no simulated fabric source");
+    return out;
+}
+
+}  // namespace rdmadiag

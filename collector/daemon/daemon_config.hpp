@@ -1,0 +1,54 @@
+#pragma once
+// Everything `rdmadiag serve` can be told, from flags or from a config file (YAML, same names as
+// the flags, grouped: web:, log:, path:, devices:, intervals:, sources:). Flags win over the file.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collector/daemon/log.hpp"
+#include "collector/daemon/simple_yaml.hpp"
+#include "collector/model/result.hpp"
+#include "collector/sources/source_registry.hpp"
+
+namespace rdmadiag {
+
+// Not 9100 (node_exporter), 9315 / 9683 (InfiniBand exporters) or 9879 (rdma_exporter).
+constexpr int kDefaultPort = 9857;
+
+struct WebSettings {
+    std::string listen_address = ":" + std::to_string(kDefaultPort);
+    std::string config_file;  // exporter-toolkit web config (TLS, basic auth)
+    size_t max_connections = 16;
+    Duration request_timeout = std::chrono::seconds(10);
+    size_t max_request_bytes = 8192;  // request line and headers; bodies are refused
+};
+
+struct DaemonConfig {
+    WebSettings web;
+    LogLevel log_level = LogLevel::info;
+    LogFormat log_format = LogFormat::logfmt;
+    SourceSettings sources;
+    std::map<std::string, bool> source_switches;  // --source.X / --no-source.X
+    std::optional<std::string> simulate;          // scenario, "" for the default one
+    std::string config_file;                      // where the file settings came from
+};
+
+// Applies a parsed config file over `config`. Unknown keys are errors, so typos do not pass.
+Result<void> apply_config_yaml(const YamlNode& root, DaemonConfig& config);
+Result<void> apply_config_text(std::string_view text, DaemonConfig& config);
+Result<void> apply_config_file(const std::string& path, DaemonConfig& config);
+
+// "host:port", ":port" or "port" to CivetWeb's listening_ports form; IPv6 "[::1]:port" too.
+Result<std::string> civetweb_listen_spec(const std::string& address);
+
+// The sources to run: each registered source's default, then the switches. With --simulate only
+// the simulated fabric runs, plus what is switched on explicitly.
+Result<std::vector<std::string>> select_sources(const SourceRegistry& registry,
+                                                const DaemonConfig& config);
+
+// Name of the source that plays the simulated fabric.
+constexpr std::string_view kSimulatedSourceName = "sim";
+
+}  // namespace rdmadiag

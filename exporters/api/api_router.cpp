@@ -1,0 +1,96 @@
+#include "exporters/api/api_router.hpp"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "collector/json/snapshot_json.hpp"
+#include "exporters/api/snapshot_views.hpp"
+#include "exporters/prometheus/snapshot_collectable.hpp"
+
+namespace rdmadiag {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kMetricsType = "text/plain; version=0.0.4; charset=utf-8";
+
+HttpResponse json_ok(const json& body) {
+    HttpResponse r;
+    // Replacement for invalid UTF-8 in names that came from devices, rather than an exception.
+    r.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+    r.body += '\n';
+    return r;
+}
+
+std::optional<PortFilter> port_filter(const HttpRequest& req, std::string& error) {
+    PortFilter f;
+    f.device = req.query_param("device");
+    if (auto p = req.query_param("port")) {
+        uint32_t v = 0;
+        auto [ptr, ec] = std::from_chars(p->data(), p->data() + p->size(), v);
+        if (ec != std::errc() || ptr != p->data() + p->size()) {
+            error = "port must be a number";
+            return std::nullopt;
+        }
+        f.port = v;
+    }
+    return f;
+}
+
+}  // namespace
+
+HttpResponse json_error(int status, std::string_view message) {
+    HttpResponse r;
+    r.status = status;
+    r.body = json{{"error", message}, {"status", status}}.dump() + "\n";
+    return r;
+}
+
+const std::vector<std::string>& ApiRouter::routes() {
+    static const std::vector<std::string> kRoutes = {
+        "/metrics",         "/healthz",          "/api/v1/snapshot", "/api/v1/status",
+        "/api/v1/ports",    "/api/v1/pkeys",     "/api/v1/counters", "/api/v1/findings",
+        "/api/v1/events",   "/api/v1/mrs"};
+    return kRoutes;
+}
+
+HttpResponse ApiRouter::handle(const HttpRequest& req) const {
+    const auto& known = routes();
+    bool is_route = std::find(known.begin(), known.end(), req.path) != known.end();
+    if (!is_route) return json_error(404, "no such route: " + req.path);
+    if (req.method != "GET" && req.method != "HEAD") {
+        auto r = json_error(405, "only GET and HEAD are served");
+        r.headers.emplace_back("Allow", "GET, HEAD");
+        return r;
+    }
+    if (req.content_length > 0 || req.chunked) return json_error(413, "request bodies are refused");
+
+    if (req.path == "/metrics") {
+        HttpResponse r;
+        r.content_type = kMetricsType;
+        r.body = serialize_metrics(metrics_);
+        return r;
+    }
+    auto snap = store_.latest();
+    if (req.path == "/healthz") {
+        bool ready = snap->sequence > 0;
+        auto r = json_ok(json{{"status", ready ? "ok" : "starting"}, {"sequence", snap->sequence}});
+        if (!ready) r.status = 503;
+        return r;
+    }
+    if (req.path == "/api/v1/snapshot") return json_ok(snapshot_to_json(*snap));
+    if (req.path == "/api/v1/status") return json_ok(status_view(*snap, store_.stats().get()));
+    if (req.path == "/api/v1/findings") return json_ok(findings_view(*snap));
+    if (req.path == "/api/v1/mrs") return json_ok(mrs_view(*snap, req.query_param("state")));
+
+    std::string error;
+    auto filter = port_filter(req, error);
+    if (!filter) return json_error(400, error);
+    if (req.path == "/api/v1/ports") return json_ok(ports_view(*snap, *filter));
+    if (req.path == "/api/v1/pkeys") return json_ok(pkeys_view(*snap, *filter));
+    if (req.path == "/api/v1/counters") return json_ok(counters_view(*snap, *filter));
+    return json_ok(events_view(*snap, *filter));  // the last route left: /api/v1/events
+}
+
+}  // namespace rdmadiag

@@ -1,0 +1,69 @@
+#pragma once
+// The daemon's one HTTP listener, on CivetWeb. Every request goes to one handler (the router):
+// CivetWeb's own file serving, directory listing and CGI are never reached. Connections are
+// bounded (worker threads and queue), slow clients time out, request heads are size-limited,
+// and optional TLS and basic auth follow the exporter-toolkit web config.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collector/model/result.hpp"
+#include "collector/model/time.hpp"
+#include "exporters/api/basic_auth.hpp"
+#include "exporters/api/http_types.hpp"
+#include "exporters/api/tls_frontend.hpp"
+#include "exporters/api/web_config.hpp"
+
+struct mg_context;
+struct mg_connection;
+
+namespace rdmadiag {
+
+class Logger;
+
+struct HttpServerOptions {
+    std::string listen_address = ":9857";  // HOST:PORT, :PORT; port 0 picks a free one
+    size_t max_connections = 16;           // requests served at once
+    size_t queue = 16;                     // accepted connections waiting for a worker
+    Duration request_timeout = std::chrono::seconds(10);
+    size_t max_request_bytes = 8192;       // request line + headers
+    WebConfig web;
+};
+
+class HttpServer {
+public:
+    using Handler = std::function<HttpResponse(const HttpRequest&)>;
+
+    HttpServer(HttpServerOptions options, Handler handler, Logger* log = nullptr);
+    ~HttpServer();
+    HttpServer(const HttpServer&) = delete;
+    HttpServer& operator=(const HttpServer&) = delete;
+
+    // Binds and starts serving. Errors: address in use, bad TLS files, bad address.
+    Result<void> start();
+    void stop();
+
+    // Ports actually bound (useful with port 0).
+    std::vector<int> ports() const;
+    // With TLS: the loopback port the plain listener sits on behind the TLS frontend.
+    int backend_port() const;
+    bool tls() const { return options_.web.tls.has_value(); }
+
+private:
+    static int on_request(mg_connection* conn, void* self);
+    static int on_log(const mg_connection* conn, const char* message);
+    int serve(mg_connection* conn);
+    std::string setup_tls(SSL_CTX* ctx);
+
+    HttpServerOptions options_;
+    Handler handler_;
+    Logger* log_;
+    BasicAuth auth_;
+    mg_context* ctx_ = nullptr;
+    std::unique_ptr<TlsFrontend> frontend_;
+    std::string frontend_token_;
+};
+
+}  // namespace rdmadiag

@@ -1,0 +1,184 @@
+#include "exporters/api/snapshot_views.hpp"
+
+#include <map>
+
+#include "collector/json/model_json.hpp"
+#include "collector/json/mr_state_json.hpp"
+#include "collector/json/pkey_state_json.hpp"
+#include "collector/json/snapshot_json.hpp"
+
+namespace rdmadiag {
+
+using nlohmann::json;
+
+bool PortFilter::matches(const PortRef& ref) const {
+    if (device && ref.device != *device) return false;
+    if (port && ref.port != *port) return false;
+    return true;
+}
+
+namespace {
+
+json header(const Snapshot& snap) {
+    return json{{"version", kSnapshotJsonVersion},
+                {"sequence", snap.sequence},
+                {"time", format_time(snap.time)}};
+}
+
+json port_summary(const PortSnapshot& p) {
+    json j{{"device", p.ref.device}, {"port", p.ref.port}, {"present", p.present}};
+    if (p.info.state) j["state"] = to_string(*p.info.state);
+    if (p.info.link_layer) j["link_layer"] = to_string(*p.info.link_layer);
+    if (p.info.rate) j["rate"] = *p.info.rate;
+    if (p.info.lid) j["lid"] = *p.info.lid;
+    json gens = json::object();
+    for (const auto& v : p.pkeys.views) gens[std::string(to_string(v.view))] = v.generation;
+    j["pkey_generations"] = gens;
+    j["counters"] = p.counters.size();
+    return j;
+}
+
+json differences(const PKeyTable& device, const PKeyTable& other) {
+    json out = json::array();
+    size_t n = std::max(device.keys.size(), other.keys.size());
+    for (size_t i = 0; i < n; ++i) {
+        std::optional<uint16_t> a, b;
+        if (i < device.keys.size()) a = device.keys[i];
+        if (i < other.keys.size()) b = other.keys[i];
+        if (a == b) continue;
+        json d{{"index", i}};
+        d["device"] = a ? json(format_pkey(*a)) : json(nullptr);
+        d["view"] = b ? json(format_pkey(*b)) : json(nullptr);
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+}  // namespace
+
+json status_view(const Snapshot& snap, const CollectorStats* stats) {
+    json j = header(snap);
+    json sources = json::array();
+    for (const auto& s : snap.sources) {
+        json e = s;
+        if (stats) {
+            for (const auto& t : stats->sources) {
+                if (t.name != s.name) continue;
+                e["polls"] = t.polls;
+                e["last_poll_seconds"] = to_seconds(t.last_duration);
+            }
+        }
+        sources.push_back(std::move(e));
+    }
+    j["sources"] = std::move(sources);
+    size_t ports = 0, active = 0;
+    for (const auto& d : snap.devices) {
+        for (const auto& p : d.ports) {
+            ++ports;
+            if (p.info.state == PortState::active) ++active;
+        }
+    }
+    j["devices"] = snap.devices.size();
+    j["ports"] = ports;
+    j["ports_active"] = active;
+    std::map<std::string, size_t> by_severity{{"info", 0}, {"warning", 0}, {"critical", 0}};
+    for (const auto& f : snap.findings) ++by_severity[std::string(to_string(f.severity))];
+    j["findings"] = by_severity;
+    std::map<std::string, size_t> mrs;
+    for (const auto& m : snap.mrs.mrs) ++mrs[std::string(to_string(m.state))];
+    j["mrs"] = mrs;
+    return j;
+}
+
+json ports_view(const Snapshot& snap, const PortFilter& filter) {
+    json j = header(snap);
+    json ports = json::array();
+    for (const auto& d : snap.devices) {
+        for (const auto& p : d.ports) {
+            if (!filter.matches(p.ref)) continue;
+            json e = port_summary(p);
+            e["info"] = p.info;
+            e["device_info"] = d.info;
+            ports.push_back(std::move(e));
+        }
+    }
+    j["ports"] = std::move(ports);
+    return j;
+}
+
+json pkeys_view(const Snapshot& snap, const PortFilter& filter) {
+    json j = header(snap);
+    json ports = json::array();
+    for (const auto& d : snap.devices) {
+        for (const auto& p : d.ports) {
+            if (!filter.matches(p.ref)) continue;
+            json views = json::array();
+            const PKeyViewState* device = p.pkeys.find(PKeyView::device);
+            for (const auto& v : p.pkeys.views) {
+                json e = v;
+                if (device && v.view != PKeyView::device) {
+                    e["differs_from_device"] = differences(device->table, v.table);
+                }
+                views.push_back(std::move(e));
+            }
+            ports.push_back(json{{"device", p.ref.device}, {"port", p.ref.port}, {"views", views}});
+        }
+    }
+    j["ports"] = std::move(ports);
+    return j;
+}
+
+json counters_view(const Snapshot& snap, const PortFilter& filter) {
+    json j = header(snap);
+    json ports = json::array();
+    for (const auto& d : snap.devices) {
+        for (const auto& p : d.ports) {
+            if (!filter.matches(p.ref)) continue;
+            ports.push_back(
+                json{{"device", p.ref.device}, {"port", p.ref.port}, {"counters", p.counters}});
+        }
+    }
+    j["ports"] = std::move(ports);
+    return j;
+}
+
+json findings_view(const Snapshot& snap) {
+    json j = header(snap);
+    j["active"] = snap.findings;
+    j["history"] = snap.finding_history;
+    return j;
+}
+
+json events_view(const Snapshot& snap, const PortFilter& filter) {
+    json j = header(snap);
+    json events = json::array();
+    for (const auto& e : snap.events) {
+        if (filter.device && e.event.device != *filter.device) continue;
+        if (filter.port && e.event.port != filter.port) continue;
+        events.push_back(e);
+    }
+    j["events"] = std::move(events);
+    json totals = json::array();
+    for (const auto& t : snap.event_totals) {
+        if (filter.device && t.device != *filter.device) continue;
+        if (filter.port && t.port != filter.port) continue;
+        json e{{"device", t.device}, {"type", to_string(t.type)}, {"count", t.count}};
+        e["port"] = t.port ? json(*t.port) : json(nullptr);
+        totals.push_back(std::move(e));
+    }
+    j["totals"] = std::move(totals);
+    return j;
+}
+
+json mrs_view(const Snapshot& snap, const std::optional<std::string>& state) {
+    json j = header(snap);
+    json mrs = json::array();
+    for (const auto& m : snap.mrs.mrs) {
+        if (state && to_string(m.state) != *state) continue;
+        mrs.push_back(m);
+    }
+    j["mrs"] = std::move(mrs);
+    return j;
+}
+
+}  // namespace rdmadiag

@@ -1,0 +1,31 @@
+#pragma once
+// The JSON views /api/v1/ serves: the whole snapshot, and the slices the CLI's --remote mode and
+// the GUI ask for. Every view is a pure function of a snapshot; filters (device, port) narrow
+// the ports a view lists.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "collector/daemon/collector_stats.hpp"
+#include "collector/model/snapshot.hpp"
+
+namespace rdmadiag {
+
+struct PortFilter {
+    std::optional<std::string> device;
+    std::optional<uint32_t> port;
+    bool matches(const PortRef& ref) const;
+};
+
+nlohmann::json status_view(const Snapshot& snap, const CollectorStats* stats);
+nlohmann::json ports_view(const Snapshot& snap, const PortFilter& filter);
+// Every view of every port's table with generations, plus where each view differs from the
+// device view, index by index.
+nlohmann::json pkeys_view(const Snapshot& snap, const PortFilter& filter);
+nlohmann::json counters_view(const Snapshot& snap, const PortFilter& filter);
+nlohmann::json findings_view(const Snapshot& snap);
+nlohmann::json events_view(const Snapshot& snap, const PortFilter& filter);
+nlohmann::json mrs_view(const Snapshot& snap, const std::optional<std::string>& state);
+
+}  // namespace rdmadiag

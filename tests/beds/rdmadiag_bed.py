@@ -1,0 +1,202 @@
+"""Test bed helpers: start `rdmadiag serve` daemons and a real Prometheus on loopback, each with
+its own temporary directory and port, and tear everything down even when a test fails.
+
+Used by the integration tests under tests/exporters/. Programs that are not installed make the
+test exit with SKIP (77) and say which package provides them."""
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+SKIP = 77
+
+
+def skip(reason):
+    print(f"SKIP: {reason}")
+    sys.exit(SKIP)
+
+
+def require_program(name, package):
+    path = shutil.which(name)
+    if not path:
+        skip(f"{name} is not installed (Debian package {package}, listed in scripts/deps/test.txt)")
+    return path
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_get(url, timeout=10):
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return r.status, r.read().decode("utf-8", "replace")
+
+
+class Bed:
+    """Owns every process and folder a test starts; close() (or the with-block) removes them."""
+
+    def __init__(self, name):
+        self.dir = tempfile.mkdtemp(prefix=f"rdmadiag-{name}-")
+        self.procs = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        for p in reversed(self.procs):
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def start_daemon(self, rdmadiag, args, name="daemon"):
+        """Starts `rdmadiag serve` on a free loopback port; returns (process, port, log path)."""
+        log_path = os.path.join(self.dir, f"{name}.log")
+        log = open(log_path, "w")
+        cmd = [rdmadiag, "serve", "--web.listen-address=127.0.0.1:0"] + args
+        p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.dir)
+        self.procs.append(p)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            with open(log_path) as f:
+                m = re.search(r"msg=listening .*port=(\d+)", f.read())
+            if m:
+                return p, int(m.group(1)), log_path
+            if p.poll() is not None:
+                break
+            time.sleep(0.05)
+        with open(log_path) as f:
+            raise RuntimeError(f"rdmadiag serve did not start: {' '.join(cmd)}\n{f.read()}")
+
+    def start_prometheus(self, prometheus, targets, rule_files=(), interval="1s"):
+        """Starts Prometheus scraping `targets` (host:port) with its own data folder."""
+        port = free_port()
+        cfg = os.path.join(self.dir, "prometheus.yml")
+        with open(cfg, "w") as f:
+            f.write(f"global:\n  scrape_interval: {interval}\n  evaluation_interval: {interval}\n")
+            if rule_files:
+                f.write("rule_files:\n" + "".join(f"  - {r}\n" for r in rule_files))
+            f.write("scrape_configs:\n  - job_name: rdmadiag\n    static_configs:\n"
+                    "      - targets: [" + ", ".join(f"'{t}'" for t in targets) + "]\n")
+        log = open(os.path.join(self.dir, "prometheus.log"), "w")
+        p = subprocess.Popen(
+            [prometheus, f"--config.file={cfg}",
+             f"--storage.tsdb.path={os.path.join(self.dir, 'data')}",
+             f"--web.listen-address=127.0.0.1:{port}", "--log.level=warn"],
+            stdout=log, stderr=subprocess.STDOUT, cwd=self.dir)
+        self.procs.append(p)
+        prom = Prometheus(f"http://127.0.0.1:{port}")
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if p.poll() is not None:
+                break
+            try:
+                if http_get(prom.url + "/-/ready", timeout=2)[0] == 200:
+                    return prom
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+            time.sleep(0.1)
+        with open(os.path.join(self.dir, "prometheus.log")) as f:
+            raise RuntimeError("Prometheus did not become ready:\n" + f.read())
+
+
+class Prometheus:
+    def __init__(self, url):
+        self.url = url
+
+    def query(self, expr):
+        q = urllib.parse.urlencode({"query": expr})
+        status, body = http_get(f"{self.url}/api/v1/query?{q}")
+        data = json.loads(body)
+        if data.get("status") != "success":
+            raise RuntimeError(f"query failed: {expr}: {body}")
+        return data["data"]["result"]
+
+    def alerts(self):
+        _, body = http_get(f"{self.url}/api/v1/alerts")
+        return json.loads(body)["data"]["alerts"]
+
+    def wait_until(self, what, predicate, timeout=120):
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            last = predicate()
+            if last:
+                return last
+            time.sleep(0.5)
+        raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def dashboard_expressions(path):
+    """Every PromQL expression of a Grafana dashboard: panel targets and annotations."""
+    with open(path) as f:
+        d = json.load(f)
+    out = []
+    for p in d.get("panels", []):
+        for t in p.get("targets", []):
+            out.append((f"panel '{p['title']}' {t['refId']}", t["expr"]))
+    for a in d.get("annotations", {}).get("list", []):
+        if "expr" in a:
+            out.append((f"annotation '{a['name']}'", a["expr"]))
+    return out
+
+
+def grafana_substitute(expr, variables):
+    """Replaces Grafana's variables the way Grafana would before sending the query."""
+    for k, v in variables.items():
+        expr = expr.replace("$" + k, v)
+    return expr
+
+
+def rule_expressions(path):
+    """(alert name, expr, for) of every rule in a rules file, read without a YAML library: the
+    file's layout is ours (expr: | blocks)."""
+    rules, cur, block = [], None, None
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s+- alert: (\S+)", line)
+            if m:
+                cur = {"alert": m.group(1), "expr": "", "for": None}
+                rules.append(cur)
+                block = None
+                continue
+            if cur is None:
+                continue
+            m = re.match(r"(\s+)expr: \|\s*$", line)
+            if m:
+                block = len(m.group(1))
+                continue
+            m = re.match(r"\s+expr: (.+)$", line)
+            if m:
+                cur["expr"] = m.group(1).strip()
+                block = None
+                continue
+            if block is not None:
+                if line.strip() and (len(line) - len(line.lstrip())) > block:
+                    cur["expr"] += line.strip() + "\n"
+                    continue
+                block = None
+            m = re.match(r"\s+for: (\S+)", line)
+            if m:
+                cur["for"] = m.group(1)
+    return rules

@@ -1,0 +1,127 @@
+#include "collector/daemon/collector_daemon.hpp"
+
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+
+#include "collector/engine/default_engine.hpp"
+#include "tests/collector/daemon/test_sources.hpp"
+
+namespace rdmadiag {
+namespace {
+
+using std::chrono::milliseconds;
+using testing::ScriptedSource;
+
+// Waits (bounded) until the store holds a snapshot satisfying `pred`: the daemon runs on its own
+// thread on the system clock, so the test observes its publications rather than sleeping.
+template <class Pred>
+SnapshotPtr wait_for(const SnapshotStore& store, Pred pred) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+        auto s = store.latest();
+        if (pred(*s)) return s;
+        std::this_thread::yield();
+    }
+    return store.latest();
+}
+
+SourceRegistry registry(std::atomic<int>& built) {
+    SourceRegistry r;
+    r.add({"alpha", "device alpha", true,
+           [&built](const SourceSettings& s) -> Result<std::unique_ptr<Source>> {
+               ++built;
+               std::string root = s.sysfs_root;
+               return std::unique_ptr<Source>(std::make_unique<ScriptedSource>(
+                   "alpha", milliseconds(5), [root](TimePoint) {
+                       return std::vector<ObservationBody>{DeviceInfo{"alpha_" + root.substr(1)}};
+                   }));
+           }});
+    r.add({"broken", "fails to build", false,
+           [](const SourceSettings&) -> Result<std::unique_ptr<Source>> {
+               return make_error("no permission to open /dev/infiniband/umad0");
+           }});
+    r.add({"throws", "throws while building", false,
+           [](const SourceSettings&) -> Result<std::unique_ptr<Source>> {
+               throw std::runtime_error("bad option");
+           }});
+    return r;
+}
+
+struct Fixture {
+    std::atomic<int> built{0};
+    SourceRegistry reg = registry(built);
+    SnapshotStore store;
+    Logger log{LogLevel::error, LogFormat::logfmt, [](std::string_view) {}};
+    SystemClock clock;
+};
+
+bool has_device(const Snapshot& s, const std::string& name) { return s.find_device(name) != nullptr; }
+
+TEST(CollectorDaemon, StartsTheSelectedSourcesAndPublishes) {
+    Fixture f;
+    CollectorDaemon d(f.reg, make_default_engine(), f.store, f.log, f.clock);
+    DaemonConfig c;
+    c.sources.sysfs_root = "/one";
+    ASSERT_TRUE(d.start(c).ok());
+    EXPECT_EQ(d.source_names(), std::vector<std::string>{"alpha"});
+    auto s = wait_for(f.store, [](const Snapshot& x) { return has_device(x, "alpha_one"); });
+    EXPECT_TRUE(has_device(*s, "alpha_one"));
+    EXPECT_FALSE(d.start(c).ok());  // already running
+    d.stop();
+}
+
+TEST(CollectorDaemon, ASourceThatCannotBeBuiltRunsAsDownWithTheReason) {
+    Fixture f;
+    CollectorDaemon d(f.reg, make_default_engine(), f.store, f.log, f.clock);
+    DaemonConfig c;
+    c.source_switches = {{"broken", true}, {"throws", true}};
+    ASSERT_TRUE(d.start(c).ok());
+    auto s = wait_for(f.store, [](const Snapshot& x) { return x.sources.size() == 3; });
+    ASSERT_EQ(s->sources.size(), 3u);
+    for (const auto& src : s->sources) {
+        if (src.name == "broken") {
+            EXPECT_FALSE(src.up);
+            EXPECT_EQ(src.reason, "no permission to open /dev/infiniband/umad0");
+        } else if (src.name == "throws") {
+            EXPECT_FALSE(src.up);
+            EXPECT_EQ(src.reason, "bad option");
+        } else {
+            EXPECT_TRUE(src.up);
+        }
+    }
+}
+
+TEST(CollectorDaemon, ReloadRebuildsSourcesAndKeepsTheEngine) {
+    Fixture f;
+    CollectorDaemon d(f.reg, make_default_engine(), f.store, f.log, f.clock);
+    DaemonConfig c;
+    c.sources.sysfs_root = "/one";
+    ASSERT_TRUE(d.start(c).ok());
+    wait_for(f.store, [](const Snapshot& x) { return has_device(x, "alpha_one"); });
+    c.sources.sysfs_root = "/two";
+    ASSERT_TRUE(d.reload(c).ok());
+    EXPECT_EQ(f.built.load(), 2);
+    auto s = wait_for(f.store, [](const Snapshot& x) { return has_device(x, "alpha_two"); });
+    EXPECT_TRUE(has_device(*s, "alpha_two"));
+    EXPECT_TRUE(has_device(*s, "alpha_one"));  // the engine's state carried over
+}
+
+TEST(CollectorDaemon, AFailedReloadKeepsTheRunningSources) {
+    Fixture f;
+    CollectorDaemon d(f.reg, make_default_engine(), f.store, f.log, f.clock);
+    DaemonConfig c;
+    ASSERT_TRUE(d.start(c).ok());
+    DaemonConfig bad;
+    bad.source_switches = {{"nonexistent", true}};
+    auto r = d.reload(bad);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message, "unknown source 'nonexistent'");
+    EXPECT_EQ(d.source_names(), std::vector<std::string>{"alpha"});
+    auto before = f.store.publications();
+    wait_for(f.store, [&](const Snapshot&) { return f.store.publications() > before + 2; });
+    EXPECT_GT(f.store.publications(), before + 2);  // still running
+}
+
+}  // namespace
+}  // namespace rdmadiag

@@ -1,0 +1,203 @@
+#include "collector/daemon/collector_runtime.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "collector/engine/default_engine.hpp"
+#include "tests/collector/daemon/test_sources.hpp"
+
+namespace rdmadiag {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using testing::PipeEventSource;
+using testing::ScriptedSource;
+
+struct Fixture {
+    ManualClock clock{TimePoint{seconds(1'700'000'000)}};
+    std::vector<std::string> lines;
+    Logger log{LogLevel::debug, LogFormat::logfmt,
+               [this](std::string_view l) { lines.emplace_back(l); }, &clock};
+    std::unique_ptr<Engine> engine = make_default_engine();
+    SnapshotStore store;
+};
+
+std::vector<ObservationBody> port_state(PortState state) {
+    PortStateSample s;
+    s.port = PortRef{"mlx5_0", 1};
+    s.state = state;
+    return {DeviceInfo{"mlx5_0"}, s};
+}
+
+TEST(CollectorRuntime, PollsOnScheduleFeedsTheEngineAndPublishes) {
+    Fixture f;
+    auto src = std::make_unique<ScriptedSource>("sysfs", seconds(1),
+                                                [](TimePoint) { return port_state(PortState::active); });
+    auto* raw = src.get();
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(std::move(src));
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
+    rt.step();
+    EXPECT_EQ(raw->polls, 1);
+    auto snap = f.store.latest();
+    ASSERT_EQ(snap->devices.size(), 1u);
+    ASSERT_EQ(snap->devices[0].ports.size(), 1u);
+    EXPECT_EQ(snap->devices[0].ports[0].info.state, PortState::active);
+    ASSERT_EQ(snap->sources.size(), 1u);
+    EXPECT_TRUE(snap->sources[0].up);
+
+    f.clock.advance(milliseconds(400));
+    rt.step();
+    EXPECT_EQ(raw->polls, 1);  // not due yet
+    EXPECT_EQ(rt.time_to_next_poll(), milliseconds(600));
+    f.clock.advance(milliseconds(600));
+    rt.step();
+    EXPECT_EQ(raw->polls, 2);
+    EXPECT_EQ(rt.stats().sources[0].polls, 2u);
+    EXPECT_EQ(rt.stats().sources[0].last_observations, 2u);
+    EXPECT_GE(f.store.publications(), 3u);
+}
+
+TEST(CollectorRuntime, AnUnavailableSourceIsDownWithItsReasonAndNeverPolled) {
+    Fixture f;
+    auto src = std::make_unique<ScriptedSource>("tracefs", seconds(1),
+                                                [](TimePoint) { return port_state(PortState::down); });
+    src->availability_ = {false, "tracefs is not mounted"};
+    auto* raw = src.get();
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(std::move(src));
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
+    rt.step();
+    f.clock.advance(seconds(5));
+    rt.step();
+    EXPECT_EQ(raw->polls, 0);
+    auto snap = f.store.latest();
+    ASSERT_EQ(snap->sources.size(), 1u);
+    EXPECT_FALSE(snap->sources[0].up);
+    EXPECT_EQ(snap->sources[0].reason, "tracefs is not mounted");
+    EXPECT_NE(f.lines[0].find("reason=\"tracefs is not mounted\""), std::string::npos);
+}
+
+TEST(CollectorRuntime, AThrowingSourceCostsOnlyItself) {
+    Fixture f;
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(std::make_unique<ScriptedSource>(
+        "broken", seconds(1),
+        [](TimePoint) -> std::vector<ObservationBody> { throw std::runtime_error("boom"); }));
+    sources.push_back(std::make_unique<ScriptedSource>(
+        "good", seconds(1), [](TimePoint) { return port_state(PortState::active); }));
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
+    rt.step();
+    auto snap = f.store.latest();
+    EXPECT_EQ(snap->devices.size(), 1u);
+    ASSERT_FALSE(snap->errors.empty());
+    EXPECT_EQ(snap->errors.back().error.message, "boom");
+}
+
+TEST(CollectorRuntime, EventDescriptorsAreReadWhenReady) {
+    Fixture f;
+    auto src = std::make_unique<PipeEventSource>();
+    int w = src->write_end();
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(std::move(src));
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
+    rt.prepare();
+    ASSERT_EQ(::write(w, "\n\n", 2), 2);
+    rt.step({0});
+    auto snap = f.store.latest();
+    ASSERT_EQ(snap->events.size(), 2u);
+    EXPECT_EQ(snap->events[0].event.type, AsyncEventType::pkey_change);
+    ASSERT_EQ(snap->event_totals.size(), 1u);
+    EXPECT_EQ(snap->event_totals[0].count, 2u);
+}
+
+TEST(CollectorRuntime, UnknownReadyTagsAreIgnored) {
+    Fixture f;
+    CollectorRuntime rt({}, *f.engine, f.store, f.clock, f.log);
+    rt.step({42});
+    EXPECT_EQ(f.store.latest()->sequence, f.engine->snapshot()->sequence);
+}
+
+// An engine module that asks for a refresh of the port of every PKEY_CHANGE it sees, the way the
+// P_Key rules do.
+class RefreshOnPKeyChange final : public EngineModule {
+public:
+    void observe(const Observation& obs, EngineContext& ctx) override {
+        if (const auto* e = std::get_if<AsyncEvent>(&obs.body); e && e->port)
+            ctx.request_refresh(PortRef{e->device, *e->port});
+    }
+    void contribute(Snapshot&) const override {}
+};
+
+TEST(CollectorRuntime, RoutesRefreshRequestsToEverySource) {
+    Fixture f;
+    f.engine->add_module(std::make_unique<RefreshOnPKeyChange>());
+    auto events = std::make_unique<PipeEventSource>();
+    int w = events->write_end();
+    auto polled = std::make_unique<ScriptedSource>(
+        "sysfs", seconds(10), [](TimePoint) { return std::vector<ObservationBody>{}; });
+    polled->on_refresh = [](const PortRef& port) {
+        PKeyTableSample s;
+        s.port = port;
+        s.table.keys = {0xffff, 0x8001};
+        return std::vector<ObservationBody>{s};
+    };
+    auto* raw = polled.get();
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(std::move(events));
+    sources.push_back(std::move(polled));
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
+    rt.prepare();
+    ASSERT_EQ(::write(w, "\n\n", 2), 2);  // two events for one port: one refresh
+    rt.step({0});
+    ASSERT_EQ(raw->refreshed.size(), 1u);
+    EXPECT_EQ(raw->refreshed[0], (PortRef{"mlx5_0", 1}));
+    auto snap = f.store.latest();
+    const auto* port = snap->find_port(PortRef{"mlx5_0", 1});
+    ASSERT_NE(port, nullptr);
+    ASSERT_NE(port->pkeys.find(PKeyView::device), nullptr);
+    EXPECT_EQ(port->pkeys.find(PKeyView::device)->table.keys.size(), 2u);
+}
+
+TEST(CollectorRuntime, RefreshLoopsAreBounded) {
+    Fixture f;
+    // Every refresh yields another PKEY_CHANGE, which asks for another refresh.
+    f.engine->add_module(std::make_unique<RefreshOnPKeyChange>());
+    auto src = std::make_unique<ScriptedSource>("loop", seconds(1), [](TimePoint) {
+        return std::vector<ObservationBody>{
+            AsyncEvent{"mlx5_0", 1, AsyncEventType::pkey_change, {}}};
+    });
+    src->on_refresh = [](const PortRef&) {
+        return std::vector<ObservationBody>{
+            AsyncEvent{"mlx5_0", 1, AsyncEventType::pkey_change, {}}};
+    };
+    auto* raw = src.get();
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(std::move(src));
+    RuntimeOptions options;
+    options.max_refresh_rounds = 3;
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log, options);
+    rt.step();
+    EXPECT_EQ(raw->refreshed.size(), 3u);
+}
+
+TEST(CollectorRuntime, StartAndStopRunTheLoopOnItsOwnThread) {
+    Fixture f;
+    SystemClock clock;
+    auto src = std::make_unique<ScriptedSource>(
+        "sysfs", milliseconds(10), [](TimePoint) { return port_state(PortState::active); });
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(std::move(src));
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, clock, f.log);
+    rt.start();
+    EXPECT_TRUE(rt.running());
+    // The first round publishes synchronously in start(); the store is never empty after it.
+    EXPECT_GE(f.store.publications(), 1u);
+    rt.stop();
+    EXPECT_FALSE(rt.running());
+    rt.stop();  // idempotent
+}
+
+}  // namespace
+}  // namespace rdmadiag

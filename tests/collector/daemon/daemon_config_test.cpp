@@ -1,0 +1,192 @@
+#include "collector/daemon/daemon_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace rdmadiag {
+namespace {
+
+TEST(DaemonConfig, DefaultsListenOnTheRdmadiagPort) {
+    DaemonConfig c;
+    EXPECT_EQ(c.web.listen_address, ":9857");
+    EXPECT_EQ(kDefaultPort, 9857);
+    for (int taken : {9100, 9315, 9683, 9879}) EXPECT_NE(kDefaultPort, taken);
+}
+
+TEST(DaemonConfig, AppliesEverySection) {
+    DaemonConfig c;
+    auto r = apply_config_text(R"(
+web:
+  listen-address: 127.0.0.1:9999
+  config-file: /etc/rdmadiag/web.yml
+  max-connections: 4
+  request-timeout: 2s
+  max-request-bytes: 4096
+log:
+  level: debug
+  format: json
+path:
+  sysfs: /fixtures/sys
+  tracefs: /fixtures/tracing
+  procfs: /fixtures/proc
+devices:
+  include: mlx5_*,rxe0
+  exclude: [mlx5_9]
+intervals:
+  counters: 500ms
+  pkeys: 5s
+sources:
+  sysfs: true
+  tracefs: no
+source-options:
+  mad.scope: subnet
+simulate: pkey-stale
+)",
+                               c);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(c.web.listen_address, "127.0.0.1:9999");
+    EXPECT_EQ(c.web.config_file, "/etc/rdmadiag/web.yml");
+    EXPECT_EQ(c.web.max_connections, 4u);
+    EXPECT_EQ(c.web.request_timeout, std::chrono::seconds(2));
+    EXPECT_EQ(c.web.max_request_bytes, 4096u);
+    EXPECT_EQ(c.log_level, LogLevel::debug);
+    EXPECT_EQ(c.log_format, LogFormat::json);
+    EXPECT_EQ(c.sources.sysfs_root, "/fixtures/sys");
+    EXPECT_EQ(c.sources.tracefs_root, "/fixtures/tracing");
+    EXPECT_EQ(c.sources.procfs_root, "/fixtures/proc");
+    EXPECT_EQ(c.sources.include_devices, (std::vector<std::string>{"mlx5_*", "rxe0"}));
+    EXPECT_EQ(c.sources.exclude_devices, (std::vector<std::string>{"mlx5_9"}));
+    EXPECT_EQ(c.sources.counter_interval, std::chrono::milliseconds(500));
+    EXPECT_EQ(c.sources.pkey_interval, std::chrono::seconds(5));
+    EXPECT_EQ(c.source_switches.at("sysfs"), true);
+    EXPECT_EQ(c.source_switches.at("tracefs"), false);
+    EXPECT_EQ(c.sources.extra.at("mad.scope"), "subnet");
+    EXPECT_EQ(c.simulate, "pkey-stale");
+}
+
+TEST(DaemonConfig, SimulateTrueOrEmptyMeansTheDefaultScenario) {
+    DaemonConfig a, b, d;
+    ASSERT_TRUE(apply_config_text("simulate: true\n", a).ok());
+    EXPECT_EQ(a.simulate, "");
+    ASSERT_TRUE(apply_config_text("simulate:\n", b).ok());
+    EXPECT_EQ(b.simulate, "");
+    d.simulate = "x";
+    ASSERT_TRUE(apply_config_text("simulate: false\n", d).ok());
+    EXPECT_FALSE(d.simulate);
+}
+
+struct Bad {
+    const char* text;
+    const char* message;
+};
+class DaemonConfigErrors : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(DaemonConfigErrors, NameTheSettingAndLine) {
+    DaemonConfig c;
+    auto r = apply_config_text(GetParam().text, c);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find(GetParam().message), std::string::npos) << r.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, DaemonConfigErrors,
+    ::testing::Values(Bad{"web:\n  listen-adress: :1\n", "line 2: unknown setting web.listen-adress"},
+                      Bad{"colour: blue\n", "unknown setting colour"},
+                      Bad{"log:\n  level: loud\n", "log.level must be"},
+                      Bad{"log:\n  format: xml\n", "log.format must be"},
+                      Bad{"web:\n  max-connections: -3\n", "positive whole number"},
+                      Bad{"web:\n  max-connections: 0\n", "positive whole number"},
+                      Bad{"intervals:\n  counters: soon\n", "must be a duration"},
+                      Bad{"intervals:\n  pkeys: 0s\n", "must be a duration"},
+                      Bad{"sources:\n  sysfs: maybe\n", "sources.sysfs must be true or false"},
+                      Bad{"web: 3\n", "web: must be a mapping"},
+                      Bad{"- a\n", "must be a mapping of settings"},
+                      Bad{"path:\n  sysfs: [a, b]\n", "sysfs must be a single value"}));
+
+TEST(DaemonConfig, FileErrorsNameTheFile) {
+    std::string path = ::testing::TempDir() + "/rdmadiag-config-test.yml";
+    {
+        std::ofstream(path) << "web:\n  nope: 1\n";
+    }
+    DaemonConfig c;
+    auto r = apply_config_file(path, c);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message, path + ": line 2: unknown setting web.nope");
+    {
+        std::ofstream(path) << "log:\n  level: warn\n";
+    }
+    ASSERT_TRUE(apply_config_file(path, c).ok());
+    EXPECT_EQ(c.log_level, LogLevel::warn);
+    EXPECT_EQ(c.config_file, path);
+    std::remove(path.c_str());
+}
+
+TEST(DaemonConfig, ListenAddressesInCivetWebForm) {
+    EXPECT_EQ(*civetweb_listen_spec(":9857"), "9857");
+    EXPECT_EQ(*civetweb_listen_spec("9857"), "9857");
+    EXPECT_EQ(*civetweb_listen_spec("0.0.0.0:9857"), "9857");
+    EXPECT_EQ(*civetweb_listen_spec("127.0.0.1:0"), "127.0.0.1:0");
+    EXPECT_EQ(*civetweb_listen_spec("[::1]:9857"), "[::1]:9857");
+    EXPECT_FALSE(civetweb_listen_spec("127.0.0.1:http").ok());
+    EXPECT_FALSE(civetweb_listen_spec("127.0.0.1:70000").ok());
+    EXPECT_FALSE(civetweb_listen_spec("::1:9857").ok());
+    EXPECT_FALSE(civetweb_listen_spec("[::1]9857").ok());
+    EXPECT_FALSE(civetweb_listen_spec("").ok());
+}
+
+SourceRegistry registry() {
+    SourceRegistry r;
+    auto none = [](const SourceSettings&) -> Result<std::unique_ptr<Source>> {
+        return make_error("unused");
+    };
+    r.add({"sysfs", "sysfs", true, none});
+    r.add({"mad", "MADs", false, none});
+    r.add({"sim", "simulated fabric", false, none});
+    return r;
+}
+
+TEST(DaemonConfig, SelectsDefaultSourcesThenSwitches) {
+    DaemonConfig c;
+    EXPECT_EQ(*select_sources(registry(), c), std::vector<std::string>{"sysfs"});
+    c.source_switches = {{"sysfs", false}, {"mad", true}};
+    EXPECT_EQ(*select_sources(registry(), c), std::vector<std::string>{"mad"});
+}
+
+TEST(DaemonConfig, SimulateRunsOnlyTheSimulatedFabricUnlessAskedOtherwise) {
+    DaemonConfig c;
+    c.simulate = "";
+    EXPECT_EQ(*select_sources(registry(), c), std::vector<std::string>{"sim"});
+    c.source_switches = {{"mad", true}};
+    EXPECT_EQ(*select_sources(registry(), c), (std::vector<std::string>{"mad", "sim"}));
+}
+
+TEST(DaemonConfig, UnknownSourcesAndMissingSimulatorAreErrors) {
+    DaemonConfig c;
+    c.source_switches = {{"sysf", true}};
+    auto r = select_sources(registry(), c);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message, "unknown source 'sysf'");
+    SourceRegistry empty;
+    DaemonConfig s;
+    s.simulate = "";
+    EXPECT_FALSE(select_sources(empty, s).ok());
+}
+
+}  // namespace
+}  // namespace rdmadiag
+
+namespace rdmadiag {
+namespace {
+
+TEST(DaemonConfig, TheShippedExampleFileLoads) {
+    DaemonConfig c;
+    auto r = apply_config_file(RDMADIAG_SOURCE_DIR "/exporters/systemd/rdmadiag.yml", c);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(c.web.listen_address, ":9857");
+    EXPECT_EQ(c.sources.counter_interval, std::chrono::seconds(15));
+    EXPECT_EQ(c.source_switches.at("sysfs"), true);
+}
+
+}  // namespace
+}  // namespace rdmadiag

@@ -1,0 +1,191 @@
+#include "exporters/api/api_router.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "collector/json/snapshot_json.hpp"
+#include "exporters/prometheus/snapshot_collectable.hpp"
+#include "tests/exporters/sample_snapshot.hpp"
+
+namespace rdmadiag {
+namespace {
+
+using nlohmann::json;
+
+class ApiRouterTest : public ::testing::Test {
+protected:
+    ApiRouterTest() { store.publish(std::make_shared<Snapshot>(testing::sample_snapshot())); }
+
+    HttpResponse get(const std::string& path, const std::string& query = "",
+                     const std::string& method = "GET") {
+        HttpRequest r;
+        r.method = method;
+        r.path = path;
+        r.query = query;
+        return router.handle(r);
+    }
+    json get_json(const std::string& path, const std::string& query = "") {
+        auto r = get(path, query);
+        EXPECT_EQ(r.status, 200) << path << " " << r.body;
+        EXPECT_EQ(r.content_type, "application/json");
+        return json::parse(r.body);
+    }
+
+    SnapshotStore store;
+    SnapshotCollectable metrics{store};
+    ApiRouter router{store, metrics};
+};
+
+TEST_F(ApiRouterTest, MetricsInTheTextFormat) {
+    auto r = get("/metrics");
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.content_type, "text/plain; version=0.0.4; charset=utf-8");
+    EXPECT_NE(r.body.find("rdmadiag_snapshot_sequence 17"), std::string::npos);
+}
+
+TEST_F(ApiRouterTest, HealthzIsOkOnceASnapshotIsPublished) {
+    auto j = get_json("/healthz");
+    EXPECT_EQ(j["status"], "ok");
+    EXPECT_EQ(j["sequence"], 17);
+    SnapshotStore empty;
+    ApiRouter fresh(empty, metrics);
+    HttpRequest r{"GET", "/healthz", "", {}, -1, false};
+    auto resp = fresh.handle(r);
+    EXPECT_EQ(resp.status, 503);
+    EXPECT_EQ(json::parse(resp.body)["status"], "starting");
+}
+
+TEST_F(ApiRouterTest, SnapshotRoundTripsThroughTheSnapshotJson) {
+    auto r = get("/api/v1/snapshot");
+    ASSERT_EQ(r.status, 200);
+    auto back = parse_snapshot_json(r.body);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->sequence, 17u);
+    EXPECT_EQ(back->devices, testing::sample_snapshot().devices);
+    EXPECT_EQ(back->findings, testing::sample_snapshot().findings);
+}
+
+TEST_F(ApiRouterTest, Status) {
+    auto j = get_json("/api/v1/status");
+    EXPECT_EQ(j["sequence"], 17);
+    EXPECT_EQ(j["ports"], 2);
+    EXPECT_EQ(j["ports_active"], 1);
+    EXPECT_EQ(j["findings"]["critical"], 1);
+    EXPECT_EQ(j["findings"]["warning"], 1);
+    EXPECT_EQ(j["mrs"]["stuck"], 1);
+    ASSERT_EQ(j["sources"].size(), 2u);
+    EXPECT_EQ(j["sources"][1]["reason"], "tracefs is not mounted");
+}
+
+TEST_F(ApiRouterTest, PortsWithFilters) {
+    EXPECT_EQ(get_json("/api/v1/ports")["ports"].size(), 2u);
+    auto one = get_json("/api/v1/ports", "device=mlx5_0&port=2")["ports"];
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0]["state"], "DOWN");
+    EXPECT_EQ(get_json("/api/v1/ports", "device=mlx5_9")["ports"].size(), 0u);
+}
+
+TEST_F(ApiRouterTest, PKeysShowGenerationsAndWhereViewsDiffer) {
+    auto ports = get_json("/api/v1/pkeys", "port=1")["ports"];
+    ASSERT_EQ(ports.size(), 1u);
+    auto views = ports[0]["views"];
+    ASSERT_EQ(views.size(), 3u);
+    EXPECT_EQ(views[0]["view"], "device");
+    EXPECT_EQ(views[0]["generation"], 3);
+    EXPECT_FALSE(views[0].contains("differs_from_device"));
+    EXPECT_EQ(views[1]["differs_from_device"].size(), 0u);  // sma agrees
+    auto diff = views[2]["differs_from_device"];
+    ASSERT_EQ(diff.size(), 2u);
+    EXPECT_EQ(diff[0], (json{{"index", 2}, {"device", "0x0000"}, {"view", "0x8002"}}));
+    EXPECT_EQ(diff[1], (json{{"index", 3}, {"device", "0x8002"}, {"view", "0x0000"}}));
+}
+
+TEST_F(ApiRouterTest, Counters) {
+    auto ports = get_json("/api/v1/counters", "device=mlx5_0&port=1")["ports"];
+    ASSERT_EQ(ports.size(), 1u);
+    ASSERT_EQ(ports[0]["counters"].size(), 3u);
+    EXPECT_EQ(ports[0]["counters"][0]["name"], "port_rcv_constraint_errors");
+}
+
+TEST_F(ApiRouterTest, FindingsWithHistory) {
+    auto j = get_json("/api/v1/findings");
+    ASSERT_EQ(j["active"].size(), 2u);
+    EXPECT_EQ(j["active"][0]["rule"], "mr.needs_dereg");
+    ASSERT_EQ(j["history"].size(), 1u);
+    EXPECT_EQ(j["history"][0]["rule"], "pkey.flapping");
+}
+
+TEST_F(ApiRouterTest, EventsWithTotals) {
+    auto j = get_json("/api/v1/events");
+    ASSERT_EQ(j["events"].size(), 1u);
+    ASSERT_EQ(j["totals"].size(), 2u);
+    auto port2 = get_json("/api/v1/events", "port=2");
+    EXPECT_EQ(port2["events"].size(), 0u);
+    EXPECT_EQ(port2["totals"].size(), 0u);
+}
+
+TEST_F(ApiRouterTest, MrsFilteredByState) {
+    EXPECT_EQ(get_json("/api/v1/mrs")["mrs"].size(), 3u);
+    auto stuck = get_json("/api/v1/mrs", "state=stuck")["mrs"];
+    ASSERT_EQ(stuck.size(), 1u);
+    EXPECT_EQ(stuck[0]["mr"], 17);
+}
+
+TEST_F(ApiRouterTest, EveryRouteAnswersGetAndHead) {
+    for (const auto& path : ApiRouter::routes()) {
+        auto g = get(path);
+        EXPECT_EQ(g.status, 200) << path;
+        EXPECT_FALSE(g.body.empty()) << path;
+        auto h = get(path, "", "HEAD");
+        EXPECT_EQ(h.status, 200) << path;
+    }
+}
+
+TEST_F(ApiRouterTest, UnknownRoutesAre404) {
+    for (std::string path : {"/", "/index.html", "/api/v1", "/api/v1/", "/api/v2/status",
+                             "/metrics/", "/api/v1/snapshot/../status", "/../etc/passwd",
+                             "/api/v1/status.cgi"}) {
+        auto r = get(path);
+        EXPECT_EQ(r.status, 404) << path;
+        EXPECT_EQ(json::parse(r.body)["status"], 404);
+    }
+}
+
+TEST_F(ApiRouterTest, OtherMethodsAre405WithAllow) {
+    for (std::string m : {"POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"}) {
+        auto r = get("/metrics", "", m);
+        EXPECT_EQ(r.status, 405) << m;
+        ASSERT_EQ(r.headers.size(), 1u);
+        EXPECT_EQ(r.headers[0], (std::pair<std::string, std::string>{"Allow", "GET, HEAD"}));
+    }
+}
+
+TEST_F(ApiRouterTest, RequestBodiesAreRefused) {
+    HttpRequest r{"GET", "/api/v1/status", "", {}, 10, false};
+    EXPECT_EQ(router.handle(r).status, 413);
+    HttpRequest chunked{"GET", "/metrics", "", {}, -1, true};
+    EXPECT_EQ(router.handle(chunked).status, 413);
+    HttpRequest empty{"GET", "/metrics", "", {}, 0, false};
+    EXPECT_EQ(router.handle(empty).status, 200);
+}
+
+TEST_F(ApiRouterTest, BadFiltersAre400) {
+    for (std::string q : {"port=one", "port=-1", "port=1x", "port=99999999999"}) {
+        auto r = get("/api/v1/ports", q);
+        EXPECT_EQ(r.status, 400) << q;
+    }
+}
+
+TEST(HttpRequest, QueryParametersAreDecoded) {
+    HttpRequest r;
+    r.query = "device=mlx5%5F0&empty&x=a+b&bad=%zz";
+    EXPECT_EQ(r.query_param("device"), "mlx5_0");
+    EXPECT_EQ(r.query_param("empty"), "");
+    EXPECT_EQ(r.query_param("x"), "a b");
+    EXPECT_EQ(r.query_param("bad"), "%zz");
+    EXPECT_FALSE(r.query_param("missing"));
+}
+
+}  // namespace
+}  // namespace rdmadiag

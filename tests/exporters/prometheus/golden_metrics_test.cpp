@@ -1,0 +1,78 @@
+// End to end on the sysfs fixture trees: sysfs source -> collector runtime -> engine -> snapshot
+// -> /metrics text, compared with golden files in testdata/. After an intended change, rewrite
+// them with RDMADIAG_UPDATE_GOLDEN=1 ./prometheus_golden_test and review the diff.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "collector/daemon/collector_runtime.hpp"
+#include "collector/daemon/simple_yaml.hpp"
+#include "collector/engine/default_engine.hpp"
+#include "collector/sources/sysfs/sysfs_source.hpp"
+#include "exporters/prometheus/snapshot_collectable.hpp"
+#include "exporters/prometheus/snapshot_metrics.hpp"
+
+#include <prometheus/text_serializer.h>
+
+#include <sstream>
+
+namespace rdmadiag {
+namespace {
+
+std::string scrape_fixture(const std::string& root) {
+    ManualClock clock(*parse_time("2026-12-02T12:00:00Z"));
+    Logger log(LogLevel::error, LogFormat::logfmt, [](std::string_view) {}, &clock);
+    auto engine = make_default_engine();
+    SnapshotStore store;
+    SourceSettings settings;
+    settings.sysfs_root = std::string(RDMADIAG_FIXTURES) + "/sysfs/" + root;
+    auto source = make_sysfs_source(settings);
+    EXPECT_TRUE(source.ok());
+    if (!source.ok()) return "";
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(std::move(*source));
+    CollectorRuntime runtime(std::move(sources), *engine, store, clock, log);
+    // Two rounds a P_Key interval apart, so both of the source's cadences have run.
+    runtime.step();
+    clock.advance(settings.pkey_interval);
+    runtime.step();
+    // Without the collector's wall-clock timings: the golden files must not depend on the host.
+    std::ostringstream out;
+    prometheus::TextSerializer().Serialize(out, snapshot_metrics(*store.latest(), nullptr));
+    return out.str();
+}
+
+class GoldenMetrics : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GoldenMetrics, MatchesTheGoldenFile) {
+    const std::string root = GetParam();
+    const std::string golden =
+        std::string(RDMADIAG_SOURCE_DIR) + "/tests/exporters/prometheus/testdata/" + root + ".metrics";
+    std::string got = scrape_fixture(root);
+    ASSERT_FALSE(got.empty());
+    const char* update = std::getenv("RDMADIAG_UPDATE_GOLDEN");
+    if (update && std::string(update) == "1") {
+        std::ofstream(golden, std::ios::binary) << got;
+        GTEST_SKIP() << "rewrote " << golden;
+    }
+    auto want = read_text_file(golden);
+    ASSERT_TRUE(want.ok()) << want.error().message
+                           << " (create it with RDMADIAG_UPDATE_GOLDEN=1)";
+    EXPECT_EQ(got, *want) << "the /metrics output for " << root
+                          << " changed; if intended, rerun with RDMADIAG_UPDATE_GOLDEN=1";
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenMetrics,
+                         ::testing::Values("mlx5-ib", "rxe-roce", "no-pma", "broken"),
+                         [](const auto& p) {
+                             std::string n = p.param;
+                             for (auto& c : n) {
+                                 if (c == '-') c = '_';
+                             }
+                             return n;
+                         });
+
+}  // namespace
+}  // namespace rdmadiag

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Three `rdmadiag serve` daemons, as three hosts, each playing the serve-bed scenario, scraped
+by one real Prometheus that also evaluates exporters/alerts/rdmadiag.rules.yml.
+
+Checks:
+  - every alert fires for the scenario that should fire it, on every host;
+  - every expression of every alert rule returns data;
+  - every panel and annotation expression of both dashboards returns data (the port detail for
+    one host's mlx5_0:1), and the fabric overview's per-host expressions return all three hosts.
+
+`for:` clauses are set to 0s in the copy Prometheus loads, so the test does not wait minutes:
+the expressions are the shipped ones, and the `for:` timing itself is covered by the promtool
+rule unit tests (exporters/alerts/rdmadiag.rules.test.yml).
+
+Usage: serve_prometheus_test.py RDMADIAG_BINARY SOURCE_DIR"""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "beds"))
+import rdmadiag_bed as bed  # noqa: E402
+
+HOSTS = 3
+EXPECTED_ALERTS = ["RdmadiagPKeyCacheStale", "RdmadiagPKeyViolationsAfterChange",
+                   "RdmadiagMrNeedsDereg", "RdmadiagSourceDown", "RdmadiagCounterSaturated"]
+GRAFANA_RANGES = {"__rate_interval": "15s", "__interval": "5s", "__range": "2m"}
+
+
+def main():
+    rdmadiag, src = sys.argv[1], sys.argv[2]
+    prometheus = bed.require_program("prometheus", "prometheus")
+    bed.require_program("promtool", "prometheus")
+    if not os.access(rdmadiag, os.X_OK):
+        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp and civetweb)")
+    scenario = os.path.join(src, "tests/exporters/scenarios/serve-bed.scn")
+    rules_src = os.path.join(src, "exporters/alerts/rdmadiag.rules.yml")
+    failures = []
+
+    with bed.Bed("prometheus") as b:
+        rules = os.path.join(b.dir, "rules.yml")
+        with open(rules_src) as f:
+            text = re.sub(r"(\n\s+for: )\S+", r"\g<1>0s", f.read())
+        with open(rules, "w") as f:
+            f.write(text)
+
+        nosys = os.path.join(b.dir, "no-sysfs")
+        targets = []
+        for i in range(HOSTS):
+            _, port, _ = b.start_daemon(rdmadiag, [
+                f"--simulate={scenario}", "--source.sysfs", f"--path.sysfs={nosys}",
+                "--interval.pkeys=1s", "--interval.counters=1s"], name=f"host{i}")
+            targets.append(f"127.0.0.1:{port}")
+        prom = b.start_prometheus(prometheus, targets, [rules])
+        instances = set(targets)
+
+        prom.wait_until("all targets up", lambda: len(
+            [r for r in prom.query("up == 1")]) == HOSTS, timeout=60)
+
+        def firing():
+            got = {}
+            for a in prom.alerts():
+                if a["state"] == "firing":
+                    got.setdefault(a["labels"]["alertname"], set()).add(a["labels"]["instance"])
+            return all(got.get(n) == instances for n in EXPECTED_ALERTS) and got
+
+        try:
+            prom.wait_until("every alert firing on every host", firing, timeout=120)
+        except AssertionError as e:
+            states = sorted({(a["labels"]["alertname"], a["state"]) for a in prom.alerts()})
+            failures.append(f"{e}; alerts seen: {states}")
+
+        for rule in bed.rule_expressions(rules_src):
+            result = prom.query(rule["expr"])
+            if not result:
+                failures.append(f"alert {rule['alert']}: expression returned no data")
+
+        # Let the range functions see enough samples before checking the dashboards.
+        prom.wait_until("15 s of samples", lambda: prom.query(
+            "count_over_time(rdmadiag_snapshot_sequence[15s]) >= 10"), timeout=60)
+
+        overview = os.path.join(src, "exporters/grafana/dashboards/rdmadiag-fabric-overview.json")
+        for where, expr in bed.dashboard_expressions(overview):
+            q = bed.grafana_substitute(expr, GRAFANA_RANGES)
+            result = prom.query(q)
+            if not result:
+                failures.append(f"overview {where}: no data for {q}")
+                continue
+            by = re.search(r"by \(([^)]*)\)", q)
+            if by and "instance" in by.group(1):
+                seen = {r["metric"].get("instance") for r in result}
+                if seen != instances:
+                    failures.append(f"overview {where}: hosts {sorted(seen)} != {sorted(instances)}")
+
+        detail = os.path.join(src, "exporters/grafana/dashboards/rdmadiag-port-detail.json")
+        variables = dict(GRAFANA_RANGES, instance=targets[0], device="mlx5_0", port="1")
+        for where, expr in bed.dashboard_expressions(detail):
+            q = bed.grafana_substitute(expr, variables)
+            if not prom.query(q):
+                failures.append(f"port detail {where}: no data for {q}")
+
+        # The port detail's variables resolve through label_values() over rdmadiag_port_info.
+        ports = prom.query(f'rdmadiag_port_info{{instance="{targets[0]}"}}')
+        if {(r["metric"]["device"], r["metric"]["port"]) for r in ports} != {("mlx5_0", "1"),
+                                                                            ("mlx5_1", "1")}:
+            failures.append(f"rdmadiag_port_info for {targets[0]}: {ports}")
+
+        if failures:
+            for name in ("host0.log", "prometheus.log"):
+                with open(os.path.join(b.dir, name)) as f:
+                    print(f"--- {name} (last lines)\n" + "".join(f.readlines()[-20:]))
+
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{'FAILED' if failures else 'PASSED'}: {len(failures)} problem(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
