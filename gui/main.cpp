@@ -20,7 +20,8 @@ int screenshot(rdmadiag::gui::MainWindow& window, const rdmadiag::gui::GuiOption
     if (playback) {
         playback->start();
         playback->pause();
-        playback->fast_forward(std::chrono::milliseconds(static_cast<int64_t>(o.at_s.value_or(0) * 1000)));
+        playback->fast_forward(
+            std::chrono::milliseconds(static_cast<int64_t>(o.at_s.value_or(0) * 1000)));
     } else {
         window.start();
     }
@@ -39,7 +40,8 @@ int screenshot(rdmadiag::gui::MainWindow& window, const rdmadiag::gui::GuiOption
 }  // namespace
 
 int main(int argc, char** argv) {
-    QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+    QApplication::setHighDpiScaleFactorRoundingPolicy(
+        Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rdmadiag-gui"));
     QStringList args = QApplication::arguments();
@@ -70,8 +72,10 @@ int main(int argc, char** argv) {
     window.resize(options->width, options->height);
     if (!options->screenshot.empty()) return screenshot(window, *options);
 
-    if (auto* playback = qobject_cast<rdmadiag::gui::PlaybackFeed*>(*feed); playback && options->at_s) {
-        playback->fast_forward(std::chrono::milliseconds(static_cast<int64_t>(*options->at_s * 1000)));
+    if (auto* playback = qobject_cast<rdmadiag::gui::PlaybackFeed*>(*feed);
+        playback && options->at_s) {
+        playback->fast_forward(
+            std::chrono::milliseconds(static_cast<int64_t>(*options->at_s * 1000)));
     }
     window.show();
     window.start();

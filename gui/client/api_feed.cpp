@@ -56,7 +56,9 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
     if (reply->error() != QNetworkReply::NoError) {
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status != 0) {
-            fail(QStringLiteral("the daemon answered HTTP %1 (%2)").arg(status).arg(reply->errorString()));
+            fail(QStringLiteral("the daemon answered HTTP %1 (%2)")
+                     .arg(status)
+                     .arg(reply->errorString()));
         } else {
             fail(reply->errorString());
         }
@@ -67,7 +69,8 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
         return;
     }
     const QByteArray body = reply->readAll();
-    auto parsed = parse_snapshot_json(std::string_view(body.constData(), static_cast<size_t>(body.size())));
+    auto parsed =
+        parse_snapshot_json(std::string_view(body.constData(), static_cast<size_t>(body.size())));
     if (!parsed) {
         fail(QStringLiteral("the answer is not an rdmadiag snapshot: %1")
                  .arg(QString::fromStdString(parsed.error().message)));
@@ -76,9 +79,9 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
     failures_ = 0;
     retry_ = options_.first_retry;
     last_sequence_ = parsed->sequence;
-    set_status(FeedHealth::ok, QStringLiteral("Connected to %1, snapshot #%2")
-                                   .arg(description())
-                                   .arg(parsed->sequence));
+    set_status(
+        FeedHealth::ok,
+        QStringLiteral("Connected to %1, snapshot #%2").arg(description()).arg(parsed->sequence));
     Q_EMIT snapshotReady(std::make_shared<const Snapshot>(std::move(*parsed)));
     timer_.start(options_.interval);
 }

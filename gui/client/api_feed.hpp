@@ -25,7 +25,7 @@ struct ApiFeedOptions {
 class ApiFeed final : public SnapshotFeed {
     Q_OBJECT
 public:
-    // `base` is the daemon's address ("http://host:9478"); a URL that already names
+    // `base` is the daemon's address ("http://host:9857"); a URL that already names
     // /api/v1/snapshot is used as it is.
     ApiFeed(const QUrl& base, ApiFeedOptions options = {}, QObject* parent = nullptr);
 

@@ -15,8 +15,9 @@ public:
     explicit OrderedFeed(Engine& engine) : engine_(engine) {}
     void emit(Observation obs) override { pending_.push_back(std::move(obs)); }
     void drain() {
-        std::stable_sort(pending_.begin(), pending_.end(),
-                         [](const Observation& a, const Observation& b) { return a.time < b.time; });
+        std::stable_sort(
+            pending_.begin(), pending_.end(),
+            [](const Observation& a, const Observation& b) { return a.time < b.time; });
         for (const auto& o : pending_) engine_.consume(o);
         pending_.clear();
     }
@@ -30,7 +31,8 @@ private:
 
 Result<std::unique_ptr<EngineTimeline>> EngineTimeline::create(SourceMaker make, TimePoint start,
                                                                std::string description) {
-    std::unique_ptr<EngineTimeline> t(new EngineTimeline(std::move(make), start, std::move(description)));
+    std::unique_ptr<EngineTimeline> t(
+        new EngineTimeline(std::move(make), start, std::move(description)));
     auto ok = t->restart();
     if (!ok) return ok.error();
     return t;

@@ -15,7 +15,7 @@ QString gui_usage() {
     return QStringLiteral(
         "Usage: rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO]] [options]\n"
         "\n"
-        "  URL                    a running 'rdmadiag serve', e.g. http://127.0.0.1:9478\n"
+        "  URL                    a running 'rdmadiag serve', e.g. http://127.0.0.1:9857\n"
         "  RECORDING              a saved /api/v1/snapshot answer, or JSON Lines of them\n"
         "  --simulate[=SCENARIO]  play a built-in scenario (default: 'default') or a .scn file\n"
         "  (nothing)              same as --simulate=default\n"
@@ -113,13 +113,15 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
                 return make_error("--size expects WxH, at least 320x240, e.g. 1280x800");
             }
         } else if (arg.startsWith(QLatin1Char('-')) && arg.size() > 1) {
-            return make_error(QStringLiteral("unknown option %1 (see --help)").arg(arg).toStdString());
+            return make_error(
+                QStringLiteral("unknown option %1 (see --help)").arg(arg).toStdString());
         } else {
             if (have_target) return make_error("give one of URL, RECORDING or --simulate");
             have_target = true;
             o.target = arg.toStdString();
             const QUrl url(arg);
-            const bool is_url = url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https");
+            const bool is_url =
+                url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https");
             o.mode = is_url ? GuiOptions::Mode::daemon : GuiOptions::Mode::recording;
         }
     }
@@ -146,7 +148,8 @@ Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
             auto rec = parse_snapshot_recording(
                 std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
             if (!rec) return make_error(o.target + ": " + rec.error().message);
-            auto timeline = std::make_unique<SnapshotTimeline>(std::move(*rec), "recording " + o.target);
+            auto timeline =
+                std::make_unique<SnapshotTimeline>(std::move(*rec), "recording " + o.target);
             auto* feed = new PlaybackFeed(std::move(timeline), parent);
             feed->set_speed(o.speed);
             return static_cast<SnapshotFeed*>(feed);

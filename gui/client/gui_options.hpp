@@ -18,12 +18,12 @@ class SnapshotFeed;
 struct GuiOptions {
     enum class Mode { simulate, daemon, recording };
     Mode mode = Mode::simulate;
-    std::string target;               // scenario name or file, URL, or recording path
-    double interval_s = 2.0;          // daemon poll interval
-    double speed = 5.0;               // playback speed
-    std::optional<double> at_s;       // start playback at this position
+    std::string target;                    // scenario name or file, URL, or recording path
+    double interval_s = 2.0;               // daemon poll interval
+    double speed = 5.0;                    // playback speed
+    std::optional<double> at_s;            // start playback at this position
     std::optional<TimePoint> clock_start;  // scenarios start at this time (default: now)
-    std::string screenshot;           // render once to this PNG and exit
+    std::string screenshot;                // render once to this PNG and exit
     int width = 1280;
     int height = 800;
     bool help = false;

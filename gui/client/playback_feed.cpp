@@ -79,9 +79,8 @@ void PlaybackFeed::update_status() {
     const auto pos = std::chrono::duration_cast<std::chrono::seconds>(position_);
     const auto len = std::chrono::duration_cast<std::chrono::seconds>(timeline_->length());
     set_status(FeedHealth::ok, QStringLiteral("Offline: %1, %2 at %3 s of %4 s, speed %5x")
-                                   .arg(description(),
-                                        timer_.isActive() ? QStringLiteral("playing")
-                                                          : QStringLiteral("paused"))
+                                   .arg(description(), timer_.isActive() ? QStringLiteral("playing")
+                                                                         : QStringLiteral("paused"))
                                    .arg(pos.count())
                                    .arg(len.count())
                                    .arg(speed_));

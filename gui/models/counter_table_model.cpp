@@ -91,7 +91,8 @@ QVariant CounterTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant CounterTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const kNames[] = {"Counter", "Kind", "Width", "Raw", "Total", "Notes", "Updated"};
+    static const char* const kNames[] = {"Counter", "Kind",  "Width",  "Raw",
+                                         "Total",   "Notes", "Updated"};
     if (section < 0 || section >= ColumnCount) return {};
     return QString::fromLatin1(kNames[section]);
 }

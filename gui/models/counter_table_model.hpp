@@ -12,7 +12,16 @@ namespace rdmadiag::gui {
 
 class CounterTableModel final : public KeyedTableModel {
 public:
-    enum Column { NameColumn, KindColumn, WidthColumn, RawColumn, TotalColumn, NotesColumn, UpdatedColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        KindColumn,
+        WidthColumn,
+        RawColumn,
+        TotalColumn,
+        NotesColumn,
+        UpdatedColumn,
+        ColumnCount
+    };
     enum Role { SortRole = Qt::UserRole + 1, CounterNameRole };
 
     using KeyedTableModel::KeyedTableModel;

@@ -36,9 +36,13 @@ QString age_text(TimePoint then, TimePoint now) {
         return QStringLiteral("%1m%2s").arg(secs / 60).arg(secs % 60, 2, 10, QLatin1Char('0'));
     }
     if (secs < 86400) {
-        return QStringLiteral("%1h%2m").arg(secs / 3600).arg((secs % 3600) / 60, 2, 10, QLatin1Char('0'));
+        return QStringLiteral("%1h%2m")
+            .arg(secs / 3600)
+            .arg((secs % 3600) / 60, 2, 10, QLatin1Char('0'));
     }
-    return QStringLiteral("%1d%2h").arg(secs / 86400).arg((secs % 86400) / 3600, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1d%2h")
+        .arg(secs / 86400)
+        .arg((secs % 86400) / 3600, 2, 10, QLatin1Char('0'));
 }
 
 QString pkey_text(uint16_t raw) {

@@ -73,7 +73,8 @@ QVariant EventModel::data(const QModelIndex& index, int role) const {
 
 QVariant EventModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const kNames[] = {"Time (UTC)", "Device", "Port", "Event", "Element", "Source"};
+    static const char* const kNames[] = {"Time (UTC)", "Device",  "Port",
+                                         "Event",      "Element", "Source"};
     if (section < 0 || section >= ColumnCount) return {};
     return QString::fromLatin1(kNames[section]);
 }

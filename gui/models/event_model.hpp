@@ -10,7 +10,15 @@ namespace rdmadiag::gui {
 
 class EventModel final : public KeyedTableModel {
 public:
-    enum Column { TimeColumn, DeviceColumn, PortColumn, TypeColumn, ElementColumn, SourceColumn, ColumnCount };
+    enum Column {
+        TimeColumn,
+        DeviceColumn,
+        PortColumn,
+        TypeColumn,
+        ElementColumn,
+        SourceColumn,
+        ColumnCount
+    };
     enum Role { SortRole = Qt::UserRole + 1, TypeRole };
 
     using KeyedTableModel::KeyedTableModel;

@@ -11,7 +11,14 @@ namespace rdmadiag::gui {
 
 class FindingsModel final : public KeyedTableModel {
 public:
-    enum Column { SeverityColumn, RuleColumn, SubjectColumn, SinceColumn, AdviceColumn, ColumnCount };
+    enum Column {
+        SeverityColumn,
+        RuleColumn,
+        SubjectColumn,
+        SinceColumn,
+        AdviceColumn,
+        ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole + 1,  // what the column sorts by (ranks, times as numbers)
         RuleRole,                     // the rule id, in every column

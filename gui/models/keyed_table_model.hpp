@@ -16,9 +16,10 @@ public:
 protected:
     template <class Row, class KeyFn>
     void replace_rows(std::vector<Row>& rows, std::vector<Row> next, KeyFn key) {
-        const bool same_keys = rows.size() == next.size() &&
-                               std::equal(rows.begin(), rows.end(), next.begin(),
-                                          [&](const Row& a, const Row& b) { return key(a) == key(b); });
+        const bool same_keys =
+            rows.size() == next.size() &&
+            std::equal(rows.begin(), rows.end(), next.begin(),
+                       [&](const Row& a, const Row& b) { return key(a) == key(b); });
         if (!same_keys) {
             beginResetModel();
             rows = std::move(next);

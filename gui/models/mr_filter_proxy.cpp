@@ -21,7 +21,8 @@ bool MrFilterProxy::filterAcceptsRow(int source_row, const QModelIndex& source_p
         const QModelIndex idx = sourceModel()->index(source_row, 0, source_parent);
         const QString state = idx.data(MrTableModel::StateRole).toString();
         if (state_ == QLatin1String(kFlagged)) {
-            if (!idx.data(MrTableModel::NeedsDeregRole).toBool() && state != QLatin1String("unknown")) {
+            if (!idx.data(MrTableModel::NeedsDeregRole).toBool() &&
+                state != QLatin1String("unknown")) {
                 return false;
             }
         } else if (state != state_) {

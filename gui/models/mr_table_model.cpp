@@ -29,9 +29,8 @@ void MrTableModel::set_snapshot(const Snapshot& snapshot) {
         }
         next.push_back(std::move(row));
     }
-    std::stable_sort(next.begin(), next.end(), [](const Row& a, const Row& b) {
-        return a.needs_dereg > b.needs_dereg;
-    });
+    std::stable_sort(next.begin(), next.end(),
+                     [](const Row& a, const Row& b) { return a.needs_dereg > b.needs_dereg; });
     replace_rows(rows_, std::move(next),
                  [](const Row& r) { return std::make_pair(r.mr.device, r.mr.mr); });
 }
@@ -122,8 +121,8 @@ QVariant MrTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant MrTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const kNames[] = {"Flag",  "Device",   "MR",      "Key",     "Owner",
-                                         "Transport", "State", "In state", "Last op", "Advice"};
+    static const char* const kNames[] = {"Flag",      "Device", "MR",       "Key",     "Owner",
+                                         "Transport", "State",  "In state", "Last op", "Advice"};
     if (section < 0 || section >= ColumnCount) return {};
     return QString::fromLatin1(kNames[section]);
 }

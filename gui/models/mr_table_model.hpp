@@ -26,8 +26,8 @@ public:
     };
     enum Role {
         SortRole = Qt::UserRole + 1,
-        StateRole,        // the state's stable name, "stuck"
-        NeedsDeregRole,   // bool
+        StateRole,       // the state's stable name, "stuck"
+        NeedsDeregRole,  // bool
     };
 
     struct Row {

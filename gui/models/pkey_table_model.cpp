@@ -86,9 +86,9 @@ void PKeyTableModel::rebuild() {
                 const bool unreadable =
                     std::find(v.table.unreadable.begin(), v.table.unreadable.end(),
                               static_cast<uint16_t>(i)) != v.table.unreadable.end();
-                next[i].views[col] = Cell{unreadable ? std::nullopt
-                                                     : std::optional<uint16_t>(v.table.keys[i]),
-                                          unreadable};
+                next[i].views[col] =
+                    Cell{unreadable ? std::nullopt : std::optional<uint16_t>(v.table.keys[i]),
+                         unreadable};
             }
         }
         const auto* dev = data_->pkeys.find(PKeyView::device);
@@ -118,7 +118,8 @@ QString PKeyTableModel::cache_summary() const {
     if (!dev) return QStringLiteral("No device view of this port's table yet.");
     if (!cache) return QStringLiteral("No cache view: no event-driven consumer is emulated here.");
     if (!cache_differs_) {
-        return QStringLiteral("Cache coherent with the device (generation %1).").arg(dev->generation);
+        return QStringLiteral("Cache coherent with the device (generation %1).")
+            .arg(dev->generation);
     }
     return QStringLiteral(
                "Cache STALE: it still holds the table from before generation %1 of the device "
@@ -142,7 +143,8 @@ QVariant PKeyTableModel::data(const QModelIndex& index, int role) const {
     const bool is_view = col >= DeviceColumn && col <= CacheColumn;
     const Cell* cell = is_view ? &row.views[static_cast<size_t>(col - DeviceColumn)] : nullptr;
     const Cell& device = row.views[0];
-    const bool differs = cell && col != DeviceColumn && headers_[static_cast<size_t>(col - DeviceColumn)].present &&
+    const bool differs = cell && col != DeviceColumn &&
+                         headers_[static_cast<size_t>(col - DeviceColumn)].present &&
                          headers_[0].present && !cell->unreadable && !device.unreadable &&
                          cell->raw.value_or(0) != device.raw.value_or(0);
     switch (role) {

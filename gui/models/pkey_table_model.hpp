@@ -15,7 +15,15 @@ namespace rdmadiag::gui {
 
 class PKeyTableModel final : public KeyedTableModel {
 public:
-    enum Column { IndexColumn, DeviceColumn, SmaColumn, SmColumn, CacheColumn, ChangeColumn, ColumnCount };
+    enum Column {
+        IndexColumn,
+        DeviceColumn,
+        SmaColumn,
+        SmColumn,
+        CacheColumn,
+        ChangeColumn,
+        ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole + 1,
         RawKeyRole,      // the raw value (int), or nothing for an empty or missing slot

@@ -42,13 +42,17 @@ QString CopyableTableView::selection_text() const {
         const int c = horizontalHeader()->logicalIndex(visual);
         if (isColumnHidden(c)) continue;
         columns.push_back(c);
-        header << model()->headerData(c, Qt::Horizontal).toString().replace(QLatin1Char('\n'), QLatin1Char(' '));
+        header << model()
+                      ->headerData(c, Qt::Horizontal)
+                      .toString()
+                      .replace(QLatin1Char('\n'), QLatin1Char(' '));
     }
     lines << header.join(QLatin1Char('\t'));
     for (int r : rows) {
         QStringList cells;
         for (int c : columns) {
-            cells << model()->index(r, c).data().toString().replace(QLatin1Char('\t'), QLatin1Char(' '));
+            cells << model()->index(r, c).data().toString().replace(QLatin1Char('\t'),
+                                                                    QLatin1Char(' '));
         }
         lines << cells.join(QLatin1Char('\t'));
     }

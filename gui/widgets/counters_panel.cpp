@@ -56,7 +56,8 @@ void CountersPanel::refresh() {
         chart_->clear_chart(tr("Select a port"));
         return;
     }
-    chart_->show_counters(models_.history, *port, charted(), models_.pkey_changes.change_times(*port));
+    chart_->show_counters(models_.history, *port, charted(),
+                          models_.pkey_changes.change_times(*port));
 }
 
 }  // namespace rdmadiag::gui

@@ -30,8 +30,10 @@ FabricPanel::FabricPanel(DashboardModels& models, QWidget* parent)
     tree_->header()->setStretchLastSection(false);
     tree_->header()->setSectionResizeMode(PortTreeModel::NameColumn, QHeaderView::Stretch);
     tree_->header()->setSectionResizeMode(PortTreeModel::RateColumn, QHeaderView::ResizeToContents);
-    tree_->header()->setSectionResizeMode(PortTreeModel::StateColumn, QHeaderView::ResizeToContents);
-    tree_->header()->setSectionResizeMode(PortTreeModel::HealthColumn, QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(PortTreeModel::StateColumn,
+                                          QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(PortTreeModel::HealthColumn,
+                                          QHeaderView::ResizeToContents);
 
     pkey_view_->setObjectName(QStringLiteral("pkeyView"));
     pkey_proxy_->setSourceModel(&models_.pkeys);
@@ -45,7 +47,8 @@ FabricPanel::FabricPanel(DashboardModels& models, QWidget* parent)
     cache_->setWordWrap(true);
     cache_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* empty = new QCheckBox(tr("Show empty slots"), this);
-    connect(empty, &QCheckBox::toggled, this, [this](bool on) { models_.pkeys.set_show_empty(on); });
+    connect(empty, &QCheckBox::toggled, this,
+            [this](bool on) { models_.pkeys.set_show_empty(on); });
 
     auto* right = new QWidget(this);
     auto* rl = new QVBoxLayout(right);
@@ -68,6 +71,7 @@ FabricPanel::FabricPanel(DashboardModels& models, QWidget* parent)
 
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) {
+                if (syncing_) return;
                 if (auto port = models_.ports.port_at(current)) {
                     if (port != models_.current_port()) {
                         models_.select_port(*port);
@@ -89,16 +93,18 @@ void FabricPanel::refresh() {
     if (port) {
         const QModelIndex idx = models_.ports.index_of(*port);
         if (idx.isValid() && tree_->currentIndex().siblingAtColumn(0) != idx) {
-            const QSignalBlocker block(tree_->selectionModel());
+            syncing_ = true;  // following the model, not a user's choice
             tree_->setCurrentIndex(idx);
+            syncing_ = false;
         }
     }
     title_->setText(port ? tr("<b>P_Key table of %1</b>").arg(qs(port->to_string()))
                          : tr("<b>P_Key table</b>: select a port"));
     cache_->setText(models_.pkeys.cache_summary());
-    cache_->setStyleSheet(models_.pkeys.cache_differs()
-                              ? QStringLiteral("QLabel { background: #fde0e0; color: #8e0000; padding: 3px; }")
-                              : QString());
+    cache_->setStyleSheet(
+        models_.pkeys.cache_differs()
+            ? QStringLiteral("QLabel { background: #fde0e0; color: #8e0000; padding: 3px; }")
+            : QString());
 }
 
 }  // namespace rdmadiag::gui

@@ -38,6 +38,7 @@ private:
     QLabel* cache_;
     QSortFilterProxyModel* pkey_proxy_;
     CopyableTableView* pkey_view_;
+    bool syncing_ = false;
 };
 
 }  // namespace rdmadiag::gui

@@ -15,7 +15,8 @@ FindingsPanel::FindingsPanel(FindingsModel* model, QWidget* parent)
     : QWidget(parent),
       model_(model),
       headline_(new QLabel(this)),
-      table_(new FilteredTable(model, FindingsModel::SortRole, tr("Filter findings (Ctrl+F)"), this)),
+      table_(
+          new FilteredTable(model, FindingsModel::SortRole, tr("Filter findings (Ctrl+F)"), this)),
       detail_(new QLabel(this)) {
     headline_->setTextFormat(Qt::RichText);
     table_->bar()->insertWidget(0, headline_, 3);
@@ -76,15 +77,17 @@ void FindingsPanel::refresh() {
 
 void FindingsPanel::show_detail() {
     const QModelIndex current = table_->view()->currentIndex();
-    const Finding* f =
-        current.isValid() ? model_->finding_at(table_->proxy()->mapToSource(current).row()) : nullptr;
+    const Finding* f = current.isValid()
+                           ? model_->finding_at(table_->proxy()->mapToSource(current).row())
+                           : nullptr;
     if (!f && !model_->findings().empty()) f = &model_->findings().front();
     if (!f) {
         detail_->clear();
         return;
     }
-    detail_->setText(tr("%1 on %2: %3\nAdvice: %4")
-                         .arg(qs(f->rule), qs(f->subject.to_string()), qs(f->evidence), qs(f->advice)));
+    detail_->setText(
+        tr("%1 on %2: %3\nAdvice: %4")
+            .arg(qs(f->rule), qs(f->subject.to_string()), qs(f->evidence), qs(f->advice)));
 }
 
 }  // namespace rdmadiag::gui

@@ -116,7 +116,8 @@ void MainWindow::refresh_panels() {
     counters_->refresh();
     mrs_->refresh();
     if (s) {
-        snapshot_info_->setText(tr("snapshot #%1 at %2 UTC").arg(s->sequence).arg(clock_text(s->time)));
+        snapshot_info_->setText(
+            tr("snapshot #%1 at %2 UTC").arg(s->sequence).arg(clock_text(s->time)));
     }
 }
 

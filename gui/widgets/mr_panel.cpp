@@ -18,12 +18,15 @@ MrPanel::MrPanel(MrTableModel* model, QWidget* parent)
     : QWidget(parent),
       model_(model),
       proxy_(new MrFilterProxy(this)),
-      table_(new FilteredTable(model, MrTableModel::SortRole, tr("Filter MRs (Ctrl+F)"), this, proxy_)),
+      table_(new FilteredTable(model, MrTableModel::SortRole, tr("Filter MRs (Ctrl+F)"), this,
+                               proxy_)),
       state_(new QComboBox(this)),
       advice_(new QLabel(this)) {
     state_->addItem(tr("All states"), QString());
-    state_->addItem(tr("Flagged (needs dereg / unknown)"), QString::fromLatin1(MrFilterProxy::kFlagged));
-    for (auto s : {MrState::valid, MrState::invalid, MrState::unknown, MrState::stuck, MrState::deregistered}) {
+    state_->addItem(tr("Flagged (needs dereg / unknown)"),
+                    QString::fromLatin1(MrFilterProxy::kFlagged));
+    for (auto s : {MrState::valid, MrState::invalid, MrState::unknown, MrState::stuck,
+                   MrState::deregistered}) {
         state_->addItem(qs(to_string(s)), qs(to_string(s)));
     }
     state_->setObjectName(QStringLiteral("mrStateFilter"));
@@ -78,9 +81,10 @@ void MrPanel::show_advice() {
                          .arg(qs(row->mr.device), qs(row->mr.owner.name),
                               row->needs_dereg ? tr(" needs deregistration") : QString(),
                               qs(row->advice)));
-    advice_->setStyleSheet(row->needs_dereg
-                               ? QStringLiteral("QLabel { background: #fde0e0; color: #8e0000; padding: 3px; }")
-                               : QString());
+    advice_->setStyleSheet(
+        row->needs_dereg
+            ? QStringLiteral("QLabel { background: #fde0e0; color: #8e0000; padding: 3px; }")
+            : QString());
 }
 
 }  // namespace rdmadiag::gui

@@ -29,7 +29,8 @@ PlaybackBar::PlaybackBar(PlaybackFeed* feed, QWidget* parent)
         }
     });
     connect(feed_, &PlaybackFeed::playingChanged, this, [this](bool playing) {
-        play_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+        play_->setIcon(
+            style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
     });
     for (double s : {0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0}) {
         speed_->addItem(QStringLiteral("%1x").arg(s), s);
@@ -41,9 +42,8 @@ PlaybackBar::PlaybackBar(PlaybackFeed* feed, QWidget* parent)
     slider_->setToolTip(tr("Position in the scenario or recording"));
     slider_->setPageStep(10000);
     slider_->setSingleStep(1000);
-    connect(slider_, &QSlider::sliderMoved, this, [this](int ms) {
-        feed_->seek(std::chrono::milliseconds(ms));
-    });
+    connect(slider_, &QSlider::sliderMoved, this,
+            [this](int ms) { feed_->seek(std::chrono::milliseconds(ms)); });
     connect(slider_, &QSlider::actionTriggered, this, [this](int action) {
         if (action == QAbstractSlider::SliderMove) return;
         feed_->seek(std::chrono::milliseconds(slider_->sliderPosition()));

@@ -44,7 +44,8 @@ inline TimePoint at_seconds(int s) {
     return *parse_time("2026-12-02T10:00:00Z") + std::chrono::seconds(s);
 }
 
-inline PKeyViewState view(PKeyView v, std::vector<uint16_t> keys, uint64_t generation, int changed_s) {
+inline PKeyViewState view(PKeyView v, std::vector<uint16_t> keys, uint64_t generation,
+                          int changed_s) {
     PKeyViewState s;
     s.view = v;
     s.table.keys = std::move(keys);
@@ -70,7 +71,8 @@ inline Snapshot trouble_snapshot() {
     p.info.port = p.ref;
     p.info.state = PortState::active;
     p.info.rate = "100 Gb/sec (4X EDR)";
-    p.pkeys.views.push_back(view(PKeyView::device, {0xffff, 0x8001, 0x8002, 0x0003, 0x8004, 0}, 2, 10));
+    p.pkeys.views.push_back(
+        view(PKeyView::device, {0xffff, 0x8001, 0x8002, 0x0003, 0x8004, 0}, 2, 10));
     p.pkeys.views.push_back(view(PKeyView::sm, {0xffff, 0x8001, 0x8002, 0x0003, 0x8004, 0}, 2, 9));
     p.pkeys.views.push_back(view(PKeyView::cache, {0xffff, 0x8001, 0x8002, 0x0003, 0, 0}, 1, 0));
     CounterState c;
@@ -106,7 +108,8 @@ inline Snapshot trouble_snapshot() {
     dereg.subject.mr = 17;
     dereg.since = at_seconds(15);
     dereg.evidence = "FASTREG completed with MW_BIND_ERR";
-    dereg.advice = "On InfiniBand only deregistration brings the MR back: deregister and re-allocate";
+    dereg.advice =
+        "On InfiniBand only deregistration brings the MR back: deregister and re-allocate";
     Finding other;
     other.rule = "pkey.view_divergence";
     other.severity = Severity::critical;

@@ -83,19 +83,21 @@ bool wait_for_health(ApiFeed& feed, FeedHealth want, int timeout_ms = 5000) {
 }
 
 TEST(ApiFeed, SnapshotUrlFromDaemonAddress) {
-    EXPECT_EQ(ApiFeed::snapshot_url_for(QUrl(QStringLiteral("http://127.0.0.1:9478"))).toString(),
-              QStringLiteral("http://127.0.0.1:9478/api/v1/snapshot"));
+    EXPECT_EQ(ApiFeed::snapshot_url_for(QUrl(QStringLiteral("http://127.0.0.1:9857"))).toString(),
+              QStringLiteral("http://127.0.0.1:9857/api/v1/snapshot"));
     EXPECT_EQ(ApiFeed::snapshot_url_for(QUrl(QStringLiteral("http://h:1/prefix/"))).toString(),
               QStringLiteral("http://h:1/prefix/api/v1/snapshot"));
-    EXPECT_EQ(ApiFeed::snapshot_url_for(QUrl(QStringLiteral("http://h:1/api/v1/snapshot"))).toString(),
-              QStringLiteral("http://h:1/api/v1/snapshot"));
+    EXPECT_EQ(
+        ApiFeed::snapshot_url_for(QUrl(QStringLiteral("http://h:1/api/v1/snapshot"))).toString(),
+        QStringLiteral("http://h:1/api/v1/snapshot"));
 }
 
 TEST(ApiFeed, ConnectsFailsOnGarbageAndHttpErrorsBacksOffAndReconnects) {
     FakeDaemon daemon;
     ASSERT_TRUE(daemon.listen());
     daemon.remember_port();
-    daemon.body = QByteArray::fromStdString(testing::read_text(testing::api_fixture_path("mr-xprtrdma-stuck-30s.json")));
+    daemon.body = QByteArray::fromStdString(
+        testing::read_text(testing::api_fixture_path("mr-xprtrdma-stuck-30s.json")));
     ASSERT_FALSE(daemon.body.isEmpty());
 
     ApiFeed feed(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(daemon.port())), fast());
@@ -109,11 +111,13 @@ TEST(ApiFeed, ConnectsFailsOnGarbageAndHttpErrorsBacksOffAndReconnects) {
     EXPECT_EQ(got.front()->sequence, expected.sequence);
     EXPECT_EQ(got.front()->devices, expected.devices);
     EXPECT_EQ(got.front()->mrs, expected.mrs);
-    EXPECT_TRUE(feed.status_text().startsWith(QStringLiteral("Connected to daemon at http://127.0.0.1:")));
+    EXPECT_TRUE(
+        feed.status_text().startsWith(QStringLiteral("Connected to daemon at http://127.0.0.1:")));
 
     daemon.answer = FakeDaemon::Answer::garbage;
     ASSERT_TRUE(wait_for_health(feed, FeedHealth::failing));
-    EXPECT_TRUE(feed.status_text().contains(QStringLiteral("not an rdmadiag snapshot"))) << feed.status_text().toStdString();
+    EXPECT_TRUE(feed.status_text().contains(QStringLiteral("not an rdmadiag snapshot")))
+        << feed.status_text().toStdString();
 
     daemon.answer = FakeDaemon::Answer::snapshot;
     ASSERT_TRUE(wait_for_health(feed, FeedHealth::ok));
@@ -121,7 +125,8 @@ TEST(ApiFeed, ConnectsFailsOnGarbageAndHttpErrorsBacksOffAndReconnects) {
 
     daemon.answer = FakeDaemon::Answer::http_error;
     ASSERT_TRUE(wait_for_health(feed, FeedHealth::failing));
-    EXPECT_TRUE(feed.status_text().contains(QStringLiteral("HTTP 503"))) << feed.status_text().toStdString();
+    EXPECT_TRUE(feed.status_text().contains(QStringLiteral("HTTP 503")))
+        << feed.status_text().toStdString();
 
     // The daemon goes away: failures pile up and the wait between attempts doubles to its cap.
     daemon.close();

@@ -53,8 +53,9 @@ TEST(EngineTimeline, SourceThatCannotRunIsAnError) {
         std::string_view name() const override { return "endless"; }
         Availability availability() const override { return {true, ""}; }
     };
-    auto t = EngineTimeline::create([]() -> Result<std::unique_ptr<Source>> { return std::unique_ptr<Source>(new Endless); },
-                                    kStart, "endless");
+    auto t = EngineTimeline::create(
+        []() -> Result<std::unique_ptr<Source>> { return std::unique_ptr<Source>(new Endless); },
+        kStart, "endless");
     ASSERT_FALSE(t.ok());
     EXPECT_EQ(t.error().message, "endless has no end to play to");
 }

@@ -23,16 +23,16 @@ TEST(GuiOptions, NothingPlaysTheDefaultScenario) {
 }
 
 TEST(GuiOptions, UrlRecordingAndSimulate) {
-    auto url = parse_gui_options(args({"http://127.0.0.1:9478", "--interval", "5"}));
+    auto url = parse_gui_options(args({"http://127.0.0.1:9857", "--interval", "5"}));
     ASSERT_TRUE(url.ok());
     EXPECT_EQ(url->mode, GuiOptions::Mode::daemon);
     EXPECT_EQ(url->interval_s, 5.0);
     auto rec = parse_gui_options(args({"capture.jsonl"}));
     ASSERT_TRUE(rec.ok());
     EXPECT_EQ(rec->mode, GuiOptions::Mode::recording);
-    auto sim = parse_gui_options(args({"--simulate=mr-xprtrdma-stuck", "--at=30", "--speed", "2",
-                                       "--screenshot", "out.png", "--size", "1600x900",
-                                       "--clock.start", "2026-12-02T10:00:00Z"}));
+    auto sim = parse_gui_options(
+        args({"--simulate=mr-xprtrdma-stuck", "--at=30", "--speed", "2", "--screenshot", "out.png",
+              "--size", "1600x900", "--clock.start", "2026-12-02T10:00:00Z"}));
     ASSERT_TRUE(sim.ok()) << sim.error().message;
     EXPECT_EQ(sim->target, "mr-xprtrdma-stuck");
     EXPECT_EQ(sim->at_s, 30.0);
@@ -48,7 +48,8 @@ TEST(GuiOptions, BadArgumentsSayWhy) {
     EXPECT_EQ(parse_gui_options(args({"--speed"})).error().message, "--speed expects a value");
     EXPECT_EQ(parse_gui_options(args({"--speed", "fast"})).error().message,
               "--speed expects a non-negative number, not 'fast'");
-    EXPECT_EQ(parse_gui_options(args({"--bogus"})).error().message, "unknown option --bogus (see --help)");
+    EXPECT_EQ(parse_gui_options(args({"--bogus"})).error().message,
+              "unknown option --bogus (see --help)");
     EXPECT_EQ(parse_gui_options(args({"a.json", "b.json"})).error().message,
               "give one of URL, RECORDING or --simulate");
     EXPECT_FALSE(parse_gui_options(args({"--size", "10x10"})).ok());
@@ -79,7 +80,8 @@ TEST(GuiOptions, FeedsForEachMode) {
     o.target = "/nonexistent/recording.jsonl";
     auto missing = make_feed(o);
     ASSERT_FALSE(missing.ok());
-    EXPECT_EQ(missing.error().message.rfind("cannot open recording /nonexistent/recording.jsonl", 0), 0u);
+    EXPECT_EQ(
+        missing.error().message.rfind("cannot open recording /nonexistent/recording.jsonl", 0), 0u);
 
     o.mode = GuiOptions::Mode::simulate;
     o.target = "no-such-scenario";

@@ -19,7 +19,8 @@ std::unique_ptr<PlaybackFeed> scenario_feed(const std::string& name) {
 TEST(PlaybackFeed, SeekDeliversTheSnapshotAtThatPosition) {
     auto feed = scenario_feed("mr-xprtrdma-stuck");
     std::vector<SnapshotPtr> got;
-    QObject::connect(feed.get(), &SnapshotFeed::snapshotReady, [&](SnapshotPtr s) { got.push_back(s); });
+    QObject::connect(feed.get(), &SnapshotFeed::snapshotReady,
+                     [&](SnapshotPtr s) { got.push_back(s); });
     QSignalSpy positions(feed.get(), &PlaybackFeed::positionChanged);
     feed->seek(std::chrono::seconds(30));
     ASSERT_EQ(got.size(), 1u);

@@ -9,7 +9,8 @@ namespace rdmadiag::gui {
 namespace {
 
 TEST(SnapshotRecording, OneSavedApiAnswer) {
-    const std::string text = testing::read_text(testing::api_fixture_path("pkey-change-missed-event-60s.json"));
+    const std::string text =
+        testing::read_text(testing::api_fixture_path("pkey-change-missed-event-60s.json"));
     auto rec = parse_snapshot_recording(text);
     ASSERT_TRUE(rec.ok()) << rec.error().message;
     ASSERT_EQ(rec->snapshots.size(), 1u);

@@ -49,11 +49,16 @@ TEST(CounterTableModel, PortCountersWithNotes) {
     c.wraps = 1;
     model.set_port(&s.devices[1].ports[0], s.time);
     ASSERT_EQ(model.rowCount(), 1);
-    EXPECT_EQ(model.index(0, CounterTableModel::NameColumn).data().toString(), QStringLiteral("p_key_violations"));
-    EXPECT_EQ(model.index(0, CounterTableModel::WidthColumn).data().toString(), QStringLiteral("16 bit"));
+    EXPECT_EQ(model.index(0, CounterTableModel::NameColumn).data().toString(),
+              QStringLiteral("p_key_violations"));
+    EXPECT_EQ(model.index(0, CounterTableModel::WidthColumn).data().toString(),
+              QStringLiteral("16 bit"));
     EXPECT_EQ(model.index(0, CounterTableModel::NotesColumn).data().toString(),
               QStringLiteral("SATURATED, 1 wrap(s), P_Key"));
-    EXPECT_EQ(model.index(0, CounterTableModel::TotalColumn).data(CounterTableModel::SortRole).toULongLong(), 7u);
+    EXPECT_EQ(model.index(0, CounterTableModel::TotalColumn)
+                  .data(CounterTableModel::SortRole)
+                  .toULongLong(),
+              7u);
     model.set_port(nullptr, s.time);
     EXPECT_EQ(model.rowCount(), 0);
 }
@@ -70,7 +75,8 @@ TEST(CounterTableModel, RecordedApiAnswer) {
     for (int r = 0; r < model.rowCount(); ++r) {
         if (model.index(r, 0).data().toString() == QStringLiteral("p_key_violations")) {
             violations = true;
-            EXPECT_EQ(model.index(r, CounterTableModel::TotalColumn).data().toString(), QStringLiteral("21"));
+            EXPECT_EQ(model.index(r, CounterTableModel::TotalColumn).data().toString(),
+                      QStringLiteral("21"));
         }
     }
     EXPECT_TRUE(violations);

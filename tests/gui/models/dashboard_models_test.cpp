@@ -22,7 +22,8 @@ TEST(DashboardModels, RecordedApiAnswersOneAfterAnother) {
     DashboardModels m;
     std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
     test_all(m, testers);
-    for (const char* name : {"pkey-change-missed-event-60s.json", "mr-xprtrdma-stuck-30s.json", "default-70s.json"}) {
+    for (const char* name :
+         {"pkey-change-missed-event-60s.json", "mr-xprtrdma-stuck-30s.json", "default-70s.json"}) {
         auto s = std::make_shared<const Snapshot>(testing::load_api_fixture(name));
         m.apply(s);
         EXPECT_EQ(m.ports.rowCount(), static_cast<int>(s->devices.size())) << name;

@@ -16,9 +16,11 @@ TEST(EventModel, NewestFirstWithEveryField) {
     const Snapshot s = testing::trouble_snapshot();
     model.set_events(s.events);
     ASSERT_EQ(model.rowCount(), 2);
-    EXPECT_EQ(model.index(0, EventModel::TypeColumn).data().toString(), QStringLiteral("PKEY_CHANGE"));
+    EXPECT_EQ(model.index(0, EventModel::TypeColumn).data().toString(),
+              QStringLiteral("PKEY_CHANGE"));
     EXPECT_EQ(model.index(0, EventModel::PortColumn).data().toString(), QStringLiteral("1"));
-    EXPECT_EQ(model.index(0, EventModel::TimeColumn).data().toString(), QStringLiteral("2026-12-02T10:00:08.000Z"));
+    EXPECT_EQ(model.index(0, EventModel::TimeColumn).data().toString(),
+              QStringLiteral("2026-12-02T10:00:08.000Z"));
     EXPECT_EQ(model.index(1, EventModel::TypeColumn).data().toString(), QStringLiteral("QP_FATAL"));
     EXPECT_EQ(model.index(1, EventModel::ElementColumn).data().toString(), QStringLiteral("0x1c5"));
     EXPECT_EQ(model.index(1, EventModel::PortColumn).data().toString(), QString());

@@ -15,16 +15,24 @@ TEST(MrTableModel, StuckFirstFlaggedWithTheFindingsAdvice) {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     model.set_snapshot(testing::trouble_snapshot());
     ASSERT_EQ(model.rowCount(), 2);
-    EXPECT_EQ(model.index(0, MrTableModel::FlagColumn).data().toString(), QStringLiteral("needs deregistration"));
-    EXPECT_EQ(model.index(0, MrTableModel::DeviceColumn).data().toString(), QStringLiteral("mlx5_0"));
-    EXPECT_EQ(model.index(0, MrTableModel::KeyColumn).data().toString(), QStringLiteral("0x00011a03"));
+    EXPECT_EQ(model.index(0, MrTableModel::FlagColumn).data().toString(),
+              QStringLiteral("needs deregistration"));
+    EXPECT_EQ(model.index(0, MrTableModel::DeviceColumn).data().toString(),
+              QStringLiteral("mlx5_0"));
+    EXPECT_EQ(model.index(0, MrTableModel::KeyColumn).data().toString(),
+              QStringLiteral("0x00011a03"));
     EXPECT_EQ(model.index(0, MrTableModel::StateColumn).data().toString(), QStringLiteral("stuck"));
     EXPECT_EQ(model.index(0, MrTableModel::InStateColumn).data().toString(), QStringLiteral("45s"));
-    EXPECT_EQ(model.index(0, MrTableModel::LastOpColumn).data().toString(), QStringLiteral("FASTREG MW_BIND_ERR"));
-    EXPECT_TRUE(model.index(0, MrTableModel::AdviceColumn).data().toString().startsWith(QStringLiteral("On InfiniBand")));
+    EXPECT_EQ(model.index(0, MrTableModel::LastOpColumn).data().toString(),
+              QStringLiteral("FASTREG MW_BIND_ERR"));
+    EXPECT_TRUE(model.index(0, MrTableModel::AdviceColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("On InfiniBand")));
     EXPECT_TRUE(model.index(0, 0).data(MrTableModel::NeedsDeregRole).toBool());
     EXPECT_EQ(model.index(1, MrTableModel::FlagColumn).data().toString(), QString());
-    EXPECT_EQ(model.index(1, MrTableModel::TransportColumn).data().toString(), QStringLiteral("iwarp"));
+    EXPECT_EQ(model.index(1, MrTableModel::TransportColumn).data().toString(),
+              QStringLiteral("iwarp"));
 }
 
 TEST(MrTableModel, FindingAloneFlagsAnMrTheTableThinksValid) {

@@ -23,12 +23,16 @@ TEST(PortTreeModel, DevicesThenPortsWithWorstSeverityBadges) {
     const QModelIndex port = model.index(0, 0, mlx);
     EXPECT_EQ(port.data().toString(), QStringLiteral("port 1"));
     EXPECT_EQ(port.data(PortTreeModel::PortRefRole).toString(), QStringLiteral("mlx5_0:1"));
-    EXPECT_EQ(model.index(0, PortTreeModel::StateColumn, mlx).data().toString(), QStringLiteral("ACTIVE"));
+    EXPECT_EQ(model.index(0, PortTreeModel::StateColumn, mlx).data().toString(),
+              QStringLiteral("ACTIVE"));
     // The port has the stale cache (warning); the device also has the stuck MR (critical).
-    EXPECT_EQ(model.index(0, PortTreeModel::HealthColumn, mlx).data().toString(), QStringLiteral("warning (1)"));
-    EXPECT_EQ(model.index(1, PortTreeModel::HealthColumn).data().toString(), QStringLiteral("critical (2)"));
-    EXPECT_EQ(model.index(1, PortTreeModel::HealthColumn).data(PortTreeModel::WorstSeverityRole).toInt(),
-              static_cast<int>(Severity::critical));
+    EXPECT_EQ(model.index(0, PortTreeModel::HealthColumn, mlx).data().toString(),
+              QStringLiteral("warning (1)"));
+    EXPECT_EQ(model.index(1, PortTreeModel::HealthColumn).data().toString(),
+              QStringLiteral("critical (2)"));
+    EXPECT_EQ(
+        model.index(1, PortTreeModel::HealthColumn).data(PortTreeModel::WorstSeverityRole).toInt(),
+        static_cast<int>(Severity::critical));
     EXPECT_EQ(model.parent(port), mlx);
     EXPECT_EQ(model.index_of(PortRef{"mlx5_0", 1}), port);
     EXPECT_EQ(model.port_at(port), (PortRef{"mlx5_0", 1}));
@@ -59,7 +63,8 @@ TEST(PortTreeModel, RecordedApiAnswer) {
     // cxgb4_0, mlx5_0, mlx5_1, mlx5_2, one port each.
     ASSERT_EQ(model.rowCount(), 4);
     for (int d = 0; d < 4; ++d) EXPECT_EQ(model.rowCount(model.index(d, 0)), 1);
-    EXPECT_EQ(model.index(3, 0).data(PortTreeModel::DeviceRole).toString(), QStringLiteral("mlx5_2"));
+    EXPECT_EQ(model.index(3, 0).data(PortTreeModel::DeviceRole).toString(),
+              QStringLiteral("mlx5_2"));
     EXPECT_EQ(model.index(0, PortTreeModel::RateColumn, model.index(3, 0)).data().toString(),
               QStringLiteral("25 Gb/sec (1X EDR)"));
 }

@@ -5,9 +5,9 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
-#include <QSignalSpy>
 #include <QTcpServer>
 #include <QTest>
 #include <QTreeView>
@@ -35,7 +35,8 @@ QString cell(QAbstractItemView* view, int row, int column, int role = Qt::Displa
 
 PlaybackFeed* recording_feed(std::vector<Snapshot> snapshots) {
     SnapshotRecording rec;
-    for (auto& s : snapshots) rec.snapshots.push_back(std::make_shared<const Snapshot>(std::move(s)));
+    for (auto& s : snapshots)
+        rec.snapshots.push_back(std::make_shared<const Snapshot>(std::move(s)));
     return new PlaybackFeed(std::make_unique<SnapshotTimeline>(std::move(rec), "recording test"));
 }
 
@@ -56,7 +57,8 @@ TEST(MainWindow, StaleCacheAndStuckMrAreFlaggedFirstAndInTheirTables) {
     // The fabric tab opens on the port with the stale cache; the cache column is tinted where it
     // misses the device's new key, and the summary says STALE.
     EXPECT_EQ(window.models().current_port(), (PortRef{"mlx5_0", 1}));
-    EXPECT_TRUE(window.fabric_panel()->cache_label()->text().startsWith(QStringLiteral("Cache STALE")));
+    EXPECT_TRUE(
+        window.fabric_panel()->cache_label()->text().startsWith(QStringLiteral("Cache STALE")));
     auto* pkeys = window.fabric_panel()->pkey_view();
     int row4 = -1;
     for (int r = 0; r < pkeys->model()->rowCount(); ++r) {
@@ -65,16 +67,26 @@ TEST(MainWindow, StaleCacheAndStuckMrAreFlaggedFirstAndInTheirTables) {
     ASSERT_GE(row4, 0);
     EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::DeviceColumn), QStringLiteral("0x8004 full"));
     EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::CacheColumn), QStringLiteral("(empty)"));
-    EXPECT_TRUE(pkeys->model()->index(row4, PKeyTableModel::CacheColumn).data(PKeyTableModel::DiffersRole).toBool());
-    EXPECT_FALSE(pkeys->model()->index(row4, PKeyTableModel::SmColumn).data(PKeyTableModel::DiffersRole).toBool());
-    EXPECT_TRUE(pkeys->model()->headerData(PKeyTableModel::CacheColumn, Qt::Horizontal).toString().contains(QStringLiteral("gen 1")));
+    EXPECT_TRUE(pkeys->model()
+                    ->index(row4, PKeyTableModel::CacheColumn)
+                    .data(PKeyTableModel::DiffersRole)
+                    .toBool());
+    EXPECT_FALSE(pkeys->model()
+                     ->index(row4, PKeyTableModel::SmColumn)
+                     .data(PKeyTableModel::DiffersRole)
+                     .toBool());
+    EXPECT_TRUE(pkeys->model()
+                    ->headerData(PKeyTableModel::CacheColumn, Qt::Horizontal)
+                    .toString()
+                    .contains(QStringLiteral("gen 1")));
 
     // The MR table lists the stuck MR first, flagged, with its advice.
     auto* mrs = window.mr_panel()->table()->view();
     ASSERT_EQ(mrs->model()->rowCount(), 2);
     EXPECT_EQ(cell(mrs, 0, MrTableModel::FlagColumn), QStringLiteral("needs deregistration"));
     EXPECT_EQ(cell(mrs, 0, MrTableModel::MrColumn), QStringLiteral("17"));
-    EXPECT_TRUE(cell(mrs, 0, MrTableModel::AdviceColumn).contains(QStringLiteral("deregister and re-allocate")));
+    EXPECT_TRUE(cell(mrs, 0, MrTableModel::AdviceColumn)
+                    .contains(QStringLiteral("deregister and re-allocate")));
     // Filter by state.
     auto* state = window.mr_panel()->state_box();
     state->setCurrentIndex(state->findData(QStringLiteral("stuck")));
@@ -90,7 +102,8 @@ TEST(MainWindow, StaleCacheAndStuckMrAreFlaggedFirstAndInTheirTables) {
     const QModelIndex mlx = tree->model()->index(1, PortTreeModel::HealthColumn);
     EXPECT_EQ(mlx.data().toString(), QStringLiteral("critical (2)"));
 
-    EXPECT_TRUE(window.connection_label()->text().startsWith(QStringLiteral("Offline: recording test")));
+    EXPECT_TRUE(
+        window.connection_label()->text().startsWith(QStringLiteral("Offline: recording test")));
 }
 
 TEST(MainWindow, KeyboardReachesEveryTabAndFiltersNarrowTables) {
@@ -104,10 +117,12 @@ TEST(MainWindow, KeyboardReachesEveryTabAndFiltersNarrowTables) {
     EXPECT_EQ(window.tabs()->currentWidget(), window.events_panel());
     EXPECT_EQ(window.events_panel()->view()->model()->rowCount(), 2);
     // Newest first.
-    EXPECT_EQ(cell(window.events_panel()->view(), 0, EventModel::TypeColumn), QStringLiteral("PKEY_CHANGE"));
+    EXPECT_EQ(cell(window.events_panel()->view(), 0, EventModel::TypeColumn),
+              QStringLiteral("PKEY_CHANGE"));
     QTest::keyClicks(window.events_panel()->filter_edit(), QStringLiteral("qp_fatal"));
     ASSERT_EQ(window.events_panel()->view()->model()->rowCount(), 1);
-    EXPECT_EQ(cell(window.events_panel()->view(), 0, EventModel::ElementColumn), QStringLiteral("0x1c5"));
+    EXPECT_EQ(cell(window.events_panel()->view(), 0, EventModel::ElementColumn),
+              QStringLiteral("0x1c5"));
     QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
     EXPECT_TRUE(window.findings_panel()->table()->view()->hasFocus());
 }
@@ -126,15 +141,20 @@ TEST(MainWindow, ScenarioPlaybackHighlightsTheLastChangeAndMarksTheChart) {
     auto* pkeys = window.fabric_panel()->pkey_view();
     int moved = -1;
     for (int r = 0; r < pkeys->model()->rowCount(); ++r) {
-        if (pkeys->model()->index(r, 0).data(PKeyTableModel::ChangeKindRole).toString() == QStringLiteral("moved")) {
+        if (pkeys->model()->index(r, 0).data(PKeyTableModel::ChangeKindRole).toString() ==
+            QStringLiteral("moved")) {
             EXPECT_EQ(moved, -1) << "one move";
             moved = r;
         }
     }
     ASSERT_GE(moved, 0);
     EXPECT_EQ(cell(pkeys, moved, PKeyTableModel::IndexColumn), QStringLiteral("7"));
-    EXPECT_EQ(cell(pkeys, moved, PKeyTableModel::ChangeColumn), QStringLiteral("moved 0x8002 from index 2"));
-    EXPECT_TRUE(pkeys->model()->headerData(PKeyTableModel::ChangeColumn, Qt::Horizontal).toString().contains(QStringLiteral("gen 1 -> 2")));
+    EXPECT_EQ(cell(pkeys, moved, PKeyTableModel::ChangeColumn),
+              QStringLiteral("moved 0x8002 from index 2"));
+    EXPECT_TRUE(pkeys->model()
+                    ->headerData(PKeyTableModel::ChangeColumn, Qt::Horizontal)
+                    .toString()
+                    .contains(QStringLiteral("gen 1 -> 2")));
 
     auto* chart = window.counters_panel()->chart();
     EXPECT_GE(chart->series_count(), 1);  // the P_Key violation counter by default
@@ -156,7 +176,9 @@ TEST(MainWindow, DaemonThatIsNotThereShowsWhyInTheStatusBar) {
     window.start();
     while (feed->health() != FeedHealth::failing) ASSERT_TRUE(spy.wait(5000));
     const QString text = window.connection_label()->text();
-    EXPECT_TRUE(text.startsWith(QStringLiteral("No data from daemon at http://127.0.0.1:%1").arg(port))) << text.toStdString();
+    EXPECT_TRUE(
+        text.startsWith(QStringLiteral("No data from daemon at http://127.0.0.1:%1").arg(port)))
+        << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("Retrying in"))) << text.toStdString();
     EXPECT_TRUE(window.connection_label()->styleSheet().contains(QStringLiteral("#c62828")));
     EXPECT_EQ(window.findings_panel()->table()->view()->model()->rowCount(), 0);
