@@ -40,13 +40,9 @@ int screenshot(rdmadiag::gui::MainWindow& window, const rdmadiag::gui::GuiOption
 }  // namespace
 
 int main(int argc, char** argv) {
-    QApplication::setHighDpiScaleFactorRoundingPolicy(
-        Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("rdmadiag-gui"));
-    QStringList args = QApplication::arguments();
-    args.removeFirst();
-
+    // Parsed before the QApplication exists, so --help and --list-scenarios need no display.
+    QStringList args;
+    for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
     auto options = rdmadiag::gui::parse_gui_options(args);
     if (!options) {
         std::fprintf(stderr, "rdmadiag-gui: %s\n%s", options.error().message.c_str(),
@@ -63,6 +59,11 @@ int main(int argc, char** argv) {
         }
         return 0;
     }
+    QApplication::setHighDpiScaleFactorRoundingPolicy(
+        Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("rdmadiag-gui"));
+
     auto feed = rdmadiag::gui::make_feed(*options);
     if (!feed) {
         std::fprintf(stderr, "rdmadiag-gui: %s\n", feed.error().message.c_str());
