@@ -1,0 +1,168 @@
+#include "gui/client/gui_options.hpp"
+
+#include <QFile>
+#include <QUrl>
+
+#include "collector/sim/shipped_scenarios.hpp"
+#include "gui/client/api_feed.hpp"
+#include "gui/client/engine_timeline.hpp"
+#include "gui/client/playback_feed.hpp"
+#include "gui/client/snapshot_recording.hpp"
+
+namespace rdmadiag::gui {
+
+QString gui_usage() {
+    return QStringLiteral(
+        "Usage: rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO]] [options]\n"
+        "\n"
+        "  URL                    a running 'rdmadiag serve', e.g. http://127.0.0.1:9857\n"
+        "  RECORDING              a saved /api/v1/snapshot answer, or JSON Lines of them\n"
+        "  --simulate[=SCENARIO]  play a built-in scenario (default: 'default') or a .scn file\n"
+        "  (nothing)              same as --simulate=default\n"
+        "\n"
+        "Options:\n"
+        "  --interval SECONDS     daemon poll interval (default 2)\n"
+        "  --speed X              playback speed (default 5)\n"
+        "  --at SECONDS           start playback at this position\n"
+        "  --clock.start TIME     scenarios start at this RFC 3339 UTC time (default: now)\n"
+        "  --screenshot FILE.png  render the window once (after --at) to FILE and exit\n"
+        "  --size WxH             window size (default 1280x800)\n"
+        "  --list-scenarios       print the built-in scenarios and exit\n"
+        "  -h, --help             this text\n");
+}
+
+namespace {
+
+Result<double> number(const QString& option, const QString& text) {
+    bool ok = false;
+    const double v = text.toDouble(&ok);
+    if (!ok || v < 0) {
+        return make_error(QStringLiteral("%1 expects a non-negative number, not '%2'")
+                              .arg(option, text)
+                              .toStdString());
+    }
+    return v;
+}
+
+}  // namespace
+
+Result<GuiOptions> parse_gui_options(const QStringList& args) {
+    GuiOptions o;
+    bool have_target = false;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        QString arg = args[i];
+        QString value;
+        bool has_value = false;
+        if (arg.startsWith(QLatin1String("--")) && arg.contains(QLatin1Char('='))) {
+            value = arg.section(QLatin1Char('='), 1);
+            arg = arg.section(QLatin1Char('='), 0, 0);
+            has_value = true;
+        }
+        auto take = [&]() -> Result<QString> {
+            if (has_value) return value;
+            if (i + 1 >= args.size()) {
+                return make_error(QStringLiteral("%1 expects a value").arg(arg).toStdString());
+            }
+            return args[++i];
+        };
+        if (arg == QLatin1String("-h") || arg == QLatin1String("--help")) {
+            o.help = true;
+        } else if (arg == QLatin1String("--list-scenarios")) {
+            o.list_scenarios = true;
+        } else if (arg == QLatin1String("--simulate")) {
+            if (have_target) return make_error("give one of URL, RECORDING or --simulate");
+            o.mode = GuiOptions::Mode::simulate;
+            o.target = has_value && !value.isEmpty() ? value.toStdString() : "default";
+            have_target = true;
+        } else if (arg == QLatin1String("--interval") || arg == QLatin1String("--speed") ||
+                   arg == QLatin1String("--at")) {
+            auto v = take();
+            if (!v) return v.error();
+            auto n = number(arg, *v);
+            if (!n) return n.error();
+            if (arg == QLatin1String("--interval")) {
+                if (*n < 0.1) return make_error("--interval must be at least 0.1 s");
+                o.interval_s = *n;
+            } else if (arg == QLatin1String("--speed")) {
+                if (*n < 0.1) return make_error("--speed must be at least 0.1");
+                o.speed = *n;
+            } else {
+                o.at_s = *n;
+            }
+        } else if (arg == QLatin1String("--clock.start")) {
+            auto v = take();
+            if (!v) return v.error();
+            auto t = parse_time(v->toStdString());
+            if (!t) return make_error("--clock.start: " + t.error().message);
+            o.clock_start = *t;
+        } else if (arg == QLatin1String("--screenshot")) {
+            auto v = take();
+            if (!v) return v.error();
+            o.screenshot = v->toStdString();
+        } else if (arg == QLatin1String("--size")) {
+            auto v = take();
+            if (!v) return v.error();
+            const auto parts = v->split(QLatin1Char('x'));
+            bool okw = false;
+            bool okh = false;
+            if (parts.size() == 2) {
+                o.width = parts[0].toInt(&okw);
+                o.height = parts[1].toInt(&okh);
+            }
+            if (!okw || !okh || o.width < 320 || o.height < 240) {
+                return make_error("--size expects WxH, at least 320x240, e.g. 1280x800");
+            }
+        } else if (arg.startsWith(QLatin1Char('-')) && arg.size() > 1) {
+            return make_error(
+                QStringLiteral("unknown option %1 (see --help)").arg(arg).toStdString());
+        } else {
+            if (have_target) return make_error("give one of URL, RECORDING or --simulate");
+            have_target = true;
+            o.target = arg.toStdString();
+            const QUrl url(arg);
+            const bool is_url =
+                url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https");
+            o.mode = is_url ? GuiOptions::Mode::daemon : GuiOptions::Mode::recording;
+        }
+    }
+    if (!have_target) o.target = std::string(sim::kDefaultScenario);
+    return o;
+}
+
+Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
+    switch (o.mode) {
+        case GuiOptions::Mode::daemon: {
+            ApiFeedOptions api;
+            api.interval = std::chrono::milliseconds(static_cast<int64_t>(o.interval_s * 1000));
+            api.timeout = std::max(api.timeout, api.interval);
+            return static_cast<SnapshotFeed*>(
+                new ApiFeed(QUrl(QString::fromStdString(o.target)), api, parent));
+        }
+        case GuiOptions::Mode::recording: {
+            QFile file(QString::fromStdString(o.target));
+            if (!file.open(QIODevice::ReadOnly)) {
+                return make_error("cannot open recording " + o.target + ": " +
+                                  file.errorString().toStdString());
+            }
+            const QByteArray bytes = file.readAll();
+            auto rec = parse_snapshot_recording(
+                std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
+            if (!rec) return make_error(o.target + ": " + rec.error().message);
+            auto timeline =
+                std::make_unique<SnapshotTimeline>(std::move(*rec), "recording " + o.target);
+            auto* feed = new PlaybackFeed(std::move(timeline), parent);
+            feed->set_speed(o.speed);
+            return static_cast<SnapshotFeed*>(feed);
+        }
+        case GuiOptions::Mode::simulate:
+            break;
+    }
+    const TimePoint start = o.clock_start.value_or(SystemClock{}.now());
+    auto timeline = make_scenario_timeline(o.target, start);
+    if (!timeline) return timeline.error();
+    auto* feed = new PlaybackFeed(std::move(*timeline), parent);
+    feed->set_speed(o.speed);
+    return static_cast<SnapshotFeed*>(feed);
+}
+
+}  // namespace rdmadiag::gui

@@ -1,0 +1,40 @@
+#pragma once
+// The command line of rdmadiag-gui and the feed it asks for:
+//   rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO]] [options]
+// No argument plays the built-in simulated `default` scenario, so a new user sees everything.
+
+#include <QObject>
+#include <QStringList>
+#include <optional>
+#include <string>
+
+#include "collector/model/result.hpp"
+#include "collector/model/time.hpp"
+
+namespace rdmadiag::gui {
+
+class SnapshotFeed;
+
+struct GuiOptions {
+    enum class Mode { simulate, daemon, recording };
+    Mode mode = Mode::simulate;
+    std::string target;                    // scenario name or file, URL, or recording path
+    double interval_s = 2.0;               // daemon poll interval
+    double speed = 5.0;                    // playback speed
+    std::optional<double> at_s;            // start playback at this position
+    std::optional<TimePoint> clock_start;  // scenarios start at this time (default: now)
+    std::string screenshot;                // render once to this PNG and exit
+    int width = 1280;
+    int height = 800;
+    bool help = false;
+    bool list_scenarios = false;
+};
+
+Result<GuiOptions> parse_gui_options(const QStringList& args);  // args without the program name
+QString gui_usage();
+
+// The feed the options ask for, or why it cannot be made (unknown scenario, unreadable
+// recording). The caller owns the feed.
+Result<SnapshotFeed*> make_feed(const GuiOptions& options, QObject* parent = nullptr);
+
+}  // namespace rdmadiag::gui

@@ -1,0 +1,14 @@
+#include "gui/client/snapshot_feed.hpp"
+
+namespace rdmadiag::gui {
+
+SnapshotFeed::~SnapshotFeed() = default;
+
+void SnapshotFeed::set_status(FeedHealth health, const QString& text) {
+    if (health == health_ && text == status_) return;
+    health_ = health;
+    status_ = text;
+    Q_EMIT statusChanged(health, text);
+}
+
+}  // namespace rdmadiag::gui

@@ -1,0 +1,84 @@
+// rdmadiag-gui: the desktop dashboard. Thin: parse the command line, make the feed, show the
+// window (or render it once for --screenshot).
+
+#include <QApplication>
+#include <QScreen>
+#include <QTimer>
+#include <cstdio>
+
+#include "collector/sim/shipped_scenarios.hpp"
+#include "gui/client/gui_options.hpp"
+#include "gui/client/playback_feed.hpp"
+#include "gui/widgets/main_window.hpp"
+
+namespace {
+
+int screenshot(rdmadiag::gui::MainWindow& window, const rdmadiag::gui::GuiOptions& o) {
+    using namespace rdmadiag::gui;
+    auto* playback = qobject_cast<PlaybackFeed*>(window.feed());
+    window.show();
+    if (playback) {
+        playback->start();
+        playback->pause();
+        playback->fast_forward(
+            std::chrono::milliseconds(static_cast<int64_t>(o.at_s.value_or(0) * 1000)));
+    } else {
+        window.start();
+    }
+    // Let layouts, the chart and (for a daemon) the first answer settle before grabbing.
+    int rc = 1;
+    QTimer::singleShot(playback ? 500 : 3000, &window, [&] {
+        const QPixmap shot = window.grab();
+        rc = shot.save(QString::fromStdString(o.screenshot), "PNG") ? 0 : 1;
+        if (rc != 0) std::fprintf(stderr, "rdmadiag-gui: cannot write %s\n", o.screenshot.c_str());
+        QApplication::quit();
+    });
+    QApplication::exec();
+    return rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Parsed before the QApplication exists, so --help and --list-scenarios need no display.
+    QStringList args;
+    for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+    auto options = rdmadiag::gui::parse_gui_options(args);
+    if (!options) {
+        std::fprintf(stderr, "rdmadiag-gui: %s\n%s", options.error().message.c_str(),
+                     rdmadiag::gui::gui_usage().toLocal8Bit().constData());
+        return 2;
+    }
+    if (options->help) {
+        std::fputs(rdmadiag::gui::gui_usage().toLocal8Bit().constData(), stdout);
+        return 0;
+    }
+    if (options->list_scenarios) {
+        for (const auto& s : rdmadiag::sim::shipped_scenarios()) {
+            std::printf("%.*s\n", static_cast<int>(s.name.size()), s.name.data());
+        }
+        return 0;
+    }
+    QApplication::setHighDpiScaleFactorRoundingPolicy(
+        Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("rdmadiag-gui"));
+
+    auto feed = rdmadiag::gui::make_feed(*options);
+    if (!feed) {
+        std::fprintf(stderr, "rdmadiag-gui: %s\n", feed.error().message.c_str());
+        return 2;
+    }
+    rdmadiag::gui::MainWindow window(*feed);
+    window.resize(options->width, options->height);
+    if (!options->screenshot.empty()) return screenshot(window, *options);
+
+    if (auto* playback = qobject_cast<rdmadiag::gui::PlaybackFeed*>(*feed);
+        playback && options->at_s) {
+        playback->fast_forward(
+            std::chrono::milliseconds(static_cast<int64_t>(*options->at_s * 1000)));
+    }
+    window.show();
+    window.start();
+    return QApplication::exec();
+}

@@ -1,0 +1,52 @@
+#pragma once
+// Every model the dashboard shows, fed from one snapshot at a time. Keeps what a single snapshot
+// cannot tell: counter history and the P_Key tables' last changes. The current port selects what
+// the P_Key and counter tables show.
+
+#include <optional>
+
+#include "collector/model/snapshot.hpp"
+#include "gui/models/counter_history.hpp"
+#include "gui/models/counter_table_model.hpp"
+#include "gui/models/event_model.hpp"
+#include "gui/models/findings_model.hpp"
+#include "gui/models/mr_table_model.hpp"
+#include "gui/models/pkey_change_tracker.hpp"
+#include "gui/models/pkey_table_model.hpp"
+#include "gui/models/port_tree_model.hpp"
+
+namespace rdmadiag::gui {
+
+class DashboardModels {
+public:
+    DashboardModels();
+
+    void apply(SnapshotPtr snapshot);
+    // Forgets history (a playback that jumped back in time, another daemon).
+    void reset();
+
+    void select_port(std::optional<PortRef> port);
+    std::optional<PortRef> current_port() const { return port_; }
+    const SnapshotPtr& snapshot() const { return snapshot_; }
+
+    FindingsModel findings;
+    PortTreeModel ports;
+    PKeyTableModel pkeys;
+    CounterTableModel counters;
+    EventModel events;
+    MrTableModel mrs;
+    CounterHistory history;
+    PKeyChangeTracker pkey_changes;
+
+private:
+    void refresh_port_views();
+
+    SnapshotPtr snapshot_;
+    std::optional<PortRef> port_;
+};
+
+// The port a user most likely wants to see first: one with a stale cache, else the first port
+// with an active finding, else the first port with a P_Key table, else the first port.
+std::optional<PortRef> default_port(const Snapshot& snapshot);
+
+}  // namespace rdmadiag::gui

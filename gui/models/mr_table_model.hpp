@@ -1,0 +1,56 @@
+#pragma once
+// Memory regions and their health. Stuck MRs, and MRs an active mr.needs_dereg finding names,
+// are flagged "needs deregistration" with the finding's advice, and listed first.
+
+#include <vector>
+
+#include "collector/model/snapshot.hpp"
+#include "gui/models/keyed_table_model.hpp"
+
+namespace rdmadiag::gui {
+
+class MrTableModel final : public KeyedTableModel {
+public:
+    enum Column {
+        FlagColumn,
+        DeviceColumn,
+        MrColumn,
+        KeyColumn,
+        OwnerColumn,
+        TransportColumn,
+        StateColumn,
+        InStateColumn,
+        LastOpColumn,
+        AdviceColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1,
+        StateRole,       // the state's stable name, "stuck"
+        NeedsDeregRole,  // bool
+    };
+
+    struct Row {
+        MrRecord mr;
+        bool needs_dereg = false;
+        std::string advice;  // from the finding, when one names this MR
+        std::optional<Severity> severity;
+    };
+
+    using KeyedTableModel::KeyedTableModel;
+
+    void set_snapshot(const Snapshot& snapshot);
+    const Row* row_at(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<Row> rows_;
+    TimePoint now_{};
+};
+
+}  // namespace rdmadiag::gui

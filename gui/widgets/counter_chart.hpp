@@ -1,0 +1,35 @@
+#pragma once
+// Counter totals over time for one port, from the dashboard's bounded history, with the times
+// the port's P_Key table changed drawn as dashed vertical lines: a violation counter that climbs
+// right after a change points at a consumer using a stale index.
+
+#include <QChartView>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "collector/model/port_ref.hpp"
+#include "collector/model/time.hpp"
+
+namespace rdmadiag::gui {
+
+class CounterHistory;
+
+class CounterChart final : public QChartView {
+    Q_OBJECT
+public:
+    explicit CounterChart(QWidget* parent = nullptr);
+
+    void show_counters(const CounterHistory& history, const PortRef& port,
+                       const std::vector<std::string>& counters,
+                       const std::deque<TimePoint>& pkey_changes);
+    void clear_chart(const QString& why);
+
+    int series_count() const;
+    int change_marks() const { return marks_; }
+
+private:
+    int marks_ = 0;
+};
+
+}  // namespace rdmadiag::gui

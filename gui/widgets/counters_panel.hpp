@@ -1,0 +1,31 @@
+#pragma once
+// The selected port's counters in a table, and the chosen ones charted over time.
+
+#include <QWidget>
+#include <set>
+#include <string>
+
+namespace rdmadiag::gui {
+
+class CounterChart;
+class DashboardModels;
+class FilteredTable;
+
+class CountersPanel final : public QWidget {
+    Q_OBJECT
+public:
+    CountersPanel(DashboardModels& models, QWidget* parent = nullptr);
+
+    void refresh();  // after the models were updated
+    FilteredTable* table() const { return table_; }
+    CounterChart* chart() const { return chart_; }
+
+private:
+    std::vector<std::string> charted() const;
+
+    DashboardModels& models_;
+    FilteredTable* table_;
+    CounterChart* chart_;
+};
+
+}  // namespace rdmadiag::gui

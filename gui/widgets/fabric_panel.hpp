@@ -1,0 +1,44 @@
+#pragma once
+// The fabric: devices and ports with health badges on the left; the selected port's P_Key
+// table with every view side by side on the right, with the cache's state above it.
+
+#include <QWidget>
+#include <optional>
+
+#include "collector/model/port_ref.hpp"
+
+class QLabel;
+class QTreeView;
+class QSortFilterProxyModel;
+
+namespace rdmadiag::gui {
+
+class CopyableTableView;
+class DashboardModels;
+
+class FabricPanel final : public QWidget {
+    Q_OBJECT
+public:
+    FabricPanel(DashboardModels& models, QWidget* parent = nullptr);
+
+    void refresh();  // after the models were updated
+    void show_port(const PortRef& port);
+
+    QTreeView* tree() const { return tree_; }
+    CopyableTableView* pkey_view() const { return pkey_view_; }
+    QLabel* cache_label() const { return cache_; }
+
+Q_SIGNALS:
+    void portSelected();
+
+private:
+    DashboardModels& models_;
+    QTreeView* tree_;
+    QLabel* title_;
+    QLabel* cache_;
+    QSortFilterProxyModel* pkey_proxy_;
+    CopyableTableView* pkey_view_;
+    bool syncing_ = false;
+};
+
+}  // namespace rdmadiag::gui

@@ -1,0 +1,36 @@
+#pragma once
+// The first thing on screen: active findings, stale caches and MRs needing deregistration on
+// top, with the selected finding's evidence and advice spelled out below the table.
+
+#include <QWidget>
+
+class QLabel;
+
+namespace rdmadiag::gui {
+
+class FilteredTable;
+class FindingsModel;
+
+class FindingsPanel final : public QWidget {
+    Q_OBJECT
+public:
+    FindingsPanel(FindingsModel* model, QWidget* parent = nullptr);
+
+    FilteredTable* table() const { return table_; }
+    // Called after the model was updated: headline counts and the detail of the current row.
+    void refresh();
+
+Q_SIGNALS:
+    // The user picked a finding about a port (to show that port's tables).
+    void portActivated(const QString& device, int port);
+
+private:
+    void show_detail();
+
+    FindingsModel* model_;
+    QLabel* headline_;
+    FilteredTable* table_;
+    QLabel* detail_;
+};
+
+}  // namespace rdmadiag::gui

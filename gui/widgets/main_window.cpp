@@ -1,0 +1,141 @@
+#include "gui/widgets/main_window.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+
+#include "gui/client/playback_feed.hpp"
+#include "gui/models/display_text.hpp"
+#include "gui/widgets/copyable_table_view.hpp"
+#include "gui/widgets/counters_panel.hpp"
+#include "gui/widgets/fabric_panel.hpp"
+#include "gui/widgets/filtered_table.hpp"
+#include "gui/widgets/findings_panel.hpp"
+#include "gui/widgets/mr_panel.hpp"
+#include "gui/widgets/playback_bar.hpp"
+
+namespace rdmadiag::gui {
+
+MainWindow::MainWindow(SnapshotFeed* feed, QWidget* parent)
+    : QMainWindow(parent),
+      feed_(feed),
+      findings_(new FindingsPanel(&models_.findings, this)),
+      tabs_(new QTabWidget(this)),
+      fabric_(new FabricPanel(models_, this)),
+      counters_(new CountersPanel(models_, this)),
+      events_(new FilteredTable(&models_.events, EventModel::SortRole,
+                                tr("Filter events (Ctrl+F): PKEY_CHANGE, mlx5_0, ..."), this)),
+      mrs_(new MrPanel(&models_.mrs, this)),
+      connection_(new QLabel(this)),
+      snapshot_info_(new QLabel(this)) {
+    feed_->setParent(this);
+    setWindowTitle(tr("rdmadiag: %1").arg(feed_->description()));
+
+    events_->view()->setObjectName(QStringLiteral("eventView"));
+    events_->view()->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    events_->view()->horizontalHeader()->setStretchLastSection(true);
+
+    tabs_->addTab(fabric_, tr("&Fabric && P_Keys"));
+    tabs_->addTab(counters_, tr("&Counters"));
+    tabs_->addTab(events_, tr("&Events"));
+    tabs_->addTab(mrs_, tr("&Memory regions"));
+    tabs_->setDocumentMode(true);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(findings_);
+    split->addWidget(tabs_);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setChildrenCollapsible(false);
+    setCentralWidget(split);
+
+    if (auto* playback = qobject_cast<PlaybackFeed*>(feed_)) {
+        auto* bar = addToolBar(tr("Playback"));
+        bar->setObjectName(QStringLiteral("playbackBar"));
+        bar->setMovable(false);
+        bar->addWidget(new PlaybackBar(playback, bar));
+    }
+
+    connection_->setObjectName(QStringLiteral("connectionLabel"));
+    connection_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addWidget(connection_, 1);
+    statusBar()->addPermanentWidget(snapshot_info_);
+
+    // Keyboard: Ctrl+1 findings, Ctrl+2..5 the tabs; Alt+letter also picks a tab.
+    auto add_focus = [this](const QKeySequence& keys, std::function<void()> go) {
+        auto* a = new QAction(this);
+        a->setShortcut(keys);
+        connect(a, &QAction::triggered, this, std::move(go));
+        addAction(a);
+    };
+    add_focus(QKeySequence(Qt::CTRL | Qt::Key_1), [this] { findings_->setFocus(); });
+    for (int i = 0; i < 4; ++i) {
+        add_focus(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_2 + i)), [this, i] {
+            tabs_->setCurrentIndex(i);
+            tabs_->currentWidget()->setFocus();
+        });
+    }
+    auto* quit = new QAction(tr("&Quit"), this);
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+    addAction(quit);
+
+    connect(feed_, &SnapshotFeed::snapshotReady, this, &MainWindow::show_snapshot);
+    connect(feed_, &SnapshotFeed::statusChanged, this, &MainWindow::on_status);
+    connect(findings_, &FindingsPanel::portActivated, this, [this](const QString& dev, int port) {
+        fabric_->show_port(PortRef{dev.toStdString(), static_cast<uint32_t>(port)});
+        tabs_->setCurrentWidget(fabric_);
+    });
+    connect(fabric_, &FabricPanel::portSelected, this, [this] { counters_->refresh(); });
+    on_status(feed_->health(), tr("Starting ..."));
+    resize(1280, 800);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::start() {
+    feed_->start();
+}
+
+void MainWindow::show_snapshot(SnapshotPtr snapshot) {
+    if (!snapshot) return;
+    models_.apply(std::move(snapshot));
+    refresh_panels();
+}
+
+void MainWindow::refresh_panels() {
+    const auto& s = models_.snapshot();
+    findings_->refresh();
+    fabric_->refresh();
+    counters_->refresh();
+    mrs_->refresh();
+    if (s) {
+        snapshot_info_->setText(
+            tr("snapshot #%1 at %2 UTC").arg(s->sequence).arg(clock_text(s->time)));
+    }
+}
+
+void MainWindow::on_status(FeedHealth health, const QString& text) {
+    QString style;
+    switch (health) {
+        case FeedHealth::ok:
+            style = QStringLiteral("QLabel { color: #1b5e20; }");
+            break;
+        case FeedHealth::connecting:
+            style = QStringLiteral("QLabel { color: #e65100; }");
+            break;
+        case FeedHealth::failing:
+            style = QStringLiteral("QLabel { color: #ffffff; background: #c62828; padding: 2px; }");
+            break;
+    }
+    connection_->setStyleSheet(style);
+    connection_->setText(text);
+}
+
+}  // namespace rdmadiag::gui

@@ -1,0 +1,59 @@
+#pragma once
+// The dashboard window: findings first (top), then tabs for the fabric and its P_Key tables,
+// counters, the async-event timeline and memory regions. The status bar says where the data
+// comes from and whether it is flowing.
+
+#include <QMainWindow>
+#include <memory>
+
+#include "gui/client/snapshot_feed.hpp"
+#include "gui/models/dashboard_models.hpp"
+
+class QLabel;
+class QTabWidget;
+
+namespace rdmadiag::gui {
+
+class CountersPanel;
+class FabricPanel;
+class FilteredTable;
+class FindingsPanel;
+class MrPanel;
+
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    // Takes ownership of the feed; call start() to begin.
+    explicit MainWindow(SnapshotFeed* feed, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void start();
+    void show_snapshot(SnapshotPtr snapshot);
+
+    DashboardModels& models() { return models_; }
+    FindingsPanel* findings_panel() const { return findings_; }
+    FabricPanel* fabric_panel() const { return fabric_; }
+    CountersPanel* counters_panel() const { return counters_; }
+    FilteredTable* events_panel() const { return events_; }
+    MrPanel* mr_panel() const { return mrs_; }
+    QTabWidget* tabs() const { return tabs_; }
+    QLabel* connection_label() const { return connection_; }
+    SnapshotFeed* feed() const { return feed_; }
+
+private:
+    void on_status(FeedHealth health, const QString& text);
+    void refresh_panels();
+
+    DashboardModels models_;
+    SnapshotFeed* feed_;
+    FindingsPanel* findings_;
+    QTabWidget* tabs_;
+    FabricPanel* fabric_;
+    CountersPanel* counters_;
+    FilteredTable* events_;
+    MrPanel* mrs_;
+    QLabel* connection_;
+    QLabel* snapshot_info_;
+};
+
+}  // namespace rdmadiag::gui

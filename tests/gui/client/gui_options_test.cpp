@@ -1,0 +1,92 @@
+#include "gui/client/gui_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include "gui/client/api_feed.hpp"
+#include "gui/client/playback_feed.hpp"
+#include "tests/gui/test_snapshots.hpp"
+
+namespace rdmadiag::gui {
+namespace {
+
+QStringList args(std::initializer_list<const char*> a) {
+    QStringList out;
+    for (const char* s : a) out << QString::fromLatin1(s);
+    return out;
+}
+
+TEST(GuiOptions, NothingPlaysTheDefaultScenario) {
+    auto o = parse_gui_options({});
+    ASSERT_TRUE(o.ok());
+    EXPECT_EQ(o->mode, GuiOptions::Mode::simulate);
+    EXPECT_EQ(o->target, "default");
+}
+
+TEST(GuiOptions, UrlRecordingAndSimulate) {
+    auto url = parse_gui_options(args({"http://127.0.0.1:9857", "--interval", "5"}));
+    ASSERT_TRUE(url.ok());
+    EXPECT_EQ(url->mode, GuiOptions::Mode::daemon);
+    EXPECT_EQ(url->interval_s, 5.0);
+    auto rec = parse_gui_options(args({"capture.jsonl"}));
+    ASSERT_TRUE(rec.ok());
+    EXPECT_EQ(rec->mode, GuiOptions::Mode::recording);
+    auto sim = parse_gui_options(
+        args({"--simulate=mr-xprtrdma-stuck", "--at=30", "--speed", "2", "--screenshot", "out.png",
+              "--size", "1600x900", "--clock.start", "2026-12-02T10:00:00Z"}));
+    ASSERT_TRUE(sim.ok()) << sim.error().message;
+    EXPECT_EQ(sim->target, "mr-xprtrdma-stuck");
+    EXPECT_EQ(sim->at_s, 30.0);
+    EXPECT_EQ(sim->speed, 2.0);
+    EXPECT_EQ(sim->screenshot, "out.png");
+    EXPECT_EQ(sim->width, 1600);
+    EXPECT_EQ(sim->clock_start, testing::at_seconds(0));
+    auto bare = parse_gui_options(args({"--simulate"}));
+    EXPECT_EQ(bare->target, "default");
+}
+
+TEST(GuiOptions, BadArgumentsSayWhy) {
+    EXPECT_EQ(parse_gui_options(args({"--speed"})).error().message, "--speed expects a value");
+    EXPECT_EQ(parse_gui_options(args({"--speed", "fast"})).error().message,
+              "--speed expects a non-negative number, not 'fast'");
+    EXPECT_EQ(parse_gui_options(args({"--bogus"})).error().message,
+              "unknown option --bogus (see --help)");
+    EXPECT_EQ(parse_gui_options(args({"a.json", "b.json"})).error().message,
+              "give one of URL, RECORDING or --simulate");
+    EXPECT_FALSE(parse_gui_options(args({"--size", "10x10"})).ok());
+    EXPECT_FALSE(parse_gui_options(args({"--clock.start", "yesterday"})).ok());
+}
+
+TEST(GuiOptions, FeedsForEachMode) {
+    GuiOptions o;
+    o.target = "mr-xprtrdma-stuck";
+    auto sim = make_feed(o);
+    ASSERT_TRUE(sim.ok());
+    EXPECT_NE(qobject_cast<PlaybackFeed*>(*sim), nullptr);
+    delete *sim;
+
+    o.mode = GuiOptions::Mode::daemon;
+    o.target = "http://127.0.0.1:1";
+    auto api = make_feed(o);
+    ASSERT_TRUE(api.ok());
+    EXPECT_NE(qobject_cast<ApiFeed*>(*api), nullptr);
+    delete *api;
+
+    o.mode = GuiOptions::Mode::recording;
+    o.target = testing::api_fixture_path("default-70s.json");
+    auto rec = make_feed(o);
+    ASSERT_TRUE(rec.ok()) << rec.error().message;
+    delete *rec;
+
+    o.target = "/nonexistent/recording.jsonl";
+    auto missing = make_feed(o);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(
+        missing.error().message.rfind("cannot open recording /nonexistent/recording.jsonl", 0), 0u);
+
+    o.mode = GuiOptions::Mode::simulate;
+    o.target = "no-such-scenario";
+    EXPECT_FALSE(make_feed(o).ok());
+}
+
+}  // namespace
+}  // namespace rdmadiag::gui

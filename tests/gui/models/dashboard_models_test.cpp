@@ -1,0 +1,79 @@
+#include "gui/models/dashboard_models.hpp"
+
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+
+#include "gui/client/engine_timeline.hpp"
+#include "tests/gui/test_snapshots.hpp"
+
+namespace rdmadiag::gui {
+namespace {
+
+void test_all(DashboardModels& m, std::vector<std::unique_ptr<QAbstractItemModelTester>>& testers) {
+    for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*>{
+             &m.findings, &m.ports, &m.pkeys, &m.counters, &m.events, &m.mrs}) {
+        testers.push_back(std::make_unique<QAbstractItemModelTester>(
+            model, QAbstractItemModelTester::FailureReportingMode::Fatal));
+    }
+}
+
+TEST(DashboardModels, RecordedApiAnswersOneAfterAnother) {
+    DashboardModels m;
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+    test_all(m, testers);
+    for (const char* name :
+         {"pkey-change-missed-event-60s.json", "mr-xprtrdma-stuck-30s.json", "default-70s.json"}) {
+        auto s = std::make_shared<const Snapshot>(testing::load_api_fixture(name));
+        m.apply(s);
+        EXPECT_EQ(m.ports.rowCount(), static_cast<int>(s->devices.size())) << name;
+        EXPECT_EQ(m.findings.rowCount(), static_cast<int>(s->findings.size())) << name;
+        EXPECT_EQ(m.events.rowCount(), static_cast<int>(s->events.size())) << name;
+        EXPECT_EQ(m.mrs.rowCount(), static_cast<int>(s->mrs.mrs.size())) << name;
+        ASSERT_TRUE(m.current_port().has_value()) << name;
+        EXPECT_NE(s->find_port(*m.current_port()), nullptr) << name;
+    }
+}
+
+TEST(DashboardModels, ScenarioPlaybackBuildsHistoryAndTheLastChange) {
+    auto t = make_scenario_timeline("default", testing::at_seconds(0));
+    ASSERT_TRUE(t.ok());
+    DashboardModels m;
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+    test_all(m, testers);
+    for (int s = 0; s <= 70; ++s) m.apply((*t)->seek(std::chrono::seconds(s)));
+    const PortRef port{"mlx5_0", 1};
+    m.select_port(port);
+    // 0x8004 added at 20s, 0x8002 moved from 2 to 9 at 60s: the last change is the move.
+    const auto* change = m.pkey_changes.last_change(port);
+    ASSERT_NE(change, nullptr);
+    ASSERT_EQ(change->changes.size(), 1u);
+    EXPECT_EQ(change->changes[0].kind, PKeyChange::moved);
+    EXPECT_EQ(change->changes[0].index, 9);
+    EXPECT_EQ(m.pkey_changes.change_times(port).size(), 2u);
+    const auto* violations = m.history.series(port, "p_key_violations");
+    ASSERT_NE(violations, nullptr);
+    EXPECT_EQ(violations->size(), 71u);
+    EXPECT_EQ(violations->back().total, 21u);  // 12 at 64s + 9 at 70s
+
+    // Going back in time (a seek) starts the history over.
+    m.apply((*t)->seek(std::chrono::seconds(5)));
+    EXPECT_EQ(m.history.series(port, "p_key_violations")->size(), 1u);
+    EXPECT_EQ(m.pkey_changes.last_change(port), nullptr);
+}
+
+TEST(DashboardModels, DefaultPortPrefersAStaleCache) {
+    const Snapshot s = testing::trouble_snapshot();
+    EXPECT_EQ(default_port(s), (PortRef{"mlx5_0", 1}));
+    Snapshot quiet = s;
+    quiet.findings.clear();
+    // cxgb4_0 (iWARP) comes first by name but has no P_Key table.
+    EXPECT_EQ(default_port(quiet), (PortRef{"mlx5_0", 1}));
+    quiet.devices[1].ports[0].pkeys.views.clear();
+    EXPECT_EQ(default_port(quiet), (PortRef{"cxgb4_0", 1}));
+    Snapshot none;
+    EXPECT_FALSE(default_port(none).has_value());
+}
+
+}  // namespace
+}  // namespace rdmadiag::gui

@@ -1,0 +1,103 @@
+#include "gui/models/pkey_table_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+
+#include "tests/gui/test_snapshots.hpp"
+
+namespace rdmadiag::gui {
+namespace {
+
+const PortSnapshot& port_of(const Snapshot& s) {
+    return *s.find_port(PortRef{"mlx5_0", 1});
+}
+
+TEST(PKeyTableModel, EveryViewSideBySideWithDifferencesFromTheDevice) {
+    PKeyTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const Snapshot s = testing::trouble_snapshot();
+    model.set_port(&port_of(s), nullptr, s.time);
+    // Slots 0..4 hold keys in some view; slot 5 is empty everywhere and hidden.
+    ASSERT_EQ(model.rowCount(), 5);
+    EXPECT_EQ(model.index(0, PKeyTableModel::DeviceColumn).data().toString(),
+              QStringLiteral("0xffff full"));
+    EXPECT_EQ(model.index(3, PKeyTableModel::DeviceColumn).data().toString(),
+              QStringLiteral("0x0003 limited"));
+    EXPECT_EQ(model.index(4, PKeyTableModel::SmaColumn).data().toString(),
+              QString());  // sma not read
+    EXPECT_EQ(model.index(4, PKeyTableModel::CacheColumn).data().toString(),
+              QStringLiteral("(empty)"));
+    EXPECT_TRUE(
+        model.index(4, PKeyTableModel::CacheColumn).data(PKeyTableModel::DiffersRole).toBool());
+    EXPECT_FALSE(
+        model.index(3, PKeyTableModel::CacheColumn).data(PKeyTableModel::DiffersRole).toBool());
+    EXPECT_FALSE(
+        model.index(4, PKeyTableModel::SmaColumn).data(PKeyTableModel::DiffersRole).toBool());
+    EXPECT_EQ(model.index(4, PKeyTableModel::DeviceColumn).data(PKeyTableModel::RawKeyRole).toInt(),
+              0x8004);
+    EXPECT_EQ(model.headerData(PKeyTableModel::DeviceColumn, Qt::Horizontal).toString(),
+              QStringLiteral("device\ngen 2, 50s ago"));
+    EXPECT_EQ(model.headerData(PKeyTableModel::SmaColumn, Qt::Horizontal).toString(),
+              QStringLiteral("sma\nnot read"));
+    EXPECT_TRUE(model.cache_differs());
+    EXPECT_TRUE(model.cache_summary().startsWith(QStringLiteral("Cache STALE")));
+
+    model.set_show_empty(true);
+    EXPECT_EQ(model.rowCount(), 6);
+}
+
+TEST(PKeyTableModel, LastChangeHighlightedByKind) {
+    PKeyTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const Snapshot s = testing::trouble_snapshot();
+    PKeyTableChange change{1,
+                           2,
+                           testing::at_seconds(10),
+                           {{PKeyChange::added, 4, std::nullopt, 0, 0x8004},
+                            {PKeyChange::removed, 5, std::nullopt, 0x8005, 0}}};
+    model.set_port(&port_of(s), &change, s.time);
+    // Index 5 is empty now but kept: its key was removed by the last change.
+    ASSERT_EQ(model.rowCount(), 6);
+    EXPECT_EQ(model.index(4, PKeyTableModel::ChangeColumn).data().toString(),
+              QStringLiteral("added 0x8004"));
+    EXPECT_EQ(model.index(4, 0).data(PKeyTableModel::ChangeKindRole).toString(),
+              QStringLiteral("added"));
+    EXPECT_EQ(model.index(5, PKeyTableModel::ChangeColumn).data().toString(),
+              QStringLiteral("removed 0x8005"));
+    EXPECT_TRUE(model.index(5, PKeyTableModel::ChangeColumn).data(Qt::BackgroundRole).isValid());
+    EXPECT_EQ(model.headerData(PKeyTableModel::ChangeColumn, Qt::Horizontal).toString(),
+              QStringLiteral("Last change\ngen 1 -> 2, 50s ago"));
+}
+
+TEST(PKeyTableModel, NoPortAndOtherPort) {
+    PKeyTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.set_port(nullptr, nullptr, {});
+    EXPECT_EQ(model.rowCount(), 0);
+    EXPECT_EQ(model.cache_summary(), QStringLiteral("No port selected."));
+    const Snapshot s = testing::trouble_snapshot();
+    model.set_port(&port_of(s), nullptr, s.time);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    model.set_port(&port_of(s), nullptr, s.time);
+    EXPECT_EQ(resets.count(), 0);
+    model.set_port(s.find_port(PortRef{"cxgb4_0", 1}), nullptr, s.time);
+    EXPECT_EQ(model.rowCount(), 0);  // iWARP: no P_Key table
+    EXPECT_EQ(model.cache_summary(), QStringLiteral("No device view of this port's table yet."));
+}
+
+TEST(PKeyTableModel, RecordedApiAnswer) {
+    PKeyTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const Snapshot s = testing::load_api_fixture("pkey-change-missed-event-60s.json");
+    const PortSnapshot* p = s.find_port(PortRef{"mlx5_0", 1});
+    ASSERT_NE(p, nullptr);
+    model.set_port(p, nullptr, s.time);
+    ASSERT_EQ(model.rowCount(), 5);  // 0xffff 0x8001 0x8002 0x0003 and the new 0x8004
+    EXPECT_EQ(model.index(4, PKeyTableModel::DeviceColumn).data().toString(),
+              QStringLiteral("0x8004 full"));
+}
+
+}  // namespace
+}  // namespace rdmadiag::gui
