@@ -31,19 +31,23 @@ void add_pkey_metrics(const Snapshot& snap, MetricWriter& out) {
                               v.table == device->table ? 0 : 1);
                 }
             }
-            const PKeyViewState* cache = p.pkeys.find(PKeyView::cache);
-            if (device && cache) {
+            // Only ports whose async events some source watches can be judged: elsewhere the
+            // series is absent rather than a reassuring 0.
+            const auto judgement = p.pkeys.cache;
+            if (judgement != CacheJudgement::not_watched && judgement != CacheJudgement::unknown) {
                 auto l = port_labels(p.ref);
-                bool stale = cache->table != device->table;
-                // Stale since the device table changed and the cache did not follow.
-                Duration age = stale && snap.time > device->changed ? snap.time - device->changed
-                                                                    : Duration::zero();
+                const bool stale = judgement == CacheJudgement::stale;
+                Duration age = p.pkeys.stale_since && snap.time > *p.pkeys.stale_since
+                                   ? snap.time - *p.pkeys.stale_since
+                                   : Duration::zero();
                 out.gauge("rdmadiag_pkey_cache_stale",
-                          "Whether the event-driven P_Key cache differs from the device table.", l,
-                          stale ? 1 : 0);
+                          "Whether the event-driven P_Key cache has differed from the device table "
+                          "for longer than the grace period.",
+                          l, stale ? 1 : 0);
                 out.gauge("rdmadiag_pkey_cache_stale_seconds",
-                          "How long the P_Key cache has differed from the device table.", l,
-                          to_seconds(age));
+                          "How long the P_Key cache has differed from the device table (0 when "
+                          "coherent).",
+                          l, to_seconds(age));
             }
         }
     }
