@@ -50,6 +50,8 @@ inline Snapshot sample_snapshot() {
     cache.generation = 2;
     cache.changed = now - seconds(600);
     port.pkeys.views = {device, sma, cache};
+    port.pkeys.cache = CacheJudgement::stale;
+    port.pkeys.stale_since = now - seconds(42);
 
     CounterState rcv;
     rcv.name = "port_rcv_constraint_errors";

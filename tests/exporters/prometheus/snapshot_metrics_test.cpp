@@ -82,11 +82,29 @@ TEST_F(SnapshotMetrics, PKeyTablesAndCoherence) {
 }
 
 TEST_F(SnapshotMetrics, ACacheThatFollowedTheDeviceIsNotStale) {
-    auto& views = snap.devices[0].ports[0].pkeys.views;
-    views[2].table = views[0].table;
+    auto& pk = snap.devices[0].ports[0].pkeys;
+    pk.views[2].table = pk.views[0].table;
+    pk.cache = CacheJudgement::coherent;
+    pk.stale_since.reset();
     fams = snapshot_metrics(snap);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_cache_stale", {{"port", "1"}}), 0);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_cache_stale_seconds", {{"port", "1"}}), 0);
+}
+
+TEST_F(SnapshotMetrics, ACacheWithinItsGracePeriodIsNotYetStale) {
+    auto& pk = snap.devices[0].ports[0].pkeys;
+    pk.cache = CacheJudgement::pending;
+    pk.stale_since = snap.time - std::chrono::seconds(2);
+    fams = snapshot_metrics(snap);
+    EXPECT_EQ(value(fams, "rdmadiag_pkey_cache_stale", {{"port", "1"}}), 0);
+    EXPECT_EQ(value(fams, "rdmadiag_pkey_cache_stale_seconds", {{"port", "1"}}), 2);
+}
+
+TEST_F(SnapshotMetrics, AnUnwatchedPortsCacheIsNotJudged) {
+    snap.devices[0].ports[0].pkeys.cache = CacheJudgement::not_watched;
+    fams = snapshot_metrics(snap);
+    EXPECT_FALSE(value(fams, "rdmadiag_pkey_cache_stale", {{"port", "1"}}).has_value());
+    EXPECT_FALSE(value(fams, "rdmadiag_pkey_cache_stale_seconds", {{"port", "1"}}).has_value());
 }
 
 TEST_F(SnapshotMetrics, CountersAreMonotonicTotalsWithSaturationFlags) {
