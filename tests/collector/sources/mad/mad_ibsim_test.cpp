@@ -294,6 +294,43 @@ TEST_F(MadIbsim, ConstraintCountersSetByPerformanceSetAreSeen) {
     bed_ctl("console 'PerformanceSet \"Hca2\"[1] PortCounters.PortXmitConstraintErrors=0'");
 }
 
+TEST_F(MadIbsim, ConstraintErrorsAfterAPartitionEditRaiseViolationsAfterChange) {
+    using std::chrono::milliseconds;
+    auto engine = make_default_engine();
+    auto feed = [&](const Sweep& s) {
+        for (const auto& o : s.obs) engine->consume(o);
+    };
+    feed(sweep({}, TimePoint{} + milliseconds(1000)));
+    bed_ctl("partitions " + fixture("partitions.changed.conf"));
+    feed(sweep({}, TimePoint{} + milliseconds(2000)));
+    const auto* changed = engine->snapshot()->find_port(hca(2, 1));
+    ASSERT_NE(changed, nullptr);
+    ASSERT_TRUE(changed->pkeys.last_diff.has_value()) << "the edit is seen as a table change";
+
+    bed_ctl("console 'PerformanceSet \"Hca2\"[1] PortCounters.PortRcvConstraintErrors=5'");
+    for (int i = 0; i < 50; ++i) {  // the console is asynchronous: poll for it to land
+        Sweep s = sweep({}, TimePoint{} + milliseconds(3000 + 100 * i));
+        feed(s);
+        if (s.counter(hca(2, 1), "port_rcv_constraint_errors").value_or(0) == 5) break;
+    }
+    FindingSubject subject{hca(2, 1).device, 1, {}, {}, {}};
+    const auto* f = engine->findings().find("pkey.violations_after_change", subject);
+    EXPECT_NE(f, nullptr) << "constraint errors rose within the window after the edit";
+    if (f != nullptr) {
+        EXPECT_EQ(f->severity, Severity::critical);
+        EXPECT_NE(f->evidence.find("port_rcv_constraint_errors"), std::string::npos) << f->evidence;
+    }
+    // Elsewhere nothing rose: no other port has the finding.
+    for (const auto& other : engine->snapshot()->findings) {
+        if (other.rule == "pkey.violations_after_change") {
+            EXPECT_EQ(other.subject, subject);
+        }
+    }
+
+    bed_ctl("console 'PerformanceSet \"Hca2\"[1] PortCounters.PortRcvConstraintErrors=0'");
+    bed_ctl("partitions " + fixture("partitions.conf"));
+}
+
 TEST_F(MadIbsim, LinkFlapIsSeen) {
     Sweep up = sweep();
     ASSERT_NE(up.state(sw(1, 3)), nullptr);
