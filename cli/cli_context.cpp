@@ -5,6 +5,7 @@
 
 #include "cli/remote/http_get.hpp"
 #include "collector/engine/default_engine.hpp"
+#include "collector/engine/source_step.hpp"
 #include "collector/json/snapshot_json.hpp"
 
 namespace rdmadiag::cli {
@@ -88,47 +89,14 @@ void add_common_options(CLI::App& cmd, CliContext& ctx) {
 
 namespace {
 
-// Feeds every observation a source makes straight into the engine, and routes the refresh
-// requests the rules make back to the source, as the daemon does.
-class EngineFeed final : public ObservationSink {
-public:
-    explicit EngineFeed(Engine& engine) : engine_(engine) {}
-    void emit(Observation obs) override { pending_.push_back(std::move(obs)); }
-
-    void drain() {
-        std::stable_sort(
-            pending_.begin(), pending_.end(),
-            [](const Observation& a, const Observation& b) { return a.time < b.time; });
-        for (const auto& o : pending_) engine_.consume(o);
-        pending_.clear();
-    }
-
-private:
-    Engine& engine_;
-    std::vector<Observation> pending_;
-};
-
-void poll_and_refresh(Source& src, TimePoint t, Engine& engine, EngineFeed& feed) {
-    src.poll(t, feed);
-    feed.drain();
-    for (int round = 0; round < 4; ++round) {
-        auto requests = engine.take_refresh_requests();
-        if (requests.empty()) break;
-        for (const auto& r : requests) src.refresh(r, t, feed);
-        feed.drain();
-    }
-    engine.advance(t);
-}
-
 Result<Collected> play_to_end(std::unique_ptr<Source> src, TimePoint start, std::string origin) {
     auto engine = make_default_engine();
     engine->advance(start);
-    EngineFeed feed(*engine);
     const auto length = src->playback_length().value_or(Duration::zero());
     auto step = src->poll_interval();
     if (step <= Duration::zero()) step = std::chrono::seconds(1);
     for (auto t = start;; t += step) {
-        poll_and_refresh(*src, std::min(t, start + length), *engine, feed);
+        step_source(*src, std::min(t, start + length), *engine);
         if (t >= start + length) break;
     }
     return Collected{engine->snapshot(), std::move(origin), {}};
@@ -168,7 +136,6 @@ Result<Collected> collect_once(const CliContext& ctx) {
 
     auto engine = make_default_engine();
     engine->advance(*start);
-    EngineFeed feed(*engine);
     std::vector<std::string> down;
     std::vector<std::string> used_names;
     size_t used = 0;
@@ -187,13 +154,13 @@ Result<Collected> collect_once(const CliContext& ctx) {
         }
         ++used;
         used_names.push_back(entry.name == "sysfs" ? "sysfs at " + ctx.sysfs_root : entry.name);
-        poll_and_refresh(**src, *start, *engine, feed);
+        step_source(**src, *start, *engine);
     }
     auto snap = engine->snapshot();
     const bool any_device = std::any_of(snap->devices.begin(), snap->devices.end(),
                                         [](const DeviceSnapshot& d) { return d.present; });
-    const bool defaults = ctx.sysfs_root == "/sys" && ctx.include_devices.empty() &&
-                          ctx.source_switches.empty();
+    const bool defaults =
+        ctx.sysfs_root == "/sys" && ctx.include_devices.empty() && ctx.source_switches.empty();
     if (!any_device && defaults && ctx.registry.find("sim")) {
         CliContext sim_ctx;
         sim_ctx.registry = ctx.registry;

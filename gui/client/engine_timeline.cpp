@@ -3,31 +3,10 @@
 #include <algorithm>
 
 #include "collector/engine/default_engine.hpp"
+#include "collector/engine/source_step.hpp"
 #include "collector/sim/simulated_fabric.hpp"
 
 namespace rdmadiag::gui {
-
-namespace {
-
-// Hands a poll's observations to the engine in time order.
-class OrderedFeed final : public ObservationSink {
-public:
-    explicit OrderedFeed(Engine& engine) : engine_(engine) {}
-    void emit(Observation obs) override { pending_.push_back(std::move(obs)); }
-    void drain() {
-        std::stable_sort(
-            pending_.begin(), pending_.end(),
-            [](const Observation& a, const Observation& b) { return a.time < b.time; });
-        for (const auto& o : pending_) engine_.consume(o);
-        pending_.clear();
-    }
-
-private:
-    Engine& engine_;
-    std::vector<Observation> pending_;
-};
-
-}  // namespace
 
 Result<std::unique_ptr<EngineTimeline>> EngineTimeline::create(SourceMaker make, TimePoint start,
                                                                std::string description) {
@@ -60,16 +39,7 @@ Result<void> EngineTimeline::restart() {
 }
 
 void EngineTimeline::step_to(TimePoint t) {
-    OrderedFeed feed(*engine_);
-    source_->poll(t, feed);
-    feed.drain();
-    for (int round = 0; round < 4; ++round) {
-        auto requests = engine_->take_refresh_requests();
-        if (requests.empty()) break;
-        for (const auto& r : requests) source_->refresh(r, t, feed);
-        feed.drain();
-    }
-    engine_->advance(t);
+    step_source(*source_, t, *engine_);
     at_ = t;
 }
 
