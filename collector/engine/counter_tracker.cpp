@@ -8,14 +8,19 @@ uint64_t add_saturating(uint64_t a, uint64_t b) {
     return a > ~uint64_t{0} - b ? ~uint64_t{0} : a + b;
 }
 
-void note_saturation(CounterState& state, TimePoint when) {
+// Event counts stop at their width rather than wrap back to zero.
+void count_one(uint32_t& n) {
+    if (n < UINT32_MAX) ++n;
+}
+
+void note_saturation(CounterTrack& state, TimePoint when) {
     const bool now_saturated = state.width < 64 && state.raw == counter_max(state.width);
     if (now_saturated && !state.saturated) {
-        state.saturated_since = when;
-        ++state.saturations;
+        state.set_saturated_since(when);
+        count_one(state.saturations);
         state.lower_bound = true;
     }
-    if (!now_saturated) state.saturated_since.reset();
+    if (!now_saturated) state.set_saturated_since(std::nullopt);
     state.saturated = now_saturated;
 }
 
@@ -28,12 +33,11 @@ uint8_t effective_counter_width(const CounterSample& sample) {
     return width;
 }
 
-CounterChange apply_counter_sample(CounterState& state, const CounterSample& sample, TimePoint when,
+CounterChange apply_counter_sample(CounterTrack& state, const CounterSample& sample, TimePoint when,
                                    bool fresh) {
     const uint8_t width = effective_counter_width(sample);
     const uint64_t raw = sample.value;
     if (fresh) {
-        state.name = sample.name;
         state.kind = sample.kind;
         state.width = width;
         state.raw = raw;
@@ -69,15 +73,15 @@ CounterChange apply_counter_sample(CounterState& state, const CounterSample& sam
             width < 64 && !state.saturated && state.raw >= max - quarter && raw <= quarter;
         if (wrap) {
             state.total = add_saturating(state.total, (max - state.raw) + raw + 1);
-            ++state.wraps;
+            count_one(state.wraps);
             state.last_increase = when;
             change = CounterChange::wrapped;
         } else {
             // What happened between the last reading and the reset is lost; what came after it
             // is the new raw value.
             state.total = add_saturating(state.total, raw);
-            ++state.resets;
-            state.last_reset = when;
+            count_one(state.resets);
+            state.set_last_reset(when);
             state.lower_bound = true;
             if (raw > 0) state.last_increase = when;
             change = CounterChange::reset;
@@ -85,6 +89,14 @@ CounterChange apply_counter_sample(CounterState& state, const CounterSample& sam
     }
     state.raw = raw;
     note_saturation(state, when);
+    return change;
+}
+
+CounterChange apply_counter_sample(CounterState& state, const CounterSample& sample, TimePoint when,
+                                   bool fresh) {
+    CounterTrack track = to_counter_track(state);
+    const CounterChange change = apply_counter_sample(track, sample, when, fresh);
+    state = to_counter_state(track, fresh ? sample.name : std::move(state.name));
     return change;
 }
 

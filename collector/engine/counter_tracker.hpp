@@ -23,6 +23,9 @@ enum class CounterChange : uint8_t {
 uint8_t effective_counter_width(const CounterSample& sample);
 
 // Applies one reading to `state` (creating it on the first reading) and says what happened.
+CounterChange apply_counter_sample(CounterTrack& state, const CounterSample& sample, TimePoint when,
+                                   bool fresh);
+// The same on the snapshot's form; a fresh state takes the sample's name.
 CounterChange apply_counter_sample(CounterState& state, const CounterSample& sample, TimePoint when,
                                    bool fresh);
 

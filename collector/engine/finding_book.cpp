@@ -26,6 +26,9 @@ bool FindingBook::clear(const std::string& rule, const FindingSubject& subject, 
     auto it = active_.find(probe.id());
     if (it == active_.end()) return false;
     it->second.cleared = when;
+    // Evidence is built by appending, with room to spare; the history keeps hundreds of findings
+    // for good, so each keeps only what its text needs.
+    it->second.evidence.shrink_to_fit();
     history_.push_front(std::move(it->second));
     active_.erase(it);
     while (history_.size() > history_limit_) history_.pop_back();

@@ -25,9 +25,27 @@ Inventory::DeviceEntry& Inventory::device_entry(const std::string& name, const O
     return it->second;
 }
 
+namespace {
+
+// Grows a vector by one place only: these vectors live once per port (or per counter of a port),
+// and doubling would leave up to half of each unused for good.
+template <typename T>
+void reserve_one_more(std::vector<T>& v) {
+    if (v.size() == v.capacity()) v.reserve(v.size() + 1);
+}
+
+}  // namespace
+
 Inventory::PortEntry& Inventory::port_entry(const PortRef& ref, const Observation& obs) {
     auto& dev = device_entry(ref.device, obs);
-    auto& port = dev.ports[ref.port];
+    auto it = std::lower_bound(dev.ports.begin(), dev.ports.end(), ref.port,
+                               [](const PortEntry& p, uint32_t n) { return p.info.port.port < n; });
+    if (it == dev.ports.end() || it->info.port.port != ref.port) {
+        const auto at = it - dev.ports.begin();
+        reserve_one_more(dev.ports);
+        it = dev.ports.emplace(dev.ports.begin() + at);
+    }
+    auto& port = *it;
     port.info.port = ref;
     port.present = true;
     port.updated = obs.time;
@@ -54,12 +72,12 @@ std::optional<CounterChange> Inventory::observe(const Observation& obs) {
             } else if constexpr (std::is_same_v<T, DeviceList>) {
                 for (auto& [name, dev] : devices_) {
                     if (dev.source != obs.source) continue;
-                    const bool listed = std::find(body.devices.begin(), body.devices.end(),
-                                                  name) != body.devices.end();
+                    const bool listed = std::find(body.devices.begin(), body.devices.end(), name) !=
+                                        body.devices.end();
                     if (!listed && dev.present) {
                         dev.present = false;
                         dev.updated = obs.time;
-                        for (auto& [n, p] : dev.ports) p.present = false;
+                        for (auto& p : dev.ports) p.present = false;
                     }
                 }
             } else if constexpr (std::is_same_v<T, PortStateSample>) {
@@ -69,11 +87,11 @@ std::optional<CounterChange> Inventory::observe(const Observation& obs) {
                 port_entry(body.port, obs);
             } else if constexpr (std::is_same_v<T, CounterSample>) {
                 auto& port = port_entry(body.port, obs);
-                auto key = std::make_pair(body.kind, body.name);
-                auto it = port.counters.find(key);
-                const bool fresh = it == port.counters.end();
-                if (fresh) it = port.counters.emplace(key, CounterState{}).first;
-                change = apply_counter_sample(it->second, body, obs.time, fresh);
+                const uint32_t id = names_.intern(body.name);
+                CounterTrack* c = find_counter(port, body.kind, id);
+                const bool fresh = c == nullptr;
+                if (fresh) c = &add_counter(port, body.kind, id);
+                change = apply_counter_sample(*c, body, obs.time, fresh);
             } else if constexpr (std::is_same_v<T, AsyncEvent>) {
                 events_.push_back(EventRecord{obs.time, obs.source, body});
                 while (events_.size() > limits_.events) events_.pop_front();
@@ -99,18 +117,60 @@ Transport Inventory::transport(std::string_view name) const {
     auto it = devices_.find(name);
     if (it == devices_.end()) return Transport::unknown;
     std::optional<LinkLayer> ll;
-    if (!it->second.ports.empty()) ll = it->second.ports.begin()->second.info.link_layer;
+    if (!it->second.ports.empty()) ll = it->second.ports.front().info.link_layer;
     return infer_transport(it->second.info, ll);
 }
 
-const CounterState* Inventory::counter(const PortRef& port, CounterKind kind,
-                                       const std::string& name) const {
-    auto d = devices_.find(port.device);
+const Inventory::PortEntry* Inventory::find_port(const PortRef& ref) const {
+    auto d = devices_.find(ref.device);
     if (d == devices_.end()) return nullptr;
-    auto p = d->second.ports.find(port.port);
-    if (p == d->second.ports.end()) return nullptr;
-    auto c = p->second.counters.find(std::make_pair(kind, name));
-    return c == p->second.counters.end() ? nullptr : &c->second;
+    const auto& ports = d->second.ports;
+    auto it = std::lower_bound(ports.begin(), ports.end(), ref.port,
+                               [](const PortEntry& p, uint32_t n) { return p.info.port.port < n; });
+    return it == ports.end() || it->info.port.port != ref.port ? nullptr : &*it;
+}
+
+CounterTrack* Inventory::find_counter(PortEntry& port, CounterKind kind, uint32_t name_id) {
+    auto& cs = port.counters;
+    const size_t n = cs.size();
+    // Readings come round in the same order: try the place after the last one first.
+    for (size_t i = 0, at = port.cursor; i < n; ++i, ++at) {
+        if (at >= n) at = 0;
+        if (cs[at].name_id == name_id && cs[at].kind == kind) {
+            port.cursor = static_cast<uint32_t>(at + 1);
+            return &cs[at];
+        }
+    }
+    return nullptr;
+}
+
+CounterTrack& Inventory::add_counter(PortEntry& port, CounterKind kind, uint32_t name_id) {
+    const std::string& name = names_.name(name_id);
+    auto it = std::lower_bound(
+        port.counters.begin(), port.counters.end(), std::pair{kind, &name},
+        [&](const CounterTrack& c, const std::pair<CounterKind, const std::string*>& k) {
+            if (c.kind != k.first) return c.kind < k.first;
+            return names_.name(c.name_id) < *k.second;
+        });
+    const auto at = it - port.counters.begin();
+    reserve_one_more(port.counters);
+    auto& c = *port.counters.emplace(port.counters.begin() + at);
+    c.name_id = name_id;
+    c.kind = kind;
+    port.cursor = static_cast<uint32_t>(at + 1);
+    return c;
+}
+
+const CounterTrack* Inventory::counter(const PortRef& port, CounterKind kind,
+                                       std::string_view name) const {
+    const auto id = names_.find(name);
+    if (!id) return nullptr;
+    const PortEntry* p = find_port(port);
+    if (!p) return nullptr;
+    for (const auto& c : p->counters) {
+        if (c.name_id == *id && c.kind == kind) return &c;
+    }
+    return nullptr;
 }
 
 void Inventory::fill(Snapshot& snap) const {
@@ -123,7 +183,9 @@ void Inventory::fill(Snapshot& snap) const {
         ds.present = dev.present;
         ds.source = dev.source;
         ds.updated = dev.updated;
-        for (const auto& [num, port] : dev.ports) {
+        ds.ports.reserve(dev.ports.size());
+        for (const auto& port : dev.ports) {
+            const uint32_t num = port.info.port.port;
             PortSnapshot ps;
             ps.ref = PortRef{name, num};
             ps.info = port.info;
@@ -131,7 +193,8 @@ void Inventory::fill(Snapshot& snap) const {
             ps.present = port.present && dev.present;
             ps.updated = port.updated;
             ps.counters.reserve(port.counters.size());
-            for (const auto& [key, c] : port.counters) ps.counters.push_back(c);
+            for (const auto& c : port.counters)
+                ps.counters.push_back(to_counter_state(c, names_.name(c.name_id)));
             ds.ports.push_back(std::move(ps));
         }
         snap.devices.push_back(std::move(ds));

@@ -6,7 +6,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "collector/engine/counter_names.hpp"
 #include "collector/engine/counter_tracker.hpp"
 #include "collector/model/observation.hpp"
 #include "collector/model/snapshot.hpp"
@@ -27,32 +29,42 @@ public:
 
     const DeviceInfo* device(std::string_view name) const;
     Transport transport(std::string_view device) const;
-    const CounterState* counter(const PortRef& port, CounterKind kind,
-                                const std::string& name) const;
+    const CounterTrack* counter(const PortRef& port, CounterKind kind, std::string_view name) const;
+    const std::string& counter_name(const CounterTrack& c) const { return names_.name(c.name_id); }
     bool has_source(std::string_view name) const { return sources_.count(std::string(name)) != 0; }
 
     // Fills devices, ports (without P_Key state), counters, sources, events and errors.
     void fill(Snapshot& snapshot) const;
 
 private:
+    // The state of a port is held flat: a fabric has thousands of ports, each with a handful to a
+    // few dozen counters, and per-node maps cost more than the counters themselves.
     struct PortEntry {
         PortStateSample info;
-        bool present = true;
-        std::map<std::pair<CounterKind, std::string>, CounterState> counters;
         TimePoint updated;
+        // In (kind, name) order, the order the snapshot lists them in.
+        std::vector<CounterTrack> counters;
+        // Where the last reading landed: sources read a port's counters in the same order every
+        // round, so the next one is usually just after it.
+        uint32_t cursor = 0;
+        bool present = true;
     };
     struct DeviceEntry {
         DeviceInfo info;
         bool present = true;
         std::string source;
-        std::map<uint32_t, PortEntry> ports;
+        std::vector<PortEntry> ports;  // by port number
         TimePoint updated;
     };
 
     DeviceEntry& device_entry(const std::string& name, const Observation& obs);
     PortEntry& port_entry(const PortRef& ref, const Observation& obs);
+    const PortEntry* find_port(const PortRef& ref) const;
+    static CounterTrack* find_counter(PortEntry& port, CounterKind kind, uint32_t name_id);
+    CounterTrack& add_counter(PortEntry& port, CounterKind kind, uint32_t name_id);
 
     InventoryLimits limits_;
+    CounterNames names_;
     std::map<std::string, DeviceEntry, std::less<>> devices_;
     std::map<std::string, SourceSnapshot, std::less<>> sources_;
     std::deque<EventRecord> events_;

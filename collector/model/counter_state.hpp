@@ -11,7 +11,7 @@
 namespace rdmadiag {
 
 // The first ten fields keep their original order (designated initializers elsewhere rely on it);
-// the later ones fill the padding where they can, since the engine holds one per counter per port.
+// the later ones fill the padding where they can.
 struct CounterState {
     std::string name;
     CounterKind kind = CounterKind::pma;
@@ -32,5 +32,48 @@ struct CounterState {
     std::optional<TimePoint> last_reset;  // when the last reset was seen
     bool operator==(const CounterState&) const = default;
 };
+
+// The same reading as the engine holds it, one per counter per port (72 bytes): numbers only, the
+// name kept once in a shared name table and referred to by `name_id`, the two optional moments
+// held as time points with a flag each rather than std::optional's padded 16 bytes, and the event
+// counts in 32 bits, which they stop at (one reset or wrap per reading: 136 years of 1 s reads).
+struct CounterTrack {
+    uint64_t raw = 0;
+    uint64_t total = 0;
+    uint32_t resets = 0;
+    uint32_t wraps = 0;
+    uint32_t saturations = 0;
+    TimePoint updated;
+    TimePoint last_increase;
+    TimePoint saturated_at;  // meaningful while has_saturated_since
+    TimePoint reset_at;      // meaningful while has_last_reset
+    uint32_t name_id = 0;
+    CounterKind kind = CounterKind::pma;
+    uint8_t width = 64;
+    bool lower_bound = false;
+    bool saturated = false;
+    bool has_saturated_since = false;
+    bool has_last_reset = false;
+
+    std::optional<TimePoint> saturated_since() const {
+        return has_saturated_since ? std::optional<TimePoint>(saturated_at) : std::nullopt;
+    }
+    std::optional<TimePoint> last_reset() const {
+        return has_last_reset ? std::optional<TimePoint>(reset_at) : std::nullopt;
+    }
+    void set_saturated_since(std::optional<TimePoint> t) {
+        has_saturated_since = t.has_value();
+        saturated_at = t.value_or(TimePoint{});
+    }
+    void set_last_reset(std::optional<TimePoint> t) {
+        has_last_reset = t.has_value();
+        reset_at = t.value_or(TimePoint{});
+    }
+};
+
+// The snapshot's form of a tracked counter, under its name.
+CounterState to_counter_state(const CounterTrack& track, std::string name);
+// The tracked form of a counter state (its name is left to the caller's name table).
+CounterTrack to_counter_track(const CounterState& state, uint32_t name_id = 0);
 
 }  // namespace rdmadiag

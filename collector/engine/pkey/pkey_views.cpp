@@ -21,7 +21,7 @@ std::optional<size_t> violation_counter_index(const CounterSample& sample) {
 PKeyViewState PKeyViews::materialize(PKeyView v, const TrackedView& t) const {
     PKeyViewState s;
     s.view = v;
-    s.table = *t.table;
+    s.table = t.table->unpack();
     s.generation = t.generation;
     s.changed = t.changed;
     s.confirmed = t.confirmed;
@@ -67,7 +67,7 @@ void PKeyViews::on_table(const Observation& obs, const PKeyTableSample& sample,
     auto& v = t.view(sample.view);
     v.source = source_index(obs.source);
     if (!v.present()) {
-        v.table = std::make_shared<const PKeyTable>(sample.table);
+        v.table = share_pkey_table(sample.table);
         v.generation = 1;
         v.changed = now;
         v.confirmed = now;
@@ -84,16 +84,16 @@ void PKeyViews::on_table(const Observation& obs, const PKeyTableSample& sample,
     } else {
         const TimePoint old_confirmed = v.confirmed;
         v.confirmed = now;
-        if (*v.table != sample.table) {
-            auto before = v.table;
-            v.table = std::make_shared<const PKeyTable>(sample.table);
+        if (!v.table->holds(sample.table)) {
+            const PKeyTable before = v.table->unpack();
+            v.table = share_pkey_table(sample.table);
             // A slot that became unreadable is not a change of the table.
-            const bool real = before->keys.size() != sample.table.keys.size() ||
-                              !pkey_tables_agree(*before, sample.table);
+            const bool real = before.keys.size() != sample.table.keys.size() ||
+                              !pkey_tables_agree(before, sample.table);
             if (real && sample.view != PKeyView::cache) {
                 const uint64_t old_generation = v.generation++;
                 v.changed = now;
-                record_change(rc, sample.view, *before, old_generation, old_confirmed);
+                record_change(rc, sample.view, before, sample.table, old_generation, old_confirmed);
             } else if (real) {
                 ++v.generation;
                 v.changed = now;
@@ -105,7 +105,8 @@ void PKeyViews::on_table(const Observation& obs, const PKeyTableSample& sample,
 }
 
 void PKeyViews::record_change(PKeyRuleContext& rc, PKeyView view, const PKeyTable& before,
-                              uint64_t old_generation, TimePoint old_confirmed) {
+                              const PKeyTable& after, uint64_t old_generation,
+                              TimePoint old_confirmed) {
     auto& t = rc.track;
     const auto& v = t.view(view);
     PKeyDiff diff;
@@ -114,7 +115,7 @@ void PKeyViews::record_change(PKeyRuleContext& rc, PKeyView view, const PKeyTabl
     diff.old_generation = old_generation;
     diff.new_generation = v.generation;
     diff.time = rc.now();
-    diff.changes = diff_pkey_tables(before, *v.table);
+    diff.changes = diff_pkey_tables(before, after);
     history_.push_back(diff);
     while (history_.size() > settings_.change_history) history_.pop_front();
     if (view != t.primary()) return;
@@ -173,7 +174,7 @@ void PKeyViews::on_event(const AsyncEvent& event, EngineContext& ctx) {
 void PKeyViews::on_counter(const CounterSample& sample, EngineContext& ctx) {
     const auto which = violation_counter_index(sample);
     if (!which) return;
-    const CounterState* c = ctx.inventory().counter(sample.port, sample.kind, sample.name);
+    const CounterTrack* c = ctx.inventory().counter(sample.port, sample.kind, sample.name);
     if (!c) return;
     auto& t = track(sample.port);
     PKeyRuleContext rc{sample.port, t, settings_, ctx};

@@ -39,7 +39,7 @@ private:
     void on_status(const Observation& obs, const SourceStatus& status, EngineContext& ctx);
 
     void record_change(PKeyRuleContext& rc, PKeyView view, const PKeyTable& before,
-                       uint64_t old_generation, TimePoint old_confirmed);
+                       const PKeyTable& after, uint64_t old_generation, TimePoint old_confirmed);
     void reload_cache(PKeyRuleContext& rc, bool after_event);
     // Runs the time-driven rules for one port and schedules its next look.
     void evaluate(PKeyRuleContext& rc);

@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "collector/engine/pkey/packed_pkey_table.hpp"
 #include "collector/model/finding.hpp"
 #include "collector/model/pkey_state.hpp"
 
 namespace rdmadiag {
 
 struct TrackedView {
-    std::shared_ptr<const PKeyTable> table;  // null: this view has not been seen
+    SharedPKeyTable table;  // null: this view has not been seen
     uint64_t generation = 0;
     TimePoint changed;
     TimePoint confirmed;
@@ -34,7 +35,11 @@ struct HeldFinding {
 };
 
 struct PortPKeyTrack {
-    std::array<TrackedView, 4> views;  // indexed by PKeyView
+    TrackedView device_view;
+    TrackedView cache_view;
+    // The SMA's and the SM's views exist only where MADs are read: held apart, so that ports read
+    // through sysfs alone do not carry them.
+    std::unique_ptr<std::array<TrackedView, 2>> mad_views;
     bool watched = false;
     CacheJudgement cache = CacheJudgement::unknown;
     bool reload_pending = false;  // a PKEY_CHANGE arrived; reload on the next device read
@@ -52,8 +57,21 @@ struct PortPKeyTrack {
     // nothing to clear costs no lookup.
     uint8_t port_findings = 0;
 
-    TrackedView& view(PKeyView v) { return views[static_cast<size_t>(v)]; }
-    const TrackedView& view(PKeyView v) const { return views[static_cast<size_t>(v)]; }
+    // The view to update (a MAD view is made on first use).
+    TrackedView& view(PKeyView v) {
+        if (v == PKeyView::device) return device_view;
+        if (v == PKeyView::cache) return cache_view;
+        if (!mad_views) mad_views = std::make_unique<std::array<TrackedView, 2>>();
+        return (*mad_views)[v == PKeyView::sma ? 0 : 1];
+    }
+    // The view to read: one never seen reads as not present.
+    const TrackedView& view(PKeyView v) const {
+        static const TrackedView kUnseen;
+        if (v == PKeyView::device) return device_view;
+        if (v == PKeyView::cache) return cache_view;
+        if (!mad_views) return kUnseen;
+        return (*mad_views)[v == PKeyView::sma ? 0 : 1];
+    }
     // Changes are reported on the device view, or the SMA's for ports only MADs reach.
     PKeyView primary() const {
         return view(PKeyView::device).present() ? PKeyView::device : PKeyView::sma;

@@ -22,7 +22,7 @@ std::string stale_evidence(const PKeyRuleContext& rc, TimePoint since) {
                     format_time(dev.changed) + ") but the cache was last loaded from generation " +
                     std::to_string(cache.loaded_generation) + " at " + format_time(cache.changed) +
                     "; no PKEY_CHANGE delivered for " + format_duration(rc.now() - since);
-    const auto diff = diff_pkey_tables(*cache.table, *dev.table);
+    const auto diff = diff_pkey_tables(cache.table->unpack(), dev.table->unpack());
     e += "; cache vs device: " + describe_changes(diff);
     return e;
 }
@@ -46,7 +46,8 @@ TimePoint judge_cache_staleness(PKeyRuleContext& rc) {
         rc.clear_port(kRuleCacheStale);
         return TimePoint::max();
     }
-    if (dev.table == cache.table || pkey_tables_agree(*dev.table, *cache.table)) {
+    if (dev.table == cache.table || *dev.table == *cache.table ||
+        pkey_tables_agree(dev.table->unpack(), cache.table->unpack())) {
         t.cache = CacheJudgement::coherent;
         t.stale_since.reset();
         rc.clear_port(kRuleCacheStale);

@@ -12,12 +12,12 @@ void judge_counter_saturation(PKeyRuleContext& rc) {
     std::string evidence;
     std::optional<TimePoint> since;
     for (const auto& vc : kViolationCounters) {
-        const auto* c = rc.ctx.inventory().counter(rc.port, vc.kind, std::string(vc.name));
+        const auto* c = rc.ctx.inventory().counter(rc.port, vc.kind, vc.name);
         if (!c || !c->saturated) continue;
-        const TimePoint at = c->saturated_since.value_or(rc.now());
+        const TimePoint at = c->saturated_since().value_or(rc.now());
         since = since ? std::min(*since, at) : at;
         if (!evidence.empty()) evidence += "; ";
-        evidence += c->name + " is saturated at " + std::to_string(c->raw) + " (" +
+        evidence += std::string(vc.name) + " is saturated at " + std::to_string(c->raw) + " (" +
                     std::to_string(c->width) + "-bit) since " + format_time(at);
     }
     if (!since) {

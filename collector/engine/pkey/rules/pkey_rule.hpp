@@ -68,7 +68,7 @@ void report_removals(PKeyRuleContext& rc, const PKeyDiff& diff);
 void report_membership_changes(PKeyRuleContext& rc, const PKeyDiff& diff);
 
 // pkey.violations_after_change: a violation counter rose within violation_window of a change.
-void note_violation_rise(PKeyRuleContext& rc, const CounterState& counter, uint64_t rise);
+void note_violation_rise(PKeyRuleContext& rc, const CounterTrack& counter, uint64_t rise);
 // A change was just seen: violation counters that rose since the old table was last read back
 // are tied to it.
 void look_back_for_violations(PKeyRuleContext& rc, const PKeyDiff& diff, TimePoint old_confirmed);

@@ -29,24 +29,27 @@ std::string differences(const PKeyTable& a, const PKeyTable& b) {
 
 TimePoint judge_view_divergence(PKeyRuleContext& rc) {
     auto& t = rc.track;
+    const PortPKeyTrack& seen = t;  // reads only: no view is made for a port that has none
     const PKeyView compared[] = {PKeyView::device, PKeyView::sma, PKeyView::sm};
     std::string evidence;
     TimePoint next_expiry = TimePoint::max();
     int live = 0;
     for (size_t i = 0; i < 3; ++i) {
-        const auto& a = t.view(compared[i]);
+        const auto& a = seen.view(compared[i]);
         if (!a.present() || rc.now() - a.confirmed > rc.settings.view_max_age) continue;
         ++live;
         next_expiry = std::min(next_expiry, a.confirmed + rc.settings.view_max_age);
         for (size_t j = i + 1; j < 3; ++j) {
-            const auto& b = t.view(compared[j]);
+            const auto& b = seen.view(compared[j]);
             if (!b.present() || rc.now() - b.confirmed > rc.settings.view_max_age) continue;
-            if (a.table == b.table || pkey_tables_agree(*a.table, *b.table)) continue;
+            if (a.table == b.table || *a.table == *b.table) continue;
+            const PKeyTable ta = a.table->unpack(), tb = b.table->unpack();
+            if (pkey_tables_agree(ta, tb)) continue;
             if (!evidence.empty()) evidence += "; ";
             evidence += std::string(to_string(compared[i])) + " vs " +
                         std::string(to_string(compared[j])) + " (generations " +
                         std::to_string(a.generation) + "/" + std::to_string(b.generation) +
-                        "): " + differences(*a.table, *b.table);
+                        "): " + differences(ta, tb);
         }
     }
     if (live < 2 || evidence.empty()) {

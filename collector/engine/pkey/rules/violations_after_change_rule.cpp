@@ -30,7 +30,7 @@ void raise(PKeyRuleContext& rc, const PKeyDiff& diff, std::string what) {
 
 }  // namespace
 
-void note_violation_rise(PKeyRuleContext& rc, const CounterState& counter, uint64_t rise) {
+void note_violation_rise(PKeyRuleContext& rc, const CounterTrack& counter, uint64_t rise) {
     const auto* diff = rc.track.last_diff.get();
     if (!diff || rc.now() - diff->time > rc.settings.violation_window) {
         // Not tied to a change; keep an active finding alive only while rises continue.
@@ -40,20 +40,21 @@ void note_violation_rise(PKeyRuleContext& rc, const CounterState& counter, uint6
         return;
     }
     raise(rc, *diff,
-          counter.name + " rose by " + std::to_string(rise) + " to " + std::to_string(counter.raw) +
-              " at " + format_time(rc.now()) + ", " + format_duration(rc.now() - diff->time));
+          rc.ctx.inventory().counter_name(counter) + " rose by " + std::to_string(rise) + " to " +
+              std::to_string(counter.raw) + " at " + format_time(rc.now()) + ", " +
+              format_duration(rc.now() - diff->time));
 }
 
 void look_back_for_violations(PKeyRuleContext& rc, const PKeyDiff& diff, TimePoint old_confirmed) {
     std::string names;
     for (const auto& vc : kViolationCounters) {
-        const auto* c = rc.ctx.inventory().counter(rc.port, vc.kind, std::string(vc.name));
+        const auto* c = rc.ctx.inventory().counter(rc.port, vc.kind, vc.name);
         if (!c || c->last_increase <= old_confirmed ||
             c->last_increase < diff.time - rc.settings.violation_window) {
             continue;
         }
         if (!names.empty()) names += ", ";
-        names += c->name + " (at " + format_time(c->last_increase) + ")";
+        names += std::string(vc.name) + " (at " + format_time(c->last_increase) + ")";
     }
     if (names.empty()) return;
     raise(
