@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "collector/daemon/collector_daemon.hpp"
+#include "collector/daemon/malloc_tuning.hpp"
 #include "collector/daemon/signal_watcher.hpp"
 #include "collector/engine/default_engine.hpp"
 #include "exporters/api/api_router.hpp"
@@ -19,7 +20,8 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registr
         "Address to serve /metrics and the API on (default :" + std::to_string(kDefaultPort) + ")");
     cmd.add_option("--web.config.file", f.web_config_file,
                    "exporter-toolkit web config: TLS and basic auth");
-    cmd.add_option("--web.max-connections", f.max_connections, "Requests served at once");
+    cmd.add_option("--web.max-connections", f.max_connections,
+                   "Requests served at once, one worker thread each (default 4)");
     cmd.add_option("--web.request-timeout", f.request_timeout, "Drop clients slower than this");
     cmd.add_option("--path.sysfs", f.sysfs, "sysfs mount point (default /sys)");
     cmd.add_option("--path.tracefs", f.tracefs, "tracefs mount point");
@@ -129,6 +131,7 @@ std::optional<std::string> simulate_when_no_device(DaemonConfig& config,
 }
 
 int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHooks hooks) {
+    limit_malloc_arenas();
     std::unique_ptr<SignalWatcher> signals;
     try {
         signals = std::make_unique<SignalWatcher>();

@@ -20,7 +20,9 @@ constexpr int kDefaultPort = 9857;
 struct WebSettings {
     std::string listen_address = ":" + std::to_string(kDefaultPort);
     std::string config_file;  // exporter-toolkit web config (TLS, basic auth)
-    size_t max_connections = 16;
+    // Requests served at once, each on a worker thread of its own. Prometheus scrapes one at a
+    // time per server: a few workers serve it and the API, and idle ones cost memory.
+    size_t max_connections = 4;
     Duration request_timeout = std::chrono::seconds(10);
     size_t max_request_bytes = 8192;  // request line and headers; bodies are refused
 };

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "collector/daemon/malloc_tuning.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "exporters/api/snapshot_views.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
@@ -48,10 +49,15 @@ std::shared_ptr<const std::string> ApiRouter::metrics_text() const {
         if (cached_text_ && snap == cached_snapshot_ && stats == cached_stats_) return cached_text_;
     }
     auto text = std::make_shared<const std::string>(serialize_metrics(metrics_));
-    std::lock_guard lock(cache_mutex_);
-    cached_snapshot_ = std::move(snap);
-    cached_stats_ = std::move(stats);
-    cached_text_ = text;
+    {
+        std::lock_guard lock(cache_mutex_);
+        cached_snapshot_ = std::move(snap);
+        cached_stats_ = std::move(stats);
+        cached_text_ = text;
+    }
+    // Serializing went through every sample as a labelled prometheus-cpp value, several times
+    // the size of the text; that memory is free now, and is given back rather than kept.
+    release_free_heap();
     return text;
 }
 

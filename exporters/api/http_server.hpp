@@ -25,8 +25,8 @@ class Logger;
 
 struct HttpServerOptions {
     std::string listen_address = ":9857";  // HOST:PORT, :PORT; port 0 picks a free one
-    size_t max_connections = 16;           // requests served at once
-    size_t queue = 16;                     // accepted connections waiting for a worker
+    size_t max_connections = 4;            // requests served at once
+    size_t queue = 4;                      // accepted connections waiting for a worker
     Duration request_timeout = std::chrono::seconds(10);
     size_t max_request_bytes = 8192;  // request line + headers
     WebConfig web;

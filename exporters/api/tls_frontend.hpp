@@ -31,7 +31,7 @@ struct TlsFrontendOptions {
     std::string listen_address;  // HOST:PORT or :PORT (IPv4)
     int backend_port = 0;        // the plain listener on 127.0.0.1
     std::string token;           // value of kFrontendHeader
-    size_t max_connections = 16;
+    size_t max_connections = 4;
     Duration timeout = std::chrono::seconds(10);
     size_t max_request_bytes = 8192;
 };
