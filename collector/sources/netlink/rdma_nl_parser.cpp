@@ -137,7 +137,9 @@ std::vector<uint8_t> request(uint32_t seq, uint16_t op, std::optional<uint32_t> 
 
 bool nl_dump_finished(std::span<const uint8_t> bytes) {
     size_t off = 0;
-    while (bytes.size() - off >= sizeof(nlmsghdr)) {
+    // A last message whose length is not a multiple of 4 moves `off` past the end: check that
+    // first, or the subtraction wraps and the next header is read from beyond the buffer.
+    while (off <= bytes.size() && bytes.size() - off >= sizeof(nlmsghdr)) {
         auto h = load<nlmsghdr>(bytes.data() + off);
         if (h.nlmsg_len < sizeof(nlmsghdr) || h.nlmsg_len > bytes.size() - off) return true;
         if (h.nlmsg_type == NLMSG_DONE || h.nlmsg_type == NLMSG_ERROR) return true;

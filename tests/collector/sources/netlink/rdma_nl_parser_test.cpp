@@ -172,6 +172,20 @@ TEST(RdmaNlParser, TruncationsAndBitFlipsNeverReadOutOfBounds) {
     }
 }
 
+// A last message of unaligned length ends the bytes short of its padding: the walk stops there
+// (the dump is not finished) instead of reading a next header from past the end.
+TEST(RdmaNlParser, UnalignedLastMessageIsNotReadPast) {
+    test::NlBuilder b;
+    b.begin(RDMA_NLDEV_CMD_GET).raw("x", 1).end();
+    std::vector<uint8_t> bytes = b.bytes();
+    ASSERT_EQ(bytes.size(), sizeof(nlmsghdr) + 1);
+    EXPECT_FALSE(nl_dump_finished(bytes));
+    b.raw("\0\0\0", 3).done();
+    EXPECT_TRUE(nl_dump_finished(b.bytes()));
+    auto devices = parse_nl_device_dump(b.bytes());
+    EXPECT_FALSE(devices.ok());  // the message has neither index nor name
+}
+
 TEST(RdmaNlParser, Requests) {
     auto req = nl_mr_dump_request(7, 4);
     ASSERT_EQ(req.size(), sizeof(nlmsghdr) + 8);
