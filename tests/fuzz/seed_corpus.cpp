@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -259,6 +260,50 @@ void probe_seeds(Corpus& c) {
     c.add(wrapped.bytes);
 }
 
+// Chunks of probe_messages_fuzz: [kind][message length][message][ring length][ring].
+void put_chunk(std::vector<uint8_t>& out, uint8_t kind, const rdmadiag_probe_msg& m,
+               const std::vector<uint8_t>& ring) {
+    out.push_back(kind);
+    out.push_back(static_cast<uint8_t>(sizeof m));
+    out.push_back(static_cast<uint8_t>(sizeof m >> 8));
+    const auto* p = reinterpret_cast<const uint8_t*>(&m);
+    out.insert(out.end(), p, p + sizeof m);
+    if (kind & 1) {
+        out.push_back(static_cast<uint8_t>(ring.size()));
+        out.push_back(static_cast<uint8_t>(ring.size() >> 8));
+        out.insert(out.end(), ring.begin(), ring.end());
+    }
+}
+
+void probe_message_seeds(Corpus& c) {
+    rdmadiag_probe_msg device{};
+    device.magic = RDMADIAG_PROBE_MAGIC;
+    device.version = RDMADIAG_PROBE_VERSION;
+    device.type = RDMADIAG_MSG_DEVICE;
+    device.arg = 0;
+    std::strcpy(device.name, "mlx5_0");
+    Ring ring = make_ring(8, RDMADIAG_CLOCK_MONOTONIC);
+    put_record(ring, 0, RDMADIAG_REC_REG, 0, 0, 0x100);
+    put_record(ring, 1, RDMADIAG_REC_POST, 1, 0, 0x100);
+    put_record(ring, 2, RDMADIAG_REC_COMPLETION, 1, 5, 0x100);
+    ring.header()->head = 3;
+    rdmadiag_probe_msg ring_msg = device;
+    ring_msg.type = RDMADIAG_MSG_RING;
+    ring_msg.arg = static_cast<uint32_t>(ring.bytes.size());
+    std::memset(ring_msg.name, 0, sizeof ring_msg.name);
+
+    std::vector<uint8_t> good;
+    put_chunk(good, 0, device, {});
+    put_chunk(good, 1 | 4, ring_msg, ring.bytes);
+    c.add(good);
+    // A ring message with a pipe besides the ring, and one whose ring lies about its head.
+    std::vector<uint8_t> odd;
+    put_chunk(odd, 1 | 2, ring_msg, ring.bytes);
+    ring.header()->head = 100;
+    put_chunk(odd, 1, ring_msg, ring.bytes);
+    c.add(odd);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -279,6 +324,7 @@ int main(int argc, char** argv) {
         {"mad_reply_fuzz", mad_seeds},
         {"nl_mr_dump_fuzz", netlink_seeds},
         {"probe_ring_fuzz", probe_seeds},
+        {"probe_messages_fuzz", probe_message_seeds},
         {"recording_reader_fuzz", [](Corpus& c) { c.add_dir(kFixtures / "recordings", ".jsonl"); }},
         {"json_readers_fuzz",
          [](Corpus& c) {

@@ -128,11 +128,12 @@ void check_route(const ApiRouter& router, const HttpRequest& req) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    static SnapshotStore store = [] {
-        SnapshotStore s;
-        s.publish(std::make_shared<Snapshot>(testing::sample_snapshot()));
-        return s;
+    static SnapshotStore store;
+    static const bool published = [] {
+        store.publish(std::make_shared<Snapshot>(testing::sample_snapshot()));
+        return true;
     }();
+    FUZZ_CHECK(published);
     static SnapshotCollectable metrics{store};
     static ApiRouter router{store, metrics};
 
