@@ -3,6 +3,7 @@
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
 
+#include <cerrno>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -96,6 +97,12 @@ Result<void> for_each_message(std::span<const uint8_t> bytes, uint16_t want,
             if (err == 0) {  // an acknowledgement
                 off += align4(h.nlmsg_len);
                 continue;
+            }
+            // The kernel sends -errno. Anything else is not an error code, and negating INT_MIN
+            // would overflow.
+            if (err > 0 || err < -4095) {
+                return make_error("netlink error with an invalid code " + std::to_string(err),
+                                  EPROTO);
             }
             return make_error(std::string("netlink error: ") + std::strerror(-err), -err);
         }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <limits>
 #include <random>
 
 #include "tests/collector/sources/netlink/nl_builder.hpp"
@@ -184,6 +186,24 @@ TEST(RdmaNlParser, UnalignedLastMessageIsNotReadPast) {
     EXPECT_TRUE(nl_dump_finished(b.bytes()));
     auto devices = parse_nl_device_dump(b.bytes());
     EXPECT_FALSE(devices.ok());  // the message has neither index nor name
+}
+
+// The kernel reports -errno; a code outside that range (INT_MIN would overflow when negated) is
+// a malformed reply, not an errno to print.
+TEST(RdmaNlParser, ErrorCodeOutsideErrnoRangeIsMalformed) {
+    for (int code : {std::numeric_limits<int>::min(), -5000, 7}) {
+        test::NlBuilder b;
+        b.error(code);
+        auto r = parse_nl_mr_dump(b.bytes(), "x");
+        ASSERT_FALSE(r.ok()) << code;
+        EXPECT_EQ(r.error().code, EPROTO) << code;
+        EXPECT_NE(r.error().message.find("invalid code"), std::string::npos) << r.error().message;
+    }
+    test::NlBuilder b;
+    b.error(-EPERM);
+    auto r = parse_nl_device_dump(b.bytes());
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, EPERM);
 }
 
 TEST(RdmaNlParser, Requests) {
