@@ -219,6 +219,8 @@ private:
 
 }  // namespace
 
+YamlNode::YamlNode() = default;
+
 const YamlNode* YamlNode::get(std::string_view key) const {
     for (const auto& [k, v] : map) {
         if (k == key) return &v;

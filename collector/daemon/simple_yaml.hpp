@@ -15,6 +15,11 @@
 namespace rdmadiag {
 
 struct YamlNode {
+    // Defined out of line: an implicit constructor makes clang's libstdc++ check whether a
+    // YamlNode can be default-constructed while std::pair<std::string, YamlNode> (a member of
+    // YamlNode) is still being instantiated, which does not compile.
+    YamlNode();
+
     enum class Kind { null, scalar, map, list };
     Kind kind = Kind::null;
     std::string scalar;

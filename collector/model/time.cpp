@@ -73,8 +73,16 @@ Result<TimePoint> parse_time(std::string_view text) {
     if (!ymd.ok() || h > 23 || mi > 59 || se > 60) {
         return make_error("time out of range: '" + std::string(text) + "'");
     }
-    const auto tp = sys_days{ymd} + hours{h} + minutes{mi} + seconds{se} + nanoseconds{frac_ns};
-    return TimePoint{tp};
+    // A TimePoint counts nanoseconds in 64 bits (years 1678..2261); the text can name any year
+    // from 0000 to 9999, so the range is checked in seconds before converting.
+    const int64_t secs =
+        (sys_days{ymd} + hours{h} + minutes{mi} + seconds{se}).time_since_epoch().count();
+    constexpr int64_t kMaxSeconds =
+        std::chrono::duration_cast<seconds>(Duration::max()).count() - 1;
+    if (secs > kMaxSeconds || secs < -kMaxSeconds) {
+        return make_error("time out of range: '" + std::string(text) + "'");
+    }
+    return TimePoint{seconds{secs}} + nanoseconds{frac_ns};
 }
 
 std::string format_duration(Duration d) {

@@ -64,7 +64,10 @@ std::shared_ptr<const std::string> ApiRouter::metrics_text() const {
 HttpResponse json_error(int status, std::string_view message) {
     HttpResponse r;
     r.status = status;
-    r.body = json{{"error", message}, {"status", status}}.dump() + "\n";
+    // The message can quote a request path, whose bytes (percent-decoded) need not be UTF-8.
+    r.body = json{{"error", message}, {"status", status}}.dump(-1, ' ', false,
+                                                               json::error_handler_t::replace) +
+             "\n";
     return r;
 }
 

@@ -3,6 +3,7 @@
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
 
+#include <cerrno>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -97,6 +98,12 @@ Result<void> for_each_message(std::span<const uint8_t> bytes, uint16_t want,
                 off += align4(h.nlmsg_len);
                 continue;
             }
+            // The kernel sends -errno. Anything else is not an error code, and negating INT_MIN
+            // would overflow.
+            if (err > 0 || err < -4095) {
+                return make_error("netlink error with an invalid code " + std::to_string(err),
+                                  EPROTO);
+            }
             return make_error(std::string("netlink error: ") + std::strerror(-err), -err);
         }
         if (h.nlmsg_type == NLMSG_DONE) {
@@ -137,7 +144,9 @@ std::vector<uint8_t> request(uint32_t seq, uint16_t op, std::optional<uint32_t> 
 
 bool nl_dump_finished(std::span<const uint8_t> bytes) {
     size_t off = 0;
-    while (bytes.size() - off >= sizeof(nlmsghdr)) {
+    // A last message whose length is not a multiple of 4 moves `off` past the end: check that
+    // first, or the subtraction wraps and the next header is read from beyond the buffer.
+    while (off <= bytes.size() && bytes.size() - off >= sizeof(nlmsghdr)) {
         auto h = load<nlmsghdr>(bytes.data() + off);
         if (h.nlmsg_len < sizeof(nlmsghdr) || h.nlmsg_len > bytes.size() - off) return true;
         if (h.nlmsg_type == NLMSG_DONE || h.nlmsg_type == NLMSG_ERROR) return true;

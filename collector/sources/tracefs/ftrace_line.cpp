@@ -1,6 +1,7 @@
 #include "collector/sources/tracefs/ftrace_line.hpp"
 
 #include <charconv>
+#include <cstdint>
 
 namespace rdmadiag {
 
@@ -44,7 +45,10 @@ std::optional<Duration> parse_timestamp(std::string_view s) {
     size_t dot = s.find('.');
     auto secs = to_uint<uint64_t>(s.substr(0, dot));
     std::string_view frac = s.substr(dot + 1);
-    if (!secs || frac.empty() || frac.size() > 9) return std::nullopt;
+    // Nanoseconds are counted in 64 signed bits: more seconds than that holds is garbage, not a
+    // time to wrap into a negative one.
+    constexpr uint64_t kMaxSeconds = INT64_MAX / 1000000000ULL - 1;
+    if (!secs || *secs > kMaxSeconds || frac.empty() || frac.size() > 9) return std::nullopt;
     auto f = to_uint<uint64_t>(frac);
     if (!f) return std::nullopt;
     uint64_t ns = *f;

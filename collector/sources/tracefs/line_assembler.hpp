@@ -37,7 +37,12 @@ public:
                 continue;
             }
             if (partial_.empty()) {
-                on_line(piece);
+                // A whole line inside one read is held to the same bound as one that spans reads.
+                if (piece.size() > max_line_) {
+                    ++overlong_;
+                } else {
+                    on_line(piece);
+                }
             } else if (partial_.size() + piece.size() > max_line_) {
                 partial_.clear();
                 ++overlong_;

@@ -20,6 +20,20 @@ TEST(Time, RejectsNonUtcAndGarbage) {
     EXPECT_FALSE(parse_time("2026-12-02T14:29:06.Z").ok());
 }
 
+// RFC 3339 names years 0000..9999; a TimePoint (64-bit nanoseconds) holds 1678..2261. Times
+// outside are refused instead of overflowing.
+TEST(Time, RefusesYearsATimePointCannotHold) {
+    EXPECT_FALSE(parse_time("1012-12-02T14:29:06Z").ok());
+    EXPECT_FALSE(parse_time("9999-12-31T23:59:59.999999999Z").ok());
+    EXPECT_FALSE(parse_time("0000-01-01T00:00:00Z").ok());
+    auto early = parse_time("1700-01-01T00:00:00Z");
+    ASSERT_TRUE(early.ok()) << early.error().message;
+    EXPECT_EQ(format_time(*early), "1700-01-01T00:00:00.000Z");
+    auto late = parse_time("2262-04-11T00:00:00.5Z");
+    ASSERT_TRUE(late.ok()) << late.error().message;
+    EXPECT_EQ(format_time(*late), "2262-04-11T00:00:00.500Z");
+}
+
 TEST(Duration, ParsesUnits) {
     EXPECT_EQ(*parse_duration("250ms"), std::chrono::milliseconds(250));
     EXPECT_EQ(*parse_duration("5s"), std::chrono::seconds(5));

@@ -44,6 +44,16 @@ TEST_F(ApiRouterTest, MetricsInTheTextFormat) {
     EXPECT_NE(r.body.find("rdmadiag_snapshot_sequence 17"), std::string::npos);
 }
 
+// A path's bytes are whatever the client percent-encoded: an unknown one that is not UTF-8 is
+// still a 404 with a JSON body, not an exception (a 500) while writing the error.
+TEST_F(ApiRouterTest, UnknownPathThatIsNotUtf8IsANotFound) {
+    auto r = get("/api/v1/\xce\xf2");
+    EXPECT_EQ(r.status, 404);
+    auto body = json::parse(r.body);
+    EXPECT_EQ(body["status"], 404);
+    EXPECT_NE(body["error"].get<std::string>().find("no such route: /api/v1/"), std::string::npos);
+}
+
 TEST_F(ApiRouterTest, MetricsFollowEachNewSnapshot) {
     auto first = get("/metrics").body;
     EXPECT_EQ(get("/metrics").body, first);

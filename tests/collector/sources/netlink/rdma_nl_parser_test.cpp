@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <limits>
 #include <random>
 
 #include "tests/collector/sources/netlink/nl_builder.hpp"
@@ -170,6 +172,38 @@ TEST(RdmaNlParser, TruncationsAndBitFlipsNeverReadOutOfBounds) {
             EXPECT_LE(r->mrs.size(), 3u);
         }
     }
+}
+
+// A last message of unaligned length ends the bytes short of its padding: the walk stops there
+// (the dump is not finished) instead of reading a next header from past the end.
+TEST(RdmaNlParser, UnalignedLastMessageIsNotReadPast) {
+    test::NlBuilder b;
+    b.begin(RDMA_NLDEV_CMD_GET).raw("x", 1).end();
+    std::vector<uint8_t> bytes = b.bytes();
+    ASSERT_EQ(bytes.size(), sizeof(nlmsghdr) + 1);
+    EXPECT_FALSE(nl_dump_finished(bytes));
+    b.raw("\0\0\0", 3).done();
+    EXPECT_TRUE(nl_dump_finished(b.bytes()));
+    auto devices = parse_nl_device_dump(b.bytes());
+    EXPECT_FALSE(devices.ok());  // the message has neither index nor name
+}
+
+// The kernel reports -errno; a code outside that range (INT_MIN would overflow when negated) is
+// a malformed reply, not an errno to print.
+TEST(RdmaNlParser, ErrorCodeOutsideErrnoRangeIsMalformed) {
+    for (int code : {std::numeric_limits<int>::min(), -5000, 7}) {
+        test::NlBuilder b;
+        b.error(code);
+        auto r = parse_nl_mr_dump(b.bytes(), "x");
+        ASSERT_FALSE(r.ok()) << code;
+        EXPECT_EQ(r.error().code, EPROTO) << code;
+        EXPECT_NE(r.error().message.find("invalid code"), std::string::npos) << r.error().message;
+    }
+    test::NlBuilder b;
+    b.error(-EPERM);
+    auto r = parse_nl_device_dump(b.bytes());
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, EPERM);
 }
 
 TEST(RdmaNlParser, Requests) {

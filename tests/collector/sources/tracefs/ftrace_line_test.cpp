@@ -50,6 +50,16 @@ TEST(FtraceLine, GarbageIsAnError) {
     }
 }
 
+// A timestamp beyond what 64-bit nanoseconds hold (~292 years) is a bad timestamp, not a time
+// that wraps around to a negative one.
+TEST(FtraceLine, TimestampBeyondNanosecondRangeIsAnError) {
+    EXPECT_FALSE(split_ftrace_line("x-1 [000] 9999999999.000000: mr_dereg: mr.id=1").ok());
+    EXPECT_FALSE(split_ftrace_line("x-1 [000] 18446744073.709551615: mr_dereg: mr.id=1").ok());
+    auto r = split_ftrace_line("x-1 [000] 9223372035.999999: mr_dereg: mr.id=1");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ((*r)->timestamp.count(), 9223372035999999000);
+}
+
 TEST(FtraceLine, FindsASplicedSecondRecord) {
     std::string_view a = "kw-1 [000] ..... 1.000001: mr_dereg: mr.id=3";
     std::string_view b = "    kw-2 [001] ..... 1.000002: mr_dereg: mr.id=4";

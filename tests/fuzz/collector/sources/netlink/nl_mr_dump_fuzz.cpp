@@ -1,0 +1,68 @@
+// RDMA netlink dump replies (the device list and one device's MRs), as recvmsg hands them over.
+// The kernel is trusted to be well-formed but a reply can be cut short or interleaved; the parser
+// checks every length. What it accepts, written back the way the kernel lays it out, must parse
+// to the same devices and MRs.
+
+#include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
+
+#include <cstdint>
+#include <span>
+
+#include "collector/sources/netlink/rdma_nl_parser.hpp"
+#include "tests/collector/sources/netlink/nl_builder.hpp"
+#include "tests/fuzz/fuzz_check.hpp"
+
+using namespace rdmadiag;
+
+namespace {
+
+void check_devices(std::span<const uint8_t> bytes) {
+    auto devices = parse_nl_device_dump(bytes);
+    if (!devices) return;
+    FUZZ_CHECK(nl_dump_finished(bytes));
+    test::NlBuilder b;
+    for (const auto& d : *devices) {
+        FUZZ_CHECK(!d.name.empty() && d.name.find('\0') == std::string::npos);
+        b.begin(RDMA_NLDEV_CMD_GET)
+            .u32(RDMA_NLDEV_ATTR_DEV_INDEX, d.index)
+            .str(RDMA_NLDEV_ATTR_DEV_NAME, d.name)
+            .end();
+    }
+    b.done();
+    auto again = parse_nl_device_dump(b.bytes());
+    FUZZ_CHECK(again && *again == *devices);
+}
+
+void check_mrs(std::span<const uint8_t> bytes) {
+    auto inv = parse_nl_mr_dump(bytes, "mlx5_0");
+    if (!inv) return;
+    FUZZ_CHECK(nl_dump_finished(bytes));
+    FUZZ_CHECK(inv->device == "mlx5_0");
+    test::NlBuilder b;
+    b.begin(RDMA_NLDEV_CMD_RES_MR_GET).nest(RDMA_NLDEV_ATTR_RES_MR);
+    for (const auto& e : inv->mrs) {
+        FUZZ_CHECK(e.mr <= UINT32_MAX);
+        b.nest(RDMA_NLDEV_ATTR_RES_MR_ENTRY);
+        b.u32(RDMA_NLDEV_ATTR_RES_MRN, static_cast<uint32_t>(e.mr));
+        if (e.pid) b.u32(RDMA_NLDEV_ATTR_RES_PID, *e.pid);
+        if (!e.comm.empty()) b.str(RDMA_NLDEV_ATTR_RES_KERN_NAME, e.comm);
+        if (e.length) b.u64(RDMA_NLDEV_ATTR_RES_MRLEN, *e.length);
+        if (e.lkey) b.u32(RDMA_NLDEV_ATTR_RES_LKEY, *e.lkey);
+        if (e.rkey) b.u32(RDMA_NLDEV_ATTR_RES_RKEY, *e.rkey);
+        b.unnest();
+    }
+    b.unnest().end().done();
+    auto again = parse_nl_mr_dump(b.bytes(), "mlx5_0");
+    FUZZ_CHECK(again && again->mrs == inv->mrs && again->complete);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    std::span<const uint8_t> bytes(data, size);
+    (void)nl_dump_finished(bytes);
+    check_devices(bytes);
+    check_mrs(bytes);
+    return 0;
+}
