@@ -20,6 +20,8 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registr
     cmd.add_option("--web.config.file", f.web_config_file,
                    "exporter-toolkit web config: TLS and basic auth");
     cmd.add_option("--web.max-connections", f.max_connections, "Requests served at once");
+    cmd.add_option("--web.max-pending-connections", f.max_pending_connections,
+                   "Clients that may be sending their request head at once (oldest dropped)");
     cmd.add_option("--web.request-timeout", f.request_timeout, "Drop clients slower than this");
     cmd.add_option("--path.sysfs", f.sysfs, "sysfs mount point (default /sys)");
     cmd.add_option("--path.tracefs", f.tracefs, "tracefs mount point");
@@ -55,6 +57,7 @@ Result<DaemonConfig> resolve_serve_config(const ServeFlags& f) {
     if (f.listen_address) c.web.listen_address = *f.listen_address;
     if (f.web_config_file) c.web.config_file = *f.web_config_file;
     if (f.max_connections) c.web.max_connections = *f.max_connections;
+    if (f.max_pending_connections) c.web.max_pending_connections = *f.max_pending_connections;
     if (f.request_timeout) {
         auto d = parse_duration(*f.request_timeout);
         if (!d) return make_error("--web.request-timeout: " + d.error().message);
@@ -97,6 +100,7 @@ Result<HttpServerOptions> http_options(const DaemonConfig& c) {
     o.queue = c.web.max_connections;
     o.request_timeout = c.web.request_timeout;
     o.max_request_bytes = c.web.max_request_bytes;
+    o.max_pending = c.web.max_pending_connections;
     if (!c.web.config_file.empty()) {
         auto web = load_web_config(c.web.config_file);
         if (!web) return web.error();
@@ -108,7 +112,8 @@ Result<HttpServerOptions> http_options(const DaemonConfig& c) {
 bool same_web(const WebSettings& a, const WebSettings& b) {
     return a.listen_address == b.listen_address && a.config_file == b.config_file &&
            a.max_connections == b.max_connections && a.request_timeout == b.request_timeout &&
-           a.max_request_bytes == b.max_request_bytes;
+           a.max_request_bytes == b.max_request_bytes &&
+           a.max_pending_connections == b.max_pending_connections;
 }
 
 }  // namespace

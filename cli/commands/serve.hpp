@@ -23,6 +23,7 @@ struct ServeFlags {
     std::optional<std::string> listen_address;
     std::optional<std::string> web_config_file;
     std::optional<size_t> max_connections;
+    std::optional<size_t> max_pending_connections;
     std::optional<std::string> request_timeout;
     std::optional<std::string> sysfs, tracefs, procfs;
     std::optional<std::string> simulate;

@@ -22,7 +22,8 @@ struct WebSettings {
     std::string config_file;  // exporter-toolkit web config (TLS, basic auth)
     size_t max_connections = 16;
     Duration request_timeout = std::chrono::seconds(10);
-    size_t max_request_bytes = 8192;  // request line and headers; bodies are refused
+    size_t max_request_bytes = 8192;       // request line and headers; bodies are refused
+    size_t max_pending_connections = 512;  // clients still sending their request head
 };
 
 struct DaemonConfig {
