@@ -35,6 +35,9 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registr
         ->delimiter(',');
     cmd.add_option("--interval.counters", f.counter_interval, "How often counters are read");
     cmd.add_option("--interval.pkeys", f.pkey_interval, "How often P_Key tables are read");
+    cmd.add_option("--source.opt", f.source_options,
+                   "Source option KEY=VALUE (e.g. probe.socket=PATH), repeatable")
+        ->type_name("KEY=VALUE");
     cmd.add_option("--log.level", f.log_level, "debug, info, warn or error");
     cmd.add_option("--log.format", f.log_format, "logfmt or json");
     for (const auto& e : registry.entries()) {
@@ -88,6 +91,12 @@ Result<DaemonConfig> resolve_serve_config(const ServeFlags& f) {
         c.log_format = *l;
     }
     for (const auto& [name, on] : f.source_switches) c.source_switches[name] = on;
+    for (const auto& kv : f.source_options) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return make_error("--source.opt expects KEY=VALUE: " + kv);
+        c.sources.extra[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
     return c;
 }
 

@@ -265,6 +265,16 @@ void ConnectionGate::read_head(int fd) {
         size_t from = head.size() < 3 ? 0 : head.size() - 3;
         head.append(buf, static_cast<size_t>(n));
         size_t end = head.find("\r\n\r\n", from);
+        // Control bytes (other than tab, CR, LF) never occur in an HTTP request head: this is
+        // not HTTP (a TLS hello, a binary probe), so answer now rather than at the deadline.
+        const size_t scan_end = end == std::string::npos ? head.size() : end;
+        for (size_t i = head.size() - static_cast<size_t>(n); i < scan_end; ++i) {
+            const auto c = static_cast<unsigned char>(head[i]);
+            if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f) {
+                close_pending(fd, 400);
+                return;
+            }
+        }
         if (end == std::string::npos && head.size() > options_.max_request_bytes) {
             count(&ConnectionGateStats::oversized);
             close_pending(fd, 431);
