@@ -22,6 +22,8 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registr
                    "exporter-toolkit web config: TLS and basic auth");
     cmd.add_option("--web.max-connections", f.max_connections,
                    "Requests served at once, one worker thread each (default 4)");
+    cmd.add_option("--web.max-pending-connections", f.max_pending_connections,
+                   "Clients that may be sending their request head at once (oldest dropped)");
     cmd.add_option("--web.request-timeout", f.request_timeout, "Drop clients slower than this");
     cmd.add_option("--path.sysfs", f.sysfs, "sysfs mount point (default /sys)");
     cmd.add_option("--path.tracefs", f.tracefs, "tracefs mount point");
@@ -35,6 +37,9 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registr
         ->delimiter(',');
     cmd.add_option("--interval.counters", f.counter_interval, "How often counters are read");
     cmd.add_option("--interval.pkeys", f.pkey_interval, "How often P_Key tables are read");
+    cmd.add_option("--source.opt", f.source_options,
+                   "Source option KEY=VALUE (e.g. probe.socket=PATH), repeatable")
+        ->type_name("KEY=VALUE");
     cmd.add_option("--log.level", f.log_level, "debug, info, warn or error");
     cmd.add_option("--log.format", f.log_format, "logfmt or json");
     for (const auto& e : registry.entries()) {
@@ -57,6 +62,7 @@ Result<DaemonConfig> resolve_serve_config(const ServeFlags& f) {
     if (f.listen_address) c.web.listen_address = *f.listen_address;
     if (f.web_config_file) c.web.config_file = *f.web_config_file;
     if (f.max_connections) c.web.max_connections = *f.max_connections;
+    if (f.max_pending_connections) c.web.max_pending_connections = *f.max_pending_connections;
     if (f.request_timeout) {
         auto d = parse_duration(*f.request_timeout);
         if (!d) return make_error("--web.request-timeout: " + d.error().message);
@@ -87,6 +93,12 @@ Result<DaemonConfig> resolve_serve_config(const ServeFlags& f) {
         c.log_format = *l;
     }
     for (const auto& [name, on] : f.source_switches) c.source_switches[name] = on;
+    for (const auto& kv : f.source_options) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return make_error("--source.opt expects KEY=VALUE: " + kv);
+        c.sources.extra[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
     return c;
 }
 
@@ -99,6 +111,7 @@ Result<HttpServerOptions> http_options(const DaemonConfig& c) {
     o.queue = c.web.max_connections;
     o.request_timeout = c.web.request_timeout;
     o.max_request_bytes = c.web.max_request_bytes;
+    o.max_pending = c.web.max_pending_connections;
     if (!c.web.config_file.empty()) {
         auto web = load_web_config(c.web.config_file);
         if (!web) return web.error();
@@ -110,7 +123,8 @@ Result<HttpServerOptions> http_options(const DaemonConfig& c) {
 bool same_web(const WebSettings& a, const WebSettings& b) {
     return a.listen_address == b.listen_address && a.config_file == b.config_file &&
            a.max_connections == b.max_connections && a.request_timeout == b.request_timeout &&
-           a.max_request_bytes == b.max_request_bytes;
+           a.max_request_bytes == b.max_request_bytes &&
+           a.max_pending_connections == b.max_pending_connections;
 }
 
 }  // namespace

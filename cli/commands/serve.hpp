@@ -23,6 +23,7 @@ struct ServeFlags {
     std::optional<std::string> listen_address;
     std::optional<std::string> web_config_file;
     std::optional<size_t> max_connections;
+    std::optional<size_t> max_pending_connections;
     std::optional<std::string> request_timeout;
     std::optional<std::string> sysfs, tracefs, procfs;
     std::optional<std::string> simulate;
@@ -30,6 +31,7 @@ struct ServeFlags {
     std::optional<std::string> counter_interval, pkey_interval;
     std::optional<std::string> log_level, log_format;
     std::map<std::string, bool> source_switches;
+    std::vector<std::string> source_options;  // --source.opt KEY=VALUE, over source-options:
 };
 
 // Declares serve's flags on `cmd`; --source.X / --no-source.X for every registered source.

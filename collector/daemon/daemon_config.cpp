@@ -93,6 +93,8 @@ Result<void> apply_web(const YamlNode& s, WebSettings& web) {
             RDMADIAG_TRY_ASSIGN(web.request_timeout, as_duration(v, k));
         else if (k == "max-request-bytes")
             RDMADIAG_TRY_ASSIGN(web.max_request_bytes, as_size(v, k));
+        else if (k == "max-pending-connections")
+            RDMADIAG_TRY_ASSIGN(web.max_pending_connections, as_size(v, k));
         else
             return at(v, "unknown setting web." + k);
         return {};

@@ -24,7 +24,8 @@ struct WebSettings {
     // time per server: a few workers serve it and the API, and idle ones cost memory.
     size_t max_connections = 4;
     Duration request_timeout = std::chrono::seconds(10);
-    size_t max_request_bytes = 8192;  // request line and headers; bodies are refused
+    size_t max_request_bytes = 8192;       // request line and headers; bodies are refused
+    size_t max_pending_connections = 512;  // clients still sending their request head
 };
 
 struct DaemonConfig {

@@ -1,5 +1,6 @@
 #include "collector/probe/probe_source.hpp"
 
+#include <grp.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -8,9 +9,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -66,6 +69,28 @@ MrOp op_of(uint8_t op) {
 
 }  // namespace
 
+Result<ProbeSocketAccess> socket_access(const SourceSettings& settings) {
+    ProbeSocketAccess out;
+    if (auto it = settings.extra.find("probe.socket_mode"); it != settings.extra.end()) {
+        unsigned mode = 0;
+        const std::string& v = it->second;
+        auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), mode, 8);
+        if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || mode > 0777)
+            return make_error("probe.socket_mode '" + v + "': expected an octal mode like 0660");
+        if (mode & 0002) return make_error("probe.socket_mode: others may not write (connect)");
+        out.mode = mode;
+    }
+    if (auto it = settings.extra.find("probe.socket_group"); it != settings.extra.end()) {
+        group gr{};
+        group* found = nullptr;
+        std::vector<char> buf(16384);
+        if (getgrnam_r(it->second.c_str(), &gr, buf.data(), buf.size(), &found) != 0 || !found)
+            return make_error("probe.socket_group '" + it->second + "': no such group");
+        out.gid = found->gr_gid;
+    }
+    return out;
+}
+
 ProbeSource::ProbeSource(const SourceSettings& settings, ProbeLimits limits)
     : limits_(limits), procfs_(settings.procfs_root) {
     auto it = settings.extra.find("probe.socket");
@@ -106,12 +131,23 @@ ProbeSource::ProbeSource(const SourceSettings& settings, ProbeLimits limits)
         }
         ::unlink(path_.c_str());
     }
+    auto access = socket_access(settings);
+    if (!access) {
+        availability_ = {false, access.error().message};
+        return;
+    }
     listen_fd_ = ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     std::memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
-    if (listen_fd_ < 0 ||
-        ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-        ::chmod(path_.c_str(), 0660) != 0 || ::listen(listen_fd_, 64) != 0) {
+    // The socket node takes the mode of the socket inode less the umask: made owner-only before
+    // bind, nobody else can connect in the moment before the chmod/chown below.
+    if (listen_fd_ >= 0) ::fchmod(listen_fd_, 0600);
+    const bool bound =
+        listen_fd_ >= 0 && ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    if (!bound ||
+        (access->gid && ::chown(path_.c_str(), static_cast<uid_t>(-1), *access->gid) != 0) ||
+        ::chmod(path_.c_str(), access->mode) != 0 || ::listen(listen_fd_, 64) != 0) {
         availability_ = {false, "cannot listen at " + path_ + ": " + std::strerror(errno)};
+        if (bound) ::unlink(path_.c_str());
         if (listen_fd_ >= 0) ::close(listen_fd_);
         listen_fd_ = -1;
         return;

@@ -6,8 +6,11 @@
 // that lies about its contents is disconnected; what one client can make the collector hold is
 // bounded (rings x ring size), and so is the work one poll does for it.
 
+#include <sys/types.h>
+
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +42,18 @@ struct ProbeStats {
     uint64_t throttled = 0;  // polls that left records for the next one
 };
 
+// Who may connect to the probe socket: its mode (probe.socket_mode, octal, default 0660, never
+// writable by others) and group (probe.socket_group, default the daemon's own group).
+struct ProbeSocketAccess {
+    unsigned mode = 0660;
+    std::optional<gid_t> gid;
+};
+Result<ProbeSocketAccess> socket_access(const SourceSettings& settings);
+
 class ProbeSource final : public Source {
 public:
-    // Listens at settings.extra["probe.socket"] (default /run/rdmadiag/probe.sock).
+    // Listens at settings.extra["probe.socket"] (default /run/rdmadiag/probe.sock), with the
+    // access socket_access() reads from the settings.
     explicit ProbeSource(const SourceSettings& settings, ProbeLimits limits = {});
     ~ProbeSource() override;
     ProbeSource(const ProbeSource&) = delete;

@@ -118,8 +118,8 @@ Result<void> HttpServer::start() {
     if (ctx_) return make_error("HTTP server already running");
     auto spec = civetweb_listen_spec(options_.listen_address);
     if (!spec) return spec.error();
-    // With TLS, CivetWeb serves plain HTTP on loopback behind the TLS frontend.
-    std::string ports = options_.web.tls ? "127.0.0.1:0" : *spec;
+    // CivetWeb serves plain HTTP on loopback, behind the gate or the TLS frontend.
+    std::string ports = "127.0.0.1:0";
     std::call_once(g_library_once, [] { mg_init_library(0); });
 
     std::string threads = std::to_string(options_.max_connections);
@@ -155,13 +155,13 @@ Result<void> HttpServer::start() {
     }
     // The catch-all handler: every URI is ours to answer (404 included).
     mg_set_request_handler(ctx_, "/", &HttpServer::on_request, this);
+    frontend_token_ = make_frontend_token();
+    mg_server_port bound[2];
+    const int backend = mg_get_server_ports(ctx_, 2, bound) > 0 ? bound[0].port : 0;
     if (options_.web.tls) {
-        mg_server_port bound[2];
-        int n = mg_get_server_ports(ctx_, 2, bound);
-        frontend_token_ = make_frontend_token();
         TlsFrontendOptions f;
         f.listen_address = options_.listen_address;
-        f.backend_port = n > 0 ? bound[0].port : 0;
+        f.backend_port = backend;
         f.token = frontend_token_;
         f.max_connections = options_.max_connections;
         f.timeout = options_.request_timeout;
@@ -172,6 +172,21 @@ Result<void> HttpServer::start() {
             stop();
             return r.error();
         }
+        return {};
+    }
+    ConnectionGateOptions g;
+    g.listen_address = options_.listen_address;
+    g.backend_port = backend;
+    g.token = frontend_token_;
+    g.relays = options_.max_connections;
+    g.max_pending = options_.max_pending;
+    g.timeout = options_.request_timeout;
+    g.max_request_bytes = options_.max_request_bytes;
+    gate_ = std::make_unique<ConnectionGate>(g);
+    if (auto r = gate_->start(); !r) {
+        gate_.reset();
+        stop();
+        return r.error();
     }
     return {};
 }
@@ -179,6 +194,8 @@ Result<void> HttpServer::start() {
 void HttpServer::stop() {
     if (frontend_) frontend_->stop();
     frontend_.reset();
+    if (gate_) gate_->stop();
+    gate_.reset();
     if (!ctx_) return;
     mg_stop(ctx_);
     ctx_ = nullptr;
@@ -187,6 +204,7 @@ void HttpServer::stop() {
 std::vector<int> HttpServer::ports() const {
     std::vector<int> out;
     if (frontend_) return {frontend_->port()};
+    if (gate_) return {gate_->port()};
     if (!ctx_) return out;
     mg_server_port ports[4];
     int n = mg_get_server_ports(ctx_, 4, ports);
@@ -198,6 +216,10 @@ int HttpServer::backend_port() const {
     if (!ctx_) return 0;
     mg_server_port bound[2];
     return mg_get_server_ports(ctx_, 2, bound) > 0 ? bound[0].port : 0;
+}
+
+ConnectionGateStats HttpServer::gate_stats() const {
+    return gate_ ? gate_->stats() : ConnectionGateStats{};
 }
 
 int HttpServer::on_request(mg_connection* conn, void* self) {
@@ -220,14 +242,14 @@ int HttpServer::serve(mg_connection* conn) {
     bool head = req.method == "HEAD";
 
     HttpResponse resp;
-    if (frontend_) {
+    if (!frontend_token_.empty()) {
         auto f = req.headers.find("x-rdmadiag-frontend");
         if (f == req.headers.end() || f->second != frontend_token_) {
-            resp =
-                HttpResponse{403,
-                             "application/json",
-                             "{\"error\":\"this port only serves through TLS\",\"status\":403}\n",
-                             {}};
+            resp = HttpResponse{
+                403,
+                "application/json",
+                "{\"error\":\"this port only serves through the front listener\",\"status\":403}\n",
+                {}};
             write_response(conn, resp, head);
             return 403;
         }

@@ -1,8 +1,11 @@
 #pragma once
 // The daemon's one HTTP listener, on CivetWeb. Every request goes to one handler (the router):
-// CivetWeb's own file serving, directory listing and CGI are never reached. Connections are
-// bounded (worker threads and queue), slow clients time out, request heads are size-limited,
-// and optional TLS and basic auth follow the exporter-toolkit web config.
+// CivetWeb's own file serving, directory listing and CGI are never reached. CivetWeb itself
+// listens on loopback only; clients talk to a front that reads each request head without
+// holding a worker (the connection gate, or the TLS frontend with TLS) and hands complete heads
+// on, stamped with a per-process secret header that the listener insists on. Workers and
+// pending connections are bounded, slow clients time out, request heads are size-limited, and
+// optional TLS and basic auth follow the exporter-toolkit web config.
 
 #include <functional>
 #include <memory>
@@ -12,6 +15,7 @@
 #include "collector/model/result.hpp"
 #include "collector/model/time.hpp"
 #include "exporters/api/basic_auth.hpp"
+#include "exporters/api/connection_gate.hpp"
 #include "exporters/api/http_types.hpp"
 #include "exporters/api/tls_frontend.hpp"
 #include "exporters/api/web_config.hpp"
@@ -29,6 +33,7 @@ struct HttpServerOptions {
     size_t queue = 4;                      // accepted connections waiting for a worker
     Duration request_timeout = std::chrono::seconds(10);
     size_t max_request_bytes = 8192;  // request line + headers
+    size_t max_pending = 512;         // connections still sending their request head
     WebConfig web;
 };
 
@@ -47,8 +52,10 @@ public:
 
     // Ports actually bound (useful with port 0).
     std::vector<int> ports() const;
-    // With TLS: the loopback port the plain listener sits on behind the TLS frontend.
+    // The loopback port CivetWeb sits on behind the gate or the TLS frontend.
     int backend_port() const;
+    // The gate's counters (all zero with TLS).
+    ConnectionGateStats gate_stats() const;
     bool tls() const { return options_.web.tls.has_value(); }
 
 private:
@@ -63,6 +70,7 @@ private:
     BasicAuth auth_;
     mg_context* ctx_ = nullptr;
     std::unique_ptr<TlsFrontend> frontend_;
+    std::unique_ptr<ConnectionGate> gate_;
     std::string frontend_token_;
 };
 

@@ -1,6 +1,7 @@
 #include "exporters/api/tls_frontend.hpp"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <openssl/err.h>
 #include <openssl/rand.h>
@@ -80,6 +81,32 @@ Result<sockaddr_in> parse_ipv4(const std::string& address) {
         return make_error("listen address '" + address + "': TLS listens on IPv4 addresses only");
     }
     return a;
+}
+
+// The handshake must be over by the deadline: per-read timeouts alone would let a client that
+// sends a byte every few seconds hold its connection (one of max_connections) for ever.
+bool accept_by(SSL* ssl, int fd, std::chrono::steady_clock::time_point deadline) {
+    const int flags = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    bool ok = false;
+    for (;;) {
+        int rc = SSL_accept(ssl);
+        if (rc == 1) {
+            ok = true;
+            break;
+        }
+        int err = SSL_get_error(ssl, rc);
+        short want = err == SSL_ERROR_WANT_READ    ? POLLIN
+                     : err == SSL_ERROR_WANT_WRITE ? POLLOUT
+                                                   : 0;
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (want == 0 || left.count() <= 0) break;
+        pollfd p{fd, want, 0};
+        if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
+    }
+    fcntl(fd, F_SETFL, flags);
+    return ok;
 }
 
 }  // namespace
@@ -227,7 +254,7 @@ void TlsFrontend::serve(int client) {
     if (!ssl) return;
     SSL_set_fd(ssl, client);
     auto deadline = std::chrono::steady_clock::now() + options_.timeout;
-    if (SSL_accept(ssl) != 1) {
+    if (!accept_by(ssl, client, deadline)) {
         SSL_free(ssl);
         ERR_clear_error();
         return;

@@ -71,9 +71,13 @@ class Bed:
 
     def start_daemon(self, rdmadiag, args, name="daemon"):
         """Starts `rdmadiag serve` on a free loopback port; returns (process, port, log path)."""
+        return self.start_daemon_as([], rdmadiag, args, name)
+
+    def start_daemon_as(self, prefix, rdmadiag, args, name="daemon"):
+        """start_daemon behind a command prefix (e.g. setpriv switching to another user)."""
         log_path = os.path.join(self.dir, f"{name}.log")
         log = open(log_path, "w")
-        cmd = [rdmadiag, "serve", "--web.listen-address=127.0.0.1:0"] + args
+        cmd = prefix + [rdmadiag, "serve", "--web.listen-address=127.0.0.1:0"] + args
         p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.dir)
         self.procs.append(p)
         deadline = time.time() + 30

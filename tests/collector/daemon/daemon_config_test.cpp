@@ -183,6 +183,8 @@ TEST(DaemonConfig, TheShippedExampleFileLoads) {
     EXPECT_EQ(c.web.listen_address, ":9857");
     EXPECT_EQ(c.sources.counter_interval, std::chrono::seconds(15));
     EXPECT_EQ(c.source_switches.at("sysfs"), true);
+    EXPECT_EQ(c.web.max_pending_connections, 512u);
+    EXPECT_EQ(c.sources.extra.at("probe.socket_group"), "rdma");
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 //   unsealed SOCKET          hands over a ring that could be shrunk under the collector
 //   rings SOCKET N           hands over N rings (more than a client may have)
 //   flood SOCKET N           N completion reports as fast as possible from two threads
+//   impostor SOCKET PID      claims to be PID every way it can (credentials sent along with its
+//                            messages, the ring's thread id) and reports one registration
 // Prints "ready" after connecting and waits for a line on stdin before exiting when asked to
 // ("hold" as a last argument), so tests can look at a live client.
 
@@ -177,6 +179,59 @@ int main(int argc, char** argv) {
             rdmadiag_probe_msg m = ring_msg(RDMADIAG_RING_HEADER_SIZE + 16 * 32);
             send_with_fd(s, &m, sizeof m, fd);
             close(fd);
+        }
+        ready_and_hold(hold);
+        return 0;
+    }
+    if (mode == "impostor") {
+        const auto claimed = static_cast<pid_t>(n);
+        int s = raw_connect(sock);
+        rdmadiag_probe_msg dev{};
+        dev.magic = RDMADIAG_PROBE_MAGIC;
+        dev.version = RDMADIAG_PROBE_VERSION;
+        dev.type = RDMADIAG_MSG_DEVICE;
+        dev.arg = 0;
+        std::memcpy(dev.name, "rxe0", 5);
+        int fd = make_ring(16, true, 1, [](rdmadiag_probe_record* r) {
+            r[0].seq = 0;
+            r[0].kind = RDMADIAG_REC_REG;
+            r[0].device = 0;
+            r[0].lkey = 0x77;
+            r[0].rkey = 0x77;
+            r[0].stamp = 0;
+            r[0].check = rdmadiag_record_check(&r[0]);
+        });
+        g_last_ring->tid = static_cast<uint32_t>(claimed);
+        rdmadiag_probe_msg ring = ring_msg(RDMADIAG_RING_HEADER_SIZE + 16 * 32);
+        // Credentials naming another process ride along with both messages. Only a privileged
+        // sender may name another pid at all; the collector must not care either way.
+        for (auto* m : {&dev, &ring}) {
+            iovec iov{m, sizeof *m};
+            msghdr mh{};
+            mh.msg_iov = &iov;
+            mh.msg_iovlen = 1;
+            alignas(cmsghdr) char cbuf[CMSG_SPACE(sizeof(ucred)) + CMSG_SPACE(sizeof(int))] = {};
+            mh.msg_control = cbuf;
+            mh.msg_controllen =
+                CMSG_SPACE(sizeof(ucred)) + (m == &ring ? CMSG_SPACE(sizeof(int)) : 0);
+            cmsghdr* c = CMSG_FIRSTHDR(&mh);
+            ucred cred{claimed, getuid(), getgid()};
+            c->cmsg_level = SOL_SOCKET;
+            c->cmsg_type = SCM_CREDENTIALS;
+            c->cmsg_len = CMSG_LEN(sizeof cred);
+            std::memcpy(CMSG_DATA(c), &cred, sizeof cred);
+            if (m == &ring) {
+                c = CMSG_NXTHDR(&mh, c);
+                c->cmsg_level = SOL_SOCKET;
+                c->cmsg_type = SCM_RIGHTS;
+                c->cmsg_len = CMSG_LEN(sizeof(int));
+                std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+            }
+            if (sendmsg(s, &mh, MSG_NOSIGNAL) < 0) {
+                // Unprivileged: the kernel refuses the forged credentials; send without them.
+                send_with_fd(s, m, sizeof *m, m == &ring ? fd : -1);
+                std::cout << "credentials refused" << std::endl;
+            }
         }
         ready_and_hold(hold);
         return 0;

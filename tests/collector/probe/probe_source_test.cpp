@@ -1,5 +1,6 @@
 #include "collector/probe/probe_source.hpp"
 
+#include <grp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -66,6 +67,34 @@ TEST_F(ProbeSourceTest, ListensWithGroupAccessAndSaysWhereIt) {
     EXPECT_NE(s.availability().reason.find(s.socket_path()), std::string::npos);
 }
 
+TEST_F(ProbeSourceTest, SocketModeAndGroupAreConfigurableButNeverOpenToOthers) {
+    // Even with a permissive umask the socket is never more open than asked.
+    mode_t old = umask(0);
+    settings.extra["probe.socket_mode"] = "0640";
+    settings.extra["probe.socket_group"] = "nogroup";
+    ProbeSource& s = start();
+    umask(old);
+    struct stat st {};
+    ASSERT_EQ(stat(s.socket_path().c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0640u);
+    group* g = getgrnam("nogroup");
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(st.st_gid, g->gr_gid);
+    src.reset();
+
+    for (const char* bad : {"0666", "0777", "rw", "1777", ""}) {
+        settings.extra["probe.socket_mode"] = bad;
+        ProbeSource refused(settings);
+        EXPECT_FALSE(refused.availability().available) << bad;
+        EXPECT_NE(refused.availability().reason.find("probe.socket_mode"), std::string::npos);
+    }
+    settings.extra["probe.socket_mode"] = "0660";
+    settings.extra["probe.socket_group"] = "no-such-group-rdmadiag";
+    ProbeSource no_group(settings);
+    EXPECT_FALSE(no_group.availability().available);
+    EXPECT_NE(no_group.availability().reason.find("no such group"), std::string::npos);
+}
+
 TEST_F(ProbeSourceTest, RefusesAPathThatIsNotASocket) {
     std::filesystem::create_directories(dir);
     { std::ofstream(dir + "/probe.sock") << "x"; }
@@ -117,6 +146,23 @@ TEST_F(ProbeSourceTest, NormalProducerTellsTheStoryAttributedBySoPeercred) {
     EXPECT_EQ(s.stats().disconnected, 1u);
     EXPECT_EQ(s.stats().cut_off, 0u);
     EXPECT_EQ(s.stats().invalid_records, 0u);
+}
+
+TEST_F(ProbeSourceTest, ClientClaimingAnotherPidIsAttributedToItsOwn) {
+    ProbeSource& s = start();
+    // It claims to be this test process: a live pid with a different name.
+    Producer p({"impostor", s.socket_path(), std::to_string(getpid()), "hold"});
+    std::string said = p.read_until("ready");
+    ASSERT_TRUE(pump(s, sink, [&] { return !events().empty(); })) << errors() << said;
+    auto evs = events();
+    ASSERT_EQ(evs.size(), 1u);
+    EXPECT_EQ(evs[0].op, MrOp::reg);
+    EXPECT_EQ(evs[0].mr, 0x77u);
+    EXPECT_EQ(evs[0].owner.pid, static_cast<uint32_t>(p.pid()));
+    EXPECT_NE(evs[0].owner.pid, static_cast<uint32_t>(getpid()));
+    EXPECT_EQ(evs[0].owner.name, "probe_producer");
+    EXPECT_EQ(s.stats().cut_off, 0u);
+    p.release();
 }
 
 TEST_F(ProbeSourceTest, ProducerKilledMidStreamLosesNothingItPublished) {

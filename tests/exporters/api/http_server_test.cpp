@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include "collector/daemon/simple_yaml.hpp"
 #include "exporters/api/api_router.hpp"
@@ -142,6 +144,49 @@ TEST_F(HttpServerTest, SlowClientsAreDroppedAndDoNotStarveOthers) {
     EXPECT_TRUE(closed) << "slow client was not dropped";
 }
 
+TEST_F(HttpServerTest, SlowAndSilentClientsHoldNoWorker) {
+    HttpServerOptions o;
+    o.max_connections = 2;
+    o.request_timeout = 60s;  // they would hold a worker for a minute, were it theirs to hold
+    int port = start(o);
+    std::vector<std::unique_ptr<RawConnection>> slow;
+    for (int i = 0; i < 40; ++i) {
+        slow.push_back(std::make_unique<RawConnection>(port));
+        ASSERT_TRUE(slow.back()->connected());
+        if (i % 2 == 0) {
+            ASSERT_TRUE(slow.back()->send("GET /metrics HTTP/1.1\r\nHo"));
+        }
+    }
+    for (int i = 0; i < 10; ++i) {
+        EXPECT_EQ(status_of(http_exchange(port, http_get("/healthz"))), 200);
+    }
+    // They were all still waiting while the others were served.
+    for (auto& c : slow) {
+        bool closed = true;
+        c->read_all(1ms, &closed);
+        EXPECT_FALSE(closed);
+    }
+    EXPECT_EQ(server->gate_stats().evicted, 0u);
+}
+
+TEST_F(HttpServerTest, OldestPendingClientMakesRoomForANewOne) {
+    HttpServerOptions o;
+    o.max_pending = 4;
+    o.request_timeout = 60s;
+    int port = start(o);
+    std::vector<std::unique_ptr<RawConnection>> silent;
+    for (int i = 0; i < 8; ++i) {
+        silent.push_back(std::make_unique<RawConnection>(port));
+        ASSERT_TRUE(silent.back()->connected());
+    }
+    EXPECT_EQ(status_of(http_exchange(port, http_get("/healthz"))), 200);
+    bool closed = false;
+    silent.front()->read_all(10s, &closed);
+    EXPECT_TRUE(closed) << "the oldest pending client was not dropped";
+    EXPECT_GE(server->gate_stats().evicted, 4u);
+    EXPECT_GE(server->gate_stats().relayed, 1u);
+}
+
 TEST_F(HttpServerTest, ManyConcurrentClientsAllGetAnswers) {
     HttpServerOptions o;
     o.max_connections = 4;
@@ -243,6 +288,37 @@ TEST_F(HttpServerTest, TlsWithACertificateAndKeyFromTheWebConfig) {
     EXPECT_EQ(std::system(spoof.c_str()), 0);
     EXPECT_EQ(read_text_file(dir + "/code.txt").value_or(""), "200");
     std::system(("rm -rf " + dir).c_str());
+}
+
+TEST_F(HttpServerTest, TlsHandshakeDrippedAByteAtATimeIsCutAtTheTimeout) {
+    if (!have_program("openssl"))
+        GTEST_SKIP() << "openssl is not installed (scripts/deps/test.txt)";
+    std::string dir = ::testing::TempDir() + "/rdmadiag-tls-drip-" + std::to_string(::getpid());
+    std::string mk = "mkdir -p " + dir +
+                     " && openssl req -x509 -newkey ec -pkeyopt "
+                     "ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost "
+                     "-keyout " +
+                     dir + "/key.pem -out " + dir + "/cert.pem >/dev/null 2>&1";
+    ASSERT_EQ(std::system(mk.c_str()), 0);
+    auto web =
+        parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n", dir);
+    ASSERT_TRUE(web.ok()) << web.error().message;
+    HttpServerOptions o;
+    o.web = *web;
+    o.request_timeout = 500ms;
+    int port = start(o);
+    // A handshake record announcing 16 KiB, then a byte every 50 ms: each read comes well within
+    // a per-read timeout, so only a deadline on the whole handshake ends it.
+    RawConnection c(port);
+    ASSERT_TRUE(c.send(std::string("\x16\x03\x01\x40\x00", 5)));
+    bool closed = false;
+    for (int i = 0; i < 400 && !closed; ++i) {
+        if (!c.send("A")) break;  // reset: the server has given up on it
+        c.read_all(50ms, &closed);
+    }
+    EXPECT_TRUE(closed || !c.send("A")) << "a dripping handshake held its connection";
+    std::string cleanup = "rm -rf " + dir;
+    EXPECT_EQ(std::system(cleanup.c_str()), 0);
 }
 
 TEST_F(HttpServerTest, UnreadableTlsFilesAreAStartError) {
