@@ -23,6 +23,7 @@ SourceSettings CliContext::source_settings() const {
 
 bool CliContext::source_enabled(const SourceEntry& entry) const {
     if (entry.name == "sim" || entry.name == "replay") return false;
+    if (withheld_sources.count(entry.name)) return false;
     auto it = source_switches.find(entry.name);
     return it != source_switches.end() ? it->second : entry.enabled_by_default;
 }
@@ -112,6 +113,26 @@ Result<Collected> simulate(const CliContext& ctx, TimePoint start) {
 
 }  // namespace
 
+CliContext with_mr_sources(const CliContext& ctx) {
+    CliContext c = ctx;
+    SourceRegistry reg;
+    for (auto entry : ctx.registry.entries()) {
+        if (entry.name == "tracefs") entry.enabled_by_default = true;
+        if (entry.name == "netlink") {
+            const auto sw = ctx.source_switches.find("netlink");
+            if (ctx.sysfs_root == "/sys") {
+                entry.enabled_by_default = true;
+            } else if (sw == ctx.source_switches.end()) {
+                c.withheld_sources["netlink"] =
+                    "not used with --path.sysfs: RDMA netlink describes this machine's kernel";
+            }
+        }
+        reg.add(std::move(entry));
+    }
+    c.registry = std::move(reg);
+    return c;
+}
+
 Result<Collected> fetch_remote(const std::string& base) {
     auto url = parse_http_url(base);
     if (!url) return url.error();
@@ -139,6 +160,9 @@ Result<Collected> collect_once(const CliContext& ctx) {
     std::vector<std::string> down;
     std::vector<std::string> used_names;
     size_t used = 0;
+    for (const auto& [name, reason] : ctx.withheld_sources) {
+        engine->consume(Observation{*start, name, SourceStatus{false, reason}});
+    }
     for (const auto& entry : ctx.registry.entries()) {
         if (!ctx.source_enabled(entry)) continue;
         auto src = entry.factory(ctx.source_settings());

@@ -25,6 +25,8 @@ struct CliContext {
     std::string clock_start;  // fixes "now" for reproducible output (tests, bug reports)
     std::map<std::string, std::string> source_options;  // --source.opt key=value
     std::map<std::string, bool> source_switches;        // --source.NAME / --no-source.NAME
+    // Sources one-shot collection leaves out on purpose, with the reason the snapshot shows.
+    std::map<std::string, std::string> withheld_sources;
     SourceRegistry registry;
 
     SourceSettings source_settings() const;
@@ -44,6 +46,12 @@ struct Collected {
 };
 
 Result<Collected> collect_once(const CliContext& ctx);
+
+// The context with the MR sources on, for status, check and mrs: tracefs (reads the trace buffer
+// once, changes nothing) always, unless switched off; netlink only when sysfs is the running
+// kernel's (/sys), since RDMA netlink describes this machine and not a tree read with
+// --path.sysfs. The probe stays off: a one-shot command would listen for a moment only.
+CliContext with_mr_sources(const CliContext& ctx);
 // GET <base>/api/v1/snapshot from a running daemon.
 Result<Collected> fetch_remote(const std::string& base);
 

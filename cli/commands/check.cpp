@@ -14,7 +14,7 @@ void register_check_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto strict = std::make_shared<bool>(false);
     cmd->add_flag("--warn-on-info", *strict, "Info findings alone make the status WARNING");
     cmd->callback([&ctx, &exit, strict] {
-        auto got = collect_once(ctx);
+        auto got = collect_once(with_mr_sources(ctx));
         if (!got) {
             std::printf("RDMADIAG UNKNOWN - %s\n", got.error().message.c_str());
             exit.value = static_cast<int>(CheckStatus::unknown);

@@ -12,18 +12,6 @@ namespace rdmadiag::cli {
 
 namespace {
 
-// The generic one-shot collection with the MR sources switched on.
-CliContext with_mr_sources(const CliContext& ctx) {
-    CliContext c = ctx;
-    SourceRegistry reg;
-    for (auto entry : ctx.registry.entries()) {
-        if (entry.name == "tracefs" || entry.name == "netlink") entry.enabled_by_default = true;
-        reg.add(std::move(entry));
-    }
-    c.registry = std::move(reg);
-    return c;
-}
-
 // With an explicit tracefs root the trace is the point: no simulated fallback.
 Result<Collected> collect_trace(const CliContext& ctx) {
     auto start = ctx.start_time();

@@ -13,7 +13,7 @@ void register_status_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd = app.add_subcommand("status", "Devices, ports, P_Key tables, counters and findings");
     add_common_options(*cmd, ctx);
     cmd->callback([&ctx, &exit] {
-        auto got = collect_once(ctx);
+        auto got = collect_once(with_mr_sources(ctx));
         if (!got) {
             exit.value = report_error(got.error());
             return;

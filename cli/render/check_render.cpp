@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "cli/render/mr_health_render.hpp"
+
 namespace rdmadiag::cli {
 
 std::string_view to_string(CheckStatus s) {
@@ -58,7 +60,10 @@ CheckResult evaluate_check(const Snapshot& s, const CheckOptions& options) {
         r.status = CheckStatus::unknown;
         headline = any_source_up ? "no RDMA ports seen" : "no source could read anything";
         for (const auto& src : s.sources) {
-            if (!src.up && !src.reason.empty()) {
+            // The MR sources read no port: their reasons are not why no port was seen.
+            const bool mr_only =
+                src.name == "tracefs" || src.name == "netlink" || src.name == "probe";
+            if (!src.up && !src.reason.empty() && !mr_only) {
                 headline += "; " + src.name + ": " + src.reason;
                 break;
             }
@@ -81,12 +86,23 @@ CheckResult evaluate_check(const Snapshot& s, const CheckOptions& options) {
             headline += ": " + top.rule + " on " + top.subject.to_string();
         }
     }
+    // MR health that cannot be judged does not change the status (most hosts run no ULP that
+    // uses FRWR), but the headline says so rather than letting OK imply it was looked at.
+    const auto mr = mr_health_coverage(s);
+    if (!mr.judged) headline += "; MR health not judged";
+    size_t stuck = 0;
+    size_t unknown = 0;
+    for (const auto& m : s.mrs.mrs) {
+        stuck += m.state == MrState::stuck ? 1 : 0;
+        unknown += m.state == MrState::unknown ? 1 : 0;
+    }
     r.summary = "RDMADIAG " + std::string(to_string(r.status)) + " - " + headline + " | " +
                 perf("critical", critical) + " " + perf("warning", warning) + " " +
                 perf("info", info) + " " + perf("ports", ports) + " " +
                 perf("stale_caches", count_cache(s, CacheJudgement::stale)) + " " +
                 perf("unjudged_caches", count_cache(s, CacheJudgement::not_watched)) + " " +
-                perf("pkey_changes", s.pkey_changes.size());
+                perf("pkey_changes", s.pkey_changes.size()) + " " + perf("mrs_stuck", stuck) + " " +
+                perf("mrs_unknown", unknown);
     for (const auto& f : s.findings) {
         r.details += std::string(to_string(f.severity)) + " " + f.rule + " " +
                      f.subject.to_string() + " since " + format_time(f.since) + ": " + f.evidence +

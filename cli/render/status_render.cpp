@@ -4,6 +4,7 @@
 
 #include "cli/render/findings_render.hpp"
 #include "cli/render/format.hpp"
+#include "cli/render/mr_health_render.hpp"
 #include "cli/render/table.hpp"
 #include "collector/json/json_fields.hpp"
 #include "collector/json/snapshot_json.hpp"
@@ -63,15 +64,7 @@ std::string render_status_text(const Snapshot& snap, const std::string& origin) 
         }
     }
 
-    if (!snap.mrs.mrs.empty()) {
-        std::map<MrState, size_t> by_state;
-        for (const auto& m : snap.mrs.mrs) ++by_state[m.state];
-        out += "\nMRs:";
-        for (const auto& [state, n] : by_state) {
-            out += " " + std::to_string(n) + " " + std::string(to_string(state));
-        }
-        out += "\n";
-    }
+    out += "\n" + render_mr_health_line(snap);
 
     out += "\n" + render_findings_summary(snap);
 
@@ -99,6 +92,9 @@ nlohmann::json render_status_json(const Snapshot& snap, const std::string& origi
     out["sources"] = std::move(j["sources"]);
     out["findings"] = std::move(j["findings"]);
     out["mrs"] = std::move(j["mrs"]);
+    const auto coverage = mr_health_coverage(snap);
+    out["mr_health"] = {
+        {"judged", coverage.judged}, {"from", coverage.from}, {"not_judged", coverage.not_judged}};
     return out;
 }
 

@@ -16,7 +16,7 @@ namespace rdmadiag {
 // Settings every source may read. Roots are parameters so tests point them at fixtures.
 struct SourceSettings {
     std::string sysfs_root = "/sys";
-    std::string tracefs_root;  // empty: /sys/kernel/tracing, then /sys/kernel/debug/tracing
+    std::string tracefs_root;  // empty: <sysfs_root>/kernel/tracing, then .../kernel/debug/tracing
     std::string procfs_root = "/proc";
     std::vector<std::string> include_devices;  // empty: all
     std::vector<std::string> exclude_devices;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "collector/model/time.hpp"
 #include "collector/sources/tracefs/mr_trace_parser.hpp"
 
 namespace rdmadiag {
@@ -46,7 +47,10 @@ bool exists(const std::string& p) {
     return fs::exists(p, ec);
 }
 
-std::string resolve_root(const std::string& configured, std::string& why) {
+// Unless told, tracefs is looked for under the sysfs root the other sources read: the running
+// kernel's for /sys, a captured tree's own for a copy.
+std::string resolve_root(const std::string& configured, const std::string& sysfs_root,
+                         std::string& why) {
     if (!configured.empty()) {
         if (!exists(configured + "/trace")) {
             why = "tracefs root " + configured + " has no 'trace' file: not a tracefs mount";
@@ -54,13 +58,14 @@ std::string resolve_root(const std::string& configured, std::string& why) {
         }
         return configured;
     }
-    for (const char* c : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
-        if (exists(std::string(c) + "/trace")) return c;
+    const std::string tracing = sysfs_root + "/kernel/tracing";
+    const std::string debug = sysfs_root + "/kernel/debug/tracing";
+    for (const auto& c : {tracing, debug}) {
+        if (exists(c + "/trace")) return c;
     }
-    why =
-        "tracefs is not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing "
-        "(mount -t tracefs nodev /sys/kernel/tracing)";
-    return "/sys/kernel/tracing";
+    why = "tracefs is not mounted at " + tracing + " or " + debug;
+    if (sysfs_root == "/sys") why += " (mount -t tracefs nodev /sys/kernel/tracing)";
+    return tracing;
 }
 
 Duration realtime_minus_monotonic() {
@@ -94,7 +99,7 @@ TracefsSource::TracefsSource(const SourceSettings& settings, TracefsMode mode,
     : mode_(mode), device_(only_device(settings)) {
     clock_offset_ = clock_offset ? *clock_offset : realtime_minus_monotonic();
     std::string why;
-    root_ = resolve_root(settings.tracefs_root, why);
+    root_ = resolve_root(settings.tracefs_root, settings.sysfs_root, why);
     if (!why.empty()) {
         availability_ = {false, why};
         return;
@@ -249,8 +254,8 @@ SourceEntry tracefs_source_entry() {
     SourceEntry e;
     e.name = "tracefs";
     e.description = "kernel MR events (rpcrdma, rdma_core) from tracefs";
-    // Off in generic one-shot collection (its output would depend on the host's tracefs);
-    // `rdmadiag mrs` and the daemon create it by name.
+    // Off in generic one-shot collection; `rdmadiag status`, `check` and `mrs` switch it on
+    // (cli/cli_context with_mr_sources), the daemon by its configuration.
     e.enabled_by_default = false;
     // One-shot by default (reads <root>/trace, changes nothing); a daemon sets
     // tracefs.mode=follow to enable the events and read trace_pipe.
@@ -260,8 +265,15 @@ SourceEntry tracefs_source_entry() {
         if (mode != "once" && mode != "follow") {
             return make_error("tracefs.mode must be once or follow, not \"" + mode + "\"");
         }
+        // A trace captured elsewhere: the wall time its trace clock counts from.
+        std::optional<Duration> offset;
+        if (auto b = s.extra.find("tracefs.boot_time"); b != s.extra.end()) {
+            auto t = parse_time(b->second);
+            if (!t) return make_error("tracefs.boot_time: " + t.error().message);
+            offset = t->time_since_epoch();
+        }
         return std::unique_ptr<Source>(std::make_unique<TracefsSource>(
-            s, mode == "follow" ? TracefsMode::follow : TracefsMode::once));
+            s, mode == "follow" ? TracefsMode::follow : TracefsMode::once, offset));
     };
     return e;
 }

@@ -2,8 +2,10 @@
 // Kernel MR events from tracefs (rpcrdma and rdma_core systems). Following: enables the events
 // it may, reads trace_pipe through the collector's loop, and disables on exit what it enabled.
 // Once: reads the trace buffer (<root>/trace) one time, for a one-shot look. The root is a
-// parameter (SourceSettings::tracefs_root); when empty, /sys/kernel/tracing then
-// /sys/kernel/debug/tracing. When tracefs or the events are missing it says which and why.
+// parameter (SourceSettings::tracefs_root); when empty, <sysfs root>/kernel/tracing then
+// <sysfs root>/kernel/debug/tracing. Option tracefs.boot_time=RFC3339 maps the trace clock of a
+// trace captured elsewhere (default: this host's CLOCK_REALTIME - CLOCK_MONOTONIC). When tracefs or
+// the events are missing it says which and why.
 
 #include <memory>
 #include <string>

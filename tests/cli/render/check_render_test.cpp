@@ -24,9 +24,10 @@ TEST(CheckRender, CriticalFindingIsCriticalWithPerfdata) {
     EXPECT_EQ(r.status, CheckStatus::critical);
     EXPECT_EQ(r.exit_code(), 2);
     EXPECT_EQ(r.summary,
-              "RDMADIAG CRITICAL - 1 critical, 0 warning, 0 info: pkey.cache_stale on mlx5_0:1 | "
-              "critical=1;;;0 warning=0;;;0 info=0;;;0 ports=1;;;0 stale_caches=1;;;0 "
-              "unjudged_caches=0;;;0 pkey_changes=0;;;0");
+              "RDMADIAG CRITICAL - 1 critical, 0 warning, 0 info: pkey.cache_stale on mlx5_0:1; MR "
+              "health not judged | critical=1;;;0 warning=0;;;0 info=0;;;0 ports=1;;;0 "
+              "stale_caches=1;;;0 unjudged_caches=0;;;0 pkey_changes=0;;;0 mrs_stuck=0;;;0 "
+              "mrs_unknown=0;;;0");
     EXPECT_NE(r.details.find("critical pkey.cache_stale mlx5_0:1 since"), std::string::npos);
 }
 
@@ -50,7 +51,8 @@ TEST(CheckRender, NoFindingsIsOk) {
     s.findings.clear();
     const auto r = evaluate_check(s);
     EXPECT_EQ(r.status, CheckStatus::ok);
-    EXPECT_EQ(r.summary.substr(0, r.summary.find(" |")), "RDMADIAG OK - 1 port, no findings");
+    EXPECT_EQ(r.summary.substr(0, r.summary.find(" |")),
+              "RDMADIAG OK - 1 port, no findings; MR health not judged");
     EXPECT_TRUE(r.details.empty());
 }
 
