@@ -66,8 +66,7 @@ def get_json(port, path):
 
 def findings(port):
     """The active findings as comparable (rule, subject) pairs."""
-    body = get_json(port, "/api/v1/findings")
-    items = body.get("findings", body) if isinstance(body, dict) else body
+    items = get_json(port, "/api/v1/findings")["active"]
     return sorted((f.get("rule"), json.dumps(f.get("subject"), sort_keys=True)) for f in items)
 
 

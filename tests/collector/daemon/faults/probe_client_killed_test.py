@@ -33,7 +33,7 @@ def rss_bytes(pid):
 def mr_keys(port):
     body = get_json(port, "/api/v1/mrs")
     items = body.get("mrs", []) if isinstance(body, dict) else body
-    return {(m.get("device"), str(m.get("id", m.get("mr_id")))) for m in items}
+    return {(m.get("device"), m.get("mr")) for m in items}
 
 
 def main():
