@@ -45,3 +45,22 @@ function(rdmadiag_test)
     set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
                                                ENVIRONMENT "${ARG_ENV}")
 endfunction()
+
+# rdmadiag_python_test(NAME <name> SCRIPT <file> ARGS ... LABELS ... [TIMEOUT s])
+# A Python script test; it exits 77 (SKIP) with its reason when a program it needs is missing.
+function(rdmadiag_python_test)
+    cmake_parse_arguments(ARG "" "NAME;SCRIPT;TIMEOUT" "ARGS;LABELS" ${ARGN})
+    if(NOT Python3_EXECUTABLE)
+        find_package(Python3 COMPONENTS Interpreter)
+    endif()
+    if(NOT Python3_EXECUTABLE)
+        return()
+    endif()
+    if(NOT ARG_TIMEOUT)
+        set(ARG_TIMEOUT 300)
+    endif()
+    add_test(NAME ${ARG_NAME} COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_SCRIPT}
+                                      ${ARG_ARGS})
+    set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}" SKIP_RETURN_CODE 77
+                                                TIMEOUT ${ARG_TIMEOUT})
+endfunction()

@@ -1,7 +1,14 @@
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <optional>
 
 #include "cli/commands/commands.hpp"
 #include "cli/commands/live_run.hpp"
@@ -19,6 +26,40 @@ public:
 private:
     Engine& engine_;
 };
+
+// A write that failed half way (disk full, file size limit) leaves a last line cut short. The
+// file is cut back to its last whole line so what was recorded replays as it is. Returns the
+// bytes kept, or nothing when the file is not a regular one (a pipe, /dev/full) or cannot be cut.
+std::optional<uint64_t> trim_to_last_line(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    struct stat st {};
+    std::optional<uint64_t> kept;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        std::array<char, 65536> buf{};
+        off_t end = st.st_size;
+        off_t cut = 0;
+        while (end > 0) {
+            off_t start =
+                end > static_cast<off_t>(buf.size()) ? end - static_cast<off_t>(buf.size()) : 0;
+            ssize_t n = ::pread(fd, buf.data(), static_cast<size_t>(end - start), start);
+            if (n <= 0) break;
+            bool found = false;
+            for (ssize_t i = n - 1; i >= 0; --i) {
+                if (buf[static_cast<size_t>(i)] == '\n') {
+                    cut = start + i + 1;
+                    found = true;
+                    break;
+                }
+            }
+            if (found) break;
+            end = start;
+        }
+        if (cut == st.st_size || ::ftruncate(fd, cut) == 0) kept = static_cast<uint64_t>(cut);
+    }
+    ::close(fd);
+    return kept;
+}
 
 std::string host_name() {
     char buf[256] = {};
@@ -50,6 +91,9 @@ void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
             }
             options.duration = *d;
         }
+        // Past a file size limit (RLIMIT_FSIZE) the write fails with EFBIG, reported like a
+        // full disk, instead of SIGXFSZ ending the process with the recording cut mid-line.
+        std::signal(SIGXFSZ, SIG_IGN);
         std::ofstream out(*file);
         if (!out) {
             exit.value = report_error(make_error("cannot write " + *file));
@@ -67,7 +111,13 @@ void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         exit.value = run_sources(ctx, *engine, recorder, options);
         recorder.flush();
         if (!recorder.good()) {
-            exit.value = report_error(make_error("writing " + *file + " failed"));
+            std::string why = std::strerror(recorder.error() != 0 ? recorder.error() : EIO);
+            std::string kept;
+            if (auto bytes = trim_to_last_line(*file)) {
+                kept = "; kept the first " + std::to_string(*bytes) +
+                       " bytes, whole lines only, which replay as they are";
+            }
+            exit.value = report_error(make_error("writing " + *file + " failed: " + why + kept));
             return;
         }
         std::fprintf(stderr, "rdmadiag: recorded %llu observations to %s\n",

@@ -1,5 +1,7 @@
 #include "collector/replay/recorder.hpp"
 
+#include <cerrno>
+
 #include "collector/json/observation_json.hpp"
 
 namespace rdmadiag {
@@ -11,14 +13,22 @@ Recorder::Recorder(std::ostream& out, const RecordingHeader& header, Observation
 
 void Recorder::emit(Observation obs) {
     if (out_.good()) {
+        errno = 0;
         out_ << observation_to_line(obs) << '\n';
-        if (out_.good()) ++written_;
+        if (out_.good()) {
+            ++written_;
+        } else if (error_ == 0) {
+            error_ = errno != 0 ? errno : EIO;
+        }
     }
     if (next_) next_->emit(std::move(obs));
 }
 
 void Recorder::flush() {
+    if (!out_.good()) return;
+    errno = 0;
     out_.flush();
+    if (!out_.good() && error_ == 0) error_ = errno != 0 ? errno : EIO;
 }
 
 }  // namespace rdmadiag

@@ -23,11 +23,14 @@ public:
     // False once the stream failed (disk full, closed pipe); later observations still reach
     // `next`.
     bool good() const { return out_.good(); }
+    // errno when the stream first failed (ENOSPC, EFBIG, ...), 0 while it is good.
+    int error() const { return error_; }
 
 private:
     std::ostream& out_;
     ObservationSink* next_;
     uint64_t written_ = 0;
+    int error_ = 0;
 };
 
 }  // namespace rdmadiag

@@ -1,6 +1,7 @@
 #include "collector/sources/tracefs/tracefs_source.hpp"
 
 #include <fcntl.h>
+#include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -119,7 +120,18 @@ TracefsSource::TracefsSource(const SourceSettings& settings, TracefsMode mode,
         return;
     }
     if (mode_ == TracefsMode::follow) {
-        pipe_fd_ = fd;
+        epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
+        if (epoll_fd_ < 0) {
+            availability_ = {false, std::string("epoll_create1: ") + std::strerror(errno)};
+            ::close(fd);
+            return;
+        }
+        ::close(fd);
+        std::string open_why;
+        if (!open_pipe(open_why)) {
+            availability_ = {false, open_why};
+            return;
+        }
         probe_events(true);
     } else {
         ::close(fd);
@@ -132,13 +144,51 @@ TracefsSource::TracefsSource(const SourceSettings& settings, TracefsMode mode,
         note += (note.empty() ? "" : "; ") + availability_.reason;
     }
     availability_ = {true, note};
+    note_ = note;
+}
+
+bool TracefsSource::open_pipe(std::string& why) {
+    const std::string file = root_ + "/trace_pipe";
+    int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        why = "cannot open " + file + ": " + std::strerror(errno) +
+              (errno == EACCES ? " (needs root)" : "");
+        return false;
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.fd = fd;
+    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0) {
+        why = "cannot watch " + file + ": " + std::strerror(errno);
+        ::close(fd);
+        return false;
+    }
+    pipe_fd_ = fd;
+    return true;
+}
+
+void TracefsSource::close_pipe() {
+    if (pipe_fd_ < 0) return;
+    ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, pipe_fd_, nullptr);
+    ::close(pipe_fd_);
+    pipe_fd_ = -1;
+    lines_ = LineAssembler();  // a line cut by the end of the pipe is not glued to the next one
+}
+
+void TracefsSource::set_status(bool up, std::string reason, TimePoint now, ObservationSink& sink) {
+    if (status_sent_ && availability_.available == up && availability_.reason == reason) return;
+    availability_ = {up, std::move(reason)};
+    status_sent_ = true;
+    sink.emit(
+        Observation{now, "tracefs", SourceStatus{availability_.available, availability_.reason}});
 }
 
 TracefsSource::~TracefsSource() {
     for (const auto& e : enabled_) {
         std::ofstream(root_ + "/events/" + e + "/enable") << "0\n";
     }
-    if (pipe_fd_ >= 0) ::close(pipe_fd_);
+    close_pipe();
+    if (epoll_fd_ >= 0) ::close(epoll_fd_);
 }
 
 void TracefsSource::probe_events(bool enable) {
@@ -169,12 +219,14 @@ void TracefsSource::probe_events(bool enable) {
 }
 
 Duration TracefsSource::poll_interval() const {
-    return mode_ == TracefsMode::once ? std::chrono::seconds(1) : Duration::zero();
+    // Follow mode polls only to reopen a trace_pipe that ended.
+    if (mode_ == TracefsMode::follow && epoll_fd_ < 0) return Duration::zero();
+    return std::chrono::seconds(1);
 }
 
 std::vector<int> TracefsSource::event_fds() const {
-    if (pipe_fd_ < 0) return {};
-    return {pipe_fd_};
+    if (epoll_fd_ < 0) return {};
+    return {epoll_fd_};
 }
 
 void TracefsSource::emit_status(TimePoint now, ObservationSink& sink) {
@@ -187,7 +239,17 @@ void TracefsSource::emit_status(TimePoint now, ObservationSink& sink) {
 void TracefsSource::poll(TimePoint now, ObservationSink& sink) {
     now_ = now;
     emit_status(now, sink);
-    if (mode_ != TracefsMode::once || read_once_ || !availability_.available) return;
+    if (mode_ == TracefsMode::follow) {
+        if (epoll_fd_ < 0 || pipe_fd_ >= 0) return;
+        std::string why;
+        if (open_pipe(why)) {
+            set_status(true, note_, now, sink);
+        } else {
+            set_status(false, "trace_pipe ended and " + why, now, sink);
+        }
+        return;
+    }
+    if (read_once_ || !availability_.available) return;
     read_once_ = true;
     std::ifstream in(root_ + "/trace", std::ios::binary);
     if (!in) {
@@ -206,15 +268,30 @@ void TracefsSource::poll(TimePoint now, ObservationSink& sink) {
 void TracefsSource::on_readable(int fd, TimePoint now, ObservationSink& sink) {
     now_ = now;
     emit_status(now, sink);
-    if (fd != pipe_fd_) return;
+    if (fd != epoll_fd_ || pipe_fd_ < 0) return;
     errors_this_read_ = 0;
     std::array<char, 65536> buf{};
     size_t total = 0;
     while (total < kMaxBytesPerWakeup) {
         ssize_t n = ::read(pipe_fd_, buf.data(), buf.size());
-        if (n <= 0) break;  // EAGAIN: drained; 0: writer side gone (tests use a fifo)
-        total += static_cast<size_t>(n);
-        feed(std::string_view(buf.data(), static_cast<size_t>(n)), sink);
+        if (n > 0) {
+            total += static_cast<size_t>(n);
+            feed(std::string_view(buf.data(), static_cast<size_t>(n)), sink);
+            continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+            if (errno == EINTR) continue;
+            return;  // drained
+        }
+        // End of file (the writer of a fifo went away) or a read error: an ended pipe stays
+        // readable, so it is closed rather than read again on every wake-up.
+        std::string why = n == 0 ? std::string("end of file") : std::strerror(errno);
+        feed("\n", sink);  // what the writer left without a newline still counts
+        close_pipe();
+        sink.emit(Observation{now, "tracefs",
+                              SampleError{root_ + "/trace_pipe", "trace_pipe ended: " + why, 0}});
+        set_status(false, "trace_pipe ended (" + why + "): reopening", now, sink);
+        return;
     }
 }
 

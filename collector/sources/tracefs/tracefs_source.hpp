@@ -6,6 +6,9 @@
 // <sysfs root>/kernel/debug/tracing. Option tracefs.boot_time=RFC3339 maps the trace clock of a
 // trace captured elsewhere (default: this host's CLOCK_REALTIME - CLOCK_MONOTONIC). When tracefs or
 // the events are missing it says which and why.
+// When trace_pipe ends (end of file or a read error) the source goes down with the reason and
+// reopens it on its next poll; the collector watches one epoll descriptor of the source's own,
+// so the reopened pipe needs no re-registration.
 
 #include <memory>
 #include <string>
@@ -54,6 +57,10 @@ private:
     void probe_events(bool enable);
     void handle_line(std::string_view line, ObservationSink& sink, int depth);
     void emit_status(TimePoint now, ObservationSink& sink);
+    // Follow mode: opens trace_pipe into the source's epoll set; false (reason set) on failure.
+    bool open_pipe(std::string& why);
+    void close_pipe();
+    void set_status(bool up, std::string reason, TimePoint now, ObservationSink& sink);
 
     TracefsMode mode_;
     std::string root_;
@@ -61,6 +68,8 @@ private:
     Availability availability_;
     Duration clock_offset_{};
     int pipe_fd_ = -1;
+    int epoll_fd_ = -1;  // follow mode: watches pipe_fd_, handed to the collector
+    std::string note_;   // what the source says when up (events it could not enable, ...)
     bool read_once_ = false;
     bool status_sent_ = false;
     std::vector<std::string> enabled_;  // "rpcrdma/xprtrdma_wc_li", enabled by us

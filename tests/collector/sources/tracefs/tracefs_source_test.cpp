@@ -1,6 +1,7 @@
 #include "collector/sources/tracefs/tracefs_source.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -165,6 +166,66 @@ TEST(TracefsSource, FollowEnablesEventsReadsThePipeAndRestoresOnExit) {
     }
     EXPECT_EQ(t.enable_of("rpcrdma", "xprtrdma_wc_li"), "0");
     EXPECT_EQ(t.enable_of("rpcrdma", "xprtrdma_wc_fastreg"), "1");  // was on before us
+}
+
+std::vector<SourceStatus> statuses(const VectorSink& sink) {
+    std::vector<SourceStatus> out;
+    for (const auto& o : sink.observations) {
+        if (const auto* s = std::get_if<SourceStatus>(&o.body)) out.push_back(*s);
+    }
+    return out;
+}
+
+TEST(TracefsSource, EndedPipeGoesDownStopsWakingAndIsReopened) {
+    FakeTracefs t;
+    t.write_trace("");
+    t.make_pipe();
+    t.add_event("rdma_core", "mr_dereg", "1");
+    TracefsSource src(t.settings(), TracefsMode::follow, Duration::zero());
+    ASSERT_TRUE(src.availability().available) << src.availability().reason;
+    ASSERT_EQ(src.event_fds().size(), 1u);
+    const int fd = src.event_fds()[0];
+    EXPECT_GT(src.poll_interval(), Duration::zero());  // to reopen an ended pipe
+
+    const auto pipe = t.root / "trace_pipe";
+    const auto away = t.root / "trace_pipe.away";
+    int w = ::open(pipe.c_str(), O_WRONLY | O_NONBLOCK);
+    ASSERT_GE(w, 0);
+    std::string line = "kw-1 [000] ..... 6.0: mr_dereg: mr.id=3\n";
+    ASSERT_EQ(::write(w, line.data(), line.size()), static_cast<ssize_t>(line.size()));
+    VectorSink sink;
+    src.on_readable(fd, TimePoint{}, sink);
+    ASSERT_EQ(mr_events(sink).size(), 1u);
+
+    // The writer goes away and the pipe with it: down, with the reason, until it can be reopened.
+    fs::rename(pipe, away);
+    ::close(w);
+    src.on_readable(fd, TimePoint{}, sink);
+    ASSERT_FALSE(statuses(sink).empty());
+    EXPECT_FALSE(statuses(sink).back().up);
+    EXPECT_NE(statuses(sink).back().reason.find("end of file"), std::string::npos)
+        << statuses(sink).back().reason;
+    EXPECT_FALSE(src.availability().available);
+    ASSERT_EQ(src.event_fds(), std::vector<int>{fd});  // the collector's registration holds
+    src.poll(TimePoint{}, sink);
+    EXPECT_FALSE(statuses(sink).back().up);
+    EXPECT_NE(statuses(sink).back().reason.find("cannot open"), std::string::npos);
+
+    // Nothing left to read: the ended pipe no longer makes the descriptor readable.
+    pollfd p{fd, POLLIN, 0};
+    EXPECT_EQ(::poll(&p, 1, 0), 0);
+
+    fs::rename(away, pipe);
+    src.poll(TimePoint{}, sink);
+    EXPECT_TRUE(statuses(sink).back().up);
+    EXPECT_TRUE(src.availability().available);
+    w = ::open(pipe.c_str(), O_WRONLY | O_NONBLOCK);
+    ASSERT_GE(w, 0);
+    ASSERT_EQ(::write(w, line.data(), line.size()), static_cast<ssize_t>(line.size()));
+    ASSERT_EQ(::poll(&p, 1, 0), 1);
+    src.on_readable(fd, TimePoint{}, sink);
+    ::close(w);
+    EXPECT_EQ(mr_events(sink).size(), 2u);
 }
 
 TEST(TracefsSource, SplicedAndGarbledLinesCostOnlyThemselves) {
