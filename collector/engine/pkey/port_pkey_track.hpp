@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/engine/pkey/vacated_indexes.hpp"
 #include "collector/model/finding.hpp"
 #include "collector/model/pkey_state.hpp"
 
@@ -21,6 +22,7 @@ struct TrackedView {
     TimePoint confirmed;
     uint64_t loaded_generation = 0;  // cache only
     uint16_t source = 0;             // index into the module's source names
+    VacatedIndexes vacated;          // who last held the empty indexes, to recognise reuse
 
     bool present() const { return table != nullptr; }
 };

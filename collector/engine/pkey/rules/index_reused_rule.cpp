@@ -1,0 +1,27 @@
+// pkey.index_reused: a key took an index another key held. Consumers created with that index for
+// the old key (UD QPs, address handles, IPoIB child interfaces) and not torn down now send with
+// the new key: into another partition, and no violation counter says so.
+
+#include "collector/engine/pkey/pkey_diff.hpp"
+#include "collector/engine/pkey/rules/change_subject.hpp"
+
+namespace rdmadiag {
+
+void report_index_reuses(PKeyRuleContext& rc, const PKeyDiff& diff) {
+    for (const auto& c : diff.changes) {
+        if (!c.previous_key) continue;
+        const std::string index = std::to_string(c.index);
+        rc.hold(rc.make(
+            kRuleIndexReused, Severity::warning, change_subject(rc, c.index, c.new_key), diff.time,
+            describe_change(c) + " (" + generation_step(diff) + ")",
+            "QPs, address handles and IPoIB child interfaces created with P_Key index " + index +
+                " for " + format_pkey(*c.previous_key) + " and still alive now send in partition " +
+                format_pkey(c.new_key) + ". Find and re-create the consumers of " +
+                format_pkey(*c.previous_key) +
+                " on this port; to keep indexes from being reused, "
+                "leave room in the table (opensm reuses a freed index only when nothing is free "
+                "after its last used one)."));
+    }
+}
+
+}  // namespace rdmadiag
