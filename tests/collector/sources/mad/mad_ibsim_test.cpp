@@ -334,7 +334,9 @@ TEST_F(MadIbsimReuse, AHoleGivenToAnotherKeyIsAReusedIndex) {
     // Elsewhere only switch ports' packed tables shifted (Switch1 port 2 follows Hca2 port 1):
     // their diffs say so, but nothing addresses a switch port's table by index, so no finding.
     for (const auto& other : snap->findings) {
-        if (other.rule == "pkey.index_reused") EXPECT_EQ(other.subject, subject);
+        if (other.rule == "pkey.index_reused") {
+            EXPECT_EQ(other.subject, subject);
+        }
     }
     bool switch_port_reused = false;
     for (const auto& d : snap->pkey_changes) {
