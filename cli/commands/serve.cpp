@@ -35,6 +35,20 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registr
     cmd.add_option("--interval.pkeys", f.pkey_interval, "How often P_Key tables are read");
     cmd.add_option("--log.level", f.log_level, "debug, info, warn or error");
     cmd.add_option("--log.format", f.log_format, "logfmt or json");
+    cmd.add_option_function<std::vector<std::string>>(
+           "--source.opt",
+           [&f](const std::vector<std::string>& kvs) {
+               for (const auto& kv : kvs) {
+                   const auto eq = kv.find('=');
+                   if (eq == std::string::npos)
+                       throw CLI::ValidationError("--source.opt", "expects KEY=VALUE: " + kv);
+                   f.source_options[kv.substr(0, eq)] = kv.substr(eq + 1);
+               }
+           },
+           "Source option KEY=VALUE (e.g. mad.scope=subnet), repeatable; over source-options")
+        ->type_name("KEY=VALUE")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     for (const auto& e : registry.entries()) {
         std::string name = e.name;
         cmd.add_flag_callback(
@@ -85,6 +99,7 @@ Result<DaemonConfig> resolve_serve_config(const ServeFlags& f) {
         c.log_format = *l;
     }
     for (const auto& [name, on] : f.source_switches) c.source_switches[name] = on;
+    for (const auto& [key, value] : f.source_options) c.sources.extra[key] = value;
     return c;
 }
 

@@ -30,6 +30,7 @@ struct ServeFlags {
     std::optional<std::string> counter_interval, pkey_interval;
     std::optional<std::string> log_level, log_format;
     std::map<std::string, bool> source_switches;
+    std::map<std::string, std::string> source_options;  // --source.opt KEY=VALUE
 };
 
 // Declares serve's flags on `cmd`; --source.X / --no-source.X for every registered source.
