@@ -10,18 +10,23 @@ std::string membership(uint16_t key) {
     return pkey_is_full(key) ? "full" : "limited";
 }
 
+std::string reused(const PKeyEntryChange& c) {
+    return c.previous_key ? " (reuses the index of " + format_pkey(*c.previous_key) + ")" : "";
+}
+
 std::string change_line(const PKeyEntryChange& c) {
     const std::string idx = std::to_string(c.index);
     std::string pad(idx.size() < 5 ? 5 - idx.size() : 0, ' ');
     std::string s = "  " + pad + idx + "  ";
     switch (c.kind) {
         case PKeyChangeKind::added:
-            return s + "added    " + format_pkey(c.new_key) + " " + membership(c.new_key);
+            return s + "added    " + format_pkey(c.new_key) + " " + membership(c.new_key) +
+                   reused(c);
         case PKeyChangeKind::removed:
             return s + "removed  " + format_pkey(c.old_key) + " " + membership(c.old_key);
         case PKeyChangeKind::moved:
             return s + "moved    " + format_pkey(c.new_key) + " from index " +
-                   std::to_string(c.old_index.value_or(0));
+                   std::to_string(c.old_index.value_or(0)) + reused(c);
         case PKeyChangeKind::membership_changed:
             return s + "member   " + format_pkey(c.old_key) + " " + membership(c.old_key) + " -> " +
                    format_pkey(c.new_key) + " " + membership(c.new_key);

@@ -25,6 +25,7 @@ void to_json(json& j, const PKeyEntryChange& v) {
              {"old_key", format_pkey(v.old_key)},
              {"new_key", format_pkey(v.new_key)}};
     if (v.old_index) j["old_index"] = *v.old_index;
+    if (v.previous_key) j["previous_key"] = format_pkey(*v.previous_key);
 }
 
 void from_json(const json& j, PKeyEntryChange& v) {
@@ -34,6 +35,7 @@ void from_json(const json& j, PKeyEntryChange& v) {
     get_opt(j, "old_index", v.old_index);
     v.old_key = pkey_from(j.at("old_key"));
     v.new_key = pkey_from(j.at("new_key"));
+    if (j.contains("previous_key")) v.previous_key = pkey_from(j.at("previous_key"));
 }
 
 void to_json(json& j, const PKeyDiff& v) {

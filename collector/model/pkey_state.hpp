@@ -26,7 +26,9 @@ struct PKeyViewState {
 };
 
 // One index's change between two generations of a table. Keys are raw values (membership bit
-// included); moves pair a base key that left one index with the same base key at another.
+// included); moves pair a base key that left one index with the same base key at another. An index
+// is reused when a key arrives (added or moved) where another base key sat before: in the previous
+// generation, or before the index was emptied at an earlier change.
 enum class PKeyChangeKind : uint8_t {
     added,               // a base key appeared at `index`
     removed,             // the base key at `index` is gone from the table
@@ -42,6 +44,9 @@ struct PKeyEntryChange {
     std::optional<uint16_t> old_index;  // moved only
     uint16_t old_key = 0;               // 0 for added
     uint16_t new_key = 0;               // 0 for removed
+    // added and moved only: the other key `index` last held, when the index is reused. Consumers
+    // still holding the index for that key now send with new_key.
+    std::optional<uint16_t> previous_key;
     bool operator==(const PKeyEntryChange&) const = default;
 };
 

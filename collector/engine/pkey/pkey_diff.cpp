@@ -64,6 +64,12 @@ std::vector<PKeyEntryChange> diff_pkey_tables(const PKeyTable& before, const PKe
             out.push_back({PKeyChangeKind::added, idx, std::nullopt, 0, key_at(after, idx)});
         }
     }
+    // A key that arrives where another base key sat reuses that index.
+    for (auto& c : out) {
+        if (c.kind != PKeyChangeKind::added && c.kind != PKeyChangeKind::moved) continue;
+        const uint16_t o = key_at(before, c.index);
+        if (!pkey_is_empty(o) && pkey_base(o) != pkey_base(c.new_key)) c.previous_key = o;
+    }
     std::stable_sort(
         out.begin(), out.end(),
         [](const PKeyEntryChange& a, const PKeyEntryChange& b) { return a.index < b.index; });
@@ -84,16 +90,22 @@ std::vector<uint16_t> pkey_disagreements(const PKeyTable& a, const PKeyTable& b,
     return out;
 }
 
+namespace {
+std::string reuse_note(const PKeyEntryChange& c) {
+    return c.previous_key ? ", reusing the index of " + format_pkey(*c.previous_key) : "";
+}
+}  // namespace
+
 std::string describe_change(const PKeyEntryChange& c) {
     const std::string idx = std::to_string(c.index);
     switch (c.kind) {
         case PKeyChangeKind::added:
-            return format_pkey(c.new_key) + " added at index " + idx;
+            return format_pkey(c.new_key) + " added at index " + idx + reuse_note(c);
         case PKeyChangeKind::removed:
             return format_pkey(c.old_key) + " removed from index " + idx;
         case PKeyChangeKind::moved:
             return format_pkey(c.new_key) + " moved from index " +
-                   std::to_string(c.old_index.value_or(0)) + " to index " + idx;
+                   std::to_string(c.old_index.value_or(0)) + " to index " + idx + reuse_note(c);
         case PKeyChangeKind::membership_changed:
             return format_pkey(c.old_key) + " became " + format_pkey(c.new_key) + " (" +
                    (pkey_is_full(c.new_key) ? "limited -> full" : "full -> limited") +

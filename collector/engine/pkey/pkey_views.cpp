@@ -116,12 +116,14 @@ void PKeyViews::record_change(PKeyRuleContext& rc, PKeyView view, const PKeyTabl
     diff.new_generation = v.generation;
     diff.time = rc.now();
     diff.changes = diff_pkey_tables(before, after);
+    vacated_[{rc.port, view}].apply(diff.changes, after);
     history_.push_back(diff);
     while (history_.size() > settings_.change_history) history_.pop_front();
     if (view != t.primary()) return;
     report_index_moves(rc, diff);
     report_removals(rc, diff);
     report_membership_changes(rc, diff);
+    report_index_reuses(rc, diff);
     t.recent_changes.push_back(rc.now());
     look_back_for_violations(rc, diff, old_confirmed);
     t.last_diff = std::make_unique<PKeyDiff>(std::move(diff));

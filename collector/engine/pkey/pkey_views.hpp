@@ -12,6 +12,7 @@
 #include "collector/engine/pkey/event_coverage.hpp"
 #include "collector/engine/pkey/pkey_settings.hpp"
 #include "collector/engine/pkey/port_pkey_track.hpp"
+#include "collector/engine/pkey/vacated_indexes.hpp"
 #include "collector/model/pkey_state.hpp"
 
 namespace rdmadiag {
@@ -50,6 +51,9 @@ private:
 
     PKeySettings settings_;
     std::map<PortRef, PortPKeyTrack> ports_;
+    // Who last held each empty index, per port and view: kept apart from the tracks so that ports
+    // whose tables never change carry nothing for it.
+    std::map<std::pair<PortRef, PKeyView>, VacatedIndexes> vacated_;
     EventCoverageMap coverage_;
     std::deque<PKeyDiff> history_;
     std::vector<std::string> source_names_;

@@ -87,7 +87,10 @@ std::vector<Observation> reading_to_observations(const SubnetReading& reading,
         }
     }
     for (const std::string& e : reading.errors) emit(SampleError{"mad sweep", e, 0});
-    emit(list);
+    // A sweep that reached no node at all (the local port down, the fabric not answering) knows
+    // nothing of the subnet: it must not declare every node it saw before gone. The source is down
+    // and says why; the devices keep what was last read.
+    if (!reading.nodes.empty()) emit(list);
     return out;
 }
 

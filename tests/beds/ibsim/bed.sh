@@ -3,6 +3,9 @@
 #   bed_console 'COMMAND'           send one line to ibsim's console
 #   bed_sighup                      make opensm re-read partitions.conf and wait for its sweep
 #   bed_run CMD...                  run a libibumad program against the simulated subnet
+#   bed_pause_fabric / bed_resume_fabric   stop / continue ibsim: nothing answers meanwhile
+#   bed_stop_sm                     stop opensm: no SA, no SM (ibsim and its ports stay)
+#   bed_restart_fabric              kill ibsim and opensm, start both again, wait for SUBNET UP
 #   bed_stop                        tear everything down (safe to call twice; use in a trap)
 # Every run has its own IBSIM_SOCKNAME and folder (BED_DIR), so runs never see each other.
 
@@ -27,6 +30,27 @@ bed_wait_for() {  # FILE PATTERN COUNT TIMEOUT_S
     done
 }
 
+bed_start_ibsim() {
+    local before
+    before=$(grep -ac "sim>" "$BED_DIR/ibsim.log" 2>/dev/null) || true
+    # Read-write open: ibsim never sees EOF on its console (at EOF it spins).
+    ibsim -s "$(cat "$BED_DIR/topology")" <>"$BED_DIR/console" >>"$BED_DIR/ibsim.log" 2>&1 &
+    echo $! >"$BED_DIR/ibsim.pid"
+    bed_wait_for "$BED_DIR/ibsim.log" "sim>" $((${before:-0} + 1)) 10 ||
+        { echo "ibsim did not start" >&2; return 1; }
+}
+
+bed_start_opensm() {
+    local before
+    before=$(grep -ac "SUBNET UP" "$BED_DIR/osm.log" 2>/dev/null) || true
+    (cd "$BED_DIR/osm" && OSM_TMP_DIR="$BED_DIR/osm" OSM_CACHE_DIR="$BED_DIR/osm" \
+        LD_PRELOAD="$UMAD2SIM" exec opensm -d2 -f "$BED_DIR/osm.log" -P "$BED_DIR/partitions.conf" \
+        >>"$BED_DIR/opensm.out" 2>&1) &
+    echo $! >"$BED_DIR/opensm.pid"
+    bed_wait_for "$BED_DIR/osm.log" "SUBNET UP" $((${before:-0} + 1)) 30 ||
+        { echo "opensm: no SUBNET UP" >&2; return 1; }
+}
+
 bed_start() {
     export PATH="$PATH:/usr/sbin:/sbin"
     BED_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rdmadiag-ibsim.XXXXXX")
@@ -34,16 +58,40 @@ bed_start() {
     export IBSIM_SOCKNAME="rdmadiag-$$-${RANDOM}${RANDOM}"
     mkdir -p "$BED_DIR/run" "$BED_DIR/osm"
     cp "$2" "$BED_DIR/partitions.conf"
+    readlink -f "$1" >"$BED_DIR/topology"
     mkfifo "$BED_DIR/console"
-    # Read-write open: ibsim never sees EOF on its console (at EOF it spins).
-    ibsim -s "$1" <>"$BED_DIR/console" >"$BED_DIR/ibsim.log" 2>&1 &
-    echo $! >"$BED_DIR/ibsim.pid"
-    bed_wait_for "$BED_DIR/ibsim.log" "sim>" 1 10 || { echo "ibsim did not start" >&2; return 1; }
-    (cd "$BED_DIR/osm" && OSM_TMP_DIR="$BED_DIR/osm" OSM_CACHE_DIR="$BED_DIR/osm" \
-        LD_PRELOAD="$UMAD2SIM" exec opensm -d2 -e -f "$BED_DIR/osm.log" -P "$BED_DIR/partitions.conf" \
-        >"$BED_DIR/opensm.out" 2>&1) &
-    echo $! >"$BED_DIR/opensm.pid"
-    bed_wait_for "$BED_DIR/osm.log" "SUBNET UP" 1 30 || { echo "opensm: no SUBNET UP" >&2; return 1; }
+    bed_start_ibsim && bed_start_opensm
+}
+
+bed_kill() {  # NAME: ends the bed's ibsim or opensm (SIGTERM, then SIGKILL)
+    local pid
+    [ -f "$BED_DIR/$1.pid" ] || return 0
+    pid=$(cat "$BED_DIR/$1.pid")
+    kill -CONT "$pid" 2>/dev/null || true
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    rm -f "$BED_DIR/$1.pid"
+}
+
+bed_pause_fabric() {
+    kill -STOP "$(cat "$BED_DIR/ibsim.pid")"
+}
+
+bed_resume_fabric() {
+    kill -CONT "$(cat "$BED_DIR/ibsim.pid")"
+}
+
+bed_stop_sm() {
+    bed_kill opensm
+}
+
+bed_restart_fabric() {
+    bed_kill opensm
+    bed_kill ibsim
+    bed_start_ibsim && bed_start_opensm
 }
 
 bed_console() {
@@ -63,15 +111,8 @@ bed_run() {
 
 bed_stop() {
     [ -n "${BED_DIR:-}" ] && [ -d "$BED_DIR" ] || return 0
-    local f pid
-    for f in opensm ibsim; do
-        [ -f "$BED_DIR/$f.pid" ] || continue
-        pid=$(cat "$BED_DIR/$f.pid")
-        kill "$pid" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-        kill -9 "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
+    local f
+    for f in opensm ibsim; do bed_kill "$f"; done
     if [ -n "${BED_KEEP:-}" ]; then echo "bed kept in $BED_DIR" >&2; else rm -rf "$BED_DIR"; fi
     BED_DIR=
 }

@@ -15,6 +15,7 @@ inline constexpr std::string_view kRuleCacheStale = "pkey.cache_stale";
 inline constexpr std::string_view kRuleViewDivergence = "pkey.view_divergence";
 inline constexpr std::string_view kRuleIndexMoved = "pkey.index_moved";
 inline constexpr std::string_view kRuleRemoved = "pkey.removed";
+inline constexpr std::string_view kRuleIndexReused = "pkey.index_reused";
 inline constexpr std::string_view kRuleMembershipChanged = "pkey.membership_changed";
 inline constexpr std::string_view kRuleViolationsAfterChange = "pkey.violations_after_change";
 inline constexpr std::string_view kRuleSpuriousEvent = "pkey.spurious_event";
@@ -66,6 +67,8 @@ TimePoint judge_view_divergence(PKeyRuleContext& rc);
 void report_index_moves(PKeyRuleContext& rc, const PKeyDiff& diff);
 void report_removals(PKeyRuleContext& rc, const PKeyDiff& diff);
 void report_membership_changes(PKeyRuleContext& rc, const PKeyDiff& diff);
+// pkey.index_reused: one per arrival on an index another key held (previous_key).
+void report_index_reuses(PKeyRuleContext& rc, const PKeyDiff& diff);
 
 // pkey.violations_after_change: a violation counter rose within violation_window of a change.
 void note_violation_rise(PKeyRuleContext& rc, const CounterTrack& counter, uint64_t rise);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace rdmadiag {
 namespace {
 
@@ -22,6 +24,39 @@ TEST(PKeyDiff, AddedAndRemovedByIndex) {
     EXPECT_EQ(d[1].kind, PKeyChangeKind::added);
     EXPECT_EQ(d[1].index, 2);
     EXPECT_EQ(d[1].new_key, 0x8002);
+}
+
+TEST(PKeyDiff, AnotherKeyInPlaceReusesTheIndex) {
+    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0}), table({0xffff, 0x8005, 0}));
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_EQ(d[0].kind, PKeyChangeKind::removed);
+    EXPECT_EQ(d[0].old_key, 0x8001);
+    EXPECT_FALSE(d[0].previous_key.has_value());
+    EXPECT_EQ(d[1].kind, PKeyChangeKind::added);
+    EXPECT_EQ(d[1].index, 1);
+    EXPECT_EQ(d[1].previous_key, 0x8001);
+    EXPECT_EQ(describe_change(d[1]), "0x8005 added at index 1, reusing the index of 0x8001");
+}
+
+TEST(PKeyDiff, AnAdditionOnAnEmptySlotReusesNothing) {
+    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0}), table({0xffff, 0x8001, 0x8002}));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_FALSE(d[0].previous_key.has_value());
+    EXPECT_EQ(describe_change(d[0]), "0x8002 added at index 2");
+}
+
+TEST(PKeyDiff, AMoveOntoAnotherKeysIndexReusesIt) {
+    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0x8002}), table({0xffff, 0, 0x8001}));
+    // 0x8001 moves from 1 to 2, where 0x8002 was (removed).
+    ASSERT_EQ(d.size(), 2u);
+    const auto moved = std::find_if(d.begin(), d.end(), [](const PKeyEntryChange& c) {
+        return c.kind == PKeyChangeKind::moved;
+    });
+    ASSERT_NE(moved, d.end());
+    EXPECT_EQ(moved->index, 2);
+    EXPECT_EQ(moved->previous_key, 0x8002);
+    EXPECT_EQ(describe_change(*moved),
+              "0x8001 moved from index 1 to index 2, reusing the index of 0x8002");
 }
 
 TEST(PKeyDiff, SameBaseKeyAtAnotherIndexIsAMove) {

@@ -52,6 +52,18 @@ TEST(MadObservations, SubnetNodesAreNamedByGuidWithTheirLid) {
               std::vector<std::string>{"guid:0x0002c90300001234"});
 }
 
+TEST(MadObservations, ASweepThatReachedNothingDeclaresNoNodeGone) {
+    SubnetReading r;
+    r.errors.push_back(
+        "SA NodeRecord: no answer; directed route: NodeInfo at the local port: no answer");
+    auto obs = reading_to_observations(r, {}, TimePoint{}, "mad");
+    ASSERT_EQ(obs.size(), 1u) << "only the sweep-wide error";
+    const auto* e = std::get_if<SampleError>(&obs[0].body);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->subject, "mad sweep");
+    for (const auto& o : obs) EXPECT_FALSE(std::holds_alternative<DeviceList>(o.body));
+}
+
 TEST(MadObservations, PortsCarryTablesCountersAndErrors) {
     auto obs = reading_to_observations(sample_reading(), {}, TimePoint{}, "mad");
     PortRef p1{"guid:0x0002c90300001234", 1};

@@ -83,6 +83,46 @@ TEST(ChangeRules, AdditionsRaiseNothing) {
     EXPECT_EQ(s.port().last_diff->changes.size(), 1u);
 }
 
+TEST(ChangeRules, AKeyOnAnIndexEmptiedEarlierIsAReuse) {
+    test::PKeyScenario s;
+    s.table(1, table_of({0x8001, 0x8002, 0x8003}));
+    s.table(2, table_of({0x8001, 0, 0x8003}));          // 0x8002 leaves a hole at 2
+    s.table(3, table_of({0x8001, 0, 0x8003, 0x8004}));  // a new key after the last used index
+    EXPECT_EQ(s.active("pkey.index_reused"), nullptr) << "index 4 was never held";
+    s.table(4, table_of({0x8001, 0x8005, 0x8003, 0x8004}));  // the hole is given to 0x8005
+    const Finding* f = s.active("pkey.index_reused");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->subject.index, 2);
+    EXPECT_EQ(f->subject.pkey, 0x8005);
+    EXPECT_EQ(f->evidence,
+              "0x8005 added at index 2, reusing the index of 0x8002 (device generation 3 -> 4 at "
+              "1970-01-01T00:00:04.000Z)");
+    EXPECT_NE(f->advice.find("index 2 for 0x8002"), std::string::npos) << f->advice;
+    ASSERT_TRUE(s.port().last_diff.has_value());
+    ASSERT_EQ(s.port().last_diff->changes.size(), 1u);
+    EXPECT_EQ(s.port().last_diff->changes[0].kind, PKeyChangeKind::added);
+    EXPECT_EQ(s.port().last_diff->changes[0].previous_key, 0x8002);
+    s.advance(700);
+    EXPECT_EQ(s.active("pkey.index_reused"), nullptr);
+    EXPECT_NE(s.cleared("pkey.index_reused"), nullptr);
+}
+
+TEST(ChangeRules, TheSameKeyBackOnItsOldIndexIsNoReuse) {
+    test::PKeyScenario s;
+    s.table(1, table_of({0x8001, 0x8002}));
+    s.table(2, table_of({0x8001, 0}));
+    s.table(3, table_of({0x8001, 0x0002}));  // back, as a limited member
+    EXPECT_EQ(s.active("pkey.index_reused"), nullptr);
+    ASSERT_TRUE(s.port().last_diff.has_value());
+    EXPECT_FALSE(s.port().last_diff->changes.at(0).previous_key.has_value());
+    // The index is no longer empty: a later change there is judged against 0x0002.
+    s.table(4, table_of({0x8001, 0}));
+    s.table(5, table_of({0x8001, 0x8007}));
+    const Finding* f = s.active("pkey.index_reused");
+    ASSERT_NE(f, nullptr);
+    EXPECT_NE(f->evidence.find("reusing the index of 0x0002"), std::string::npos) << f->evidence;
+}
+
 TEST(ChangeRules, SnapshotKeepsABoundedChangeHistory) {
     PKeySettings settings;
     settings.change_history = 3;

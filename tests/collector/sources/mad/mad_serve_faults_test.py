@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""`rdmadiag serve` with the subnet-wide MAD source on the ibsim + opensm bed, through one fault of
+the simulated subnet. Run by CTest under tests/beds/ibsim/with-bed (BED_DIR, IBSIM_SOCKNAME,
+RDMADIAG_BED_CTL). Arguments: RDMADIAG SOURCE_DIR FAULT, FAULT one of
+
+  pause    ibsim stops answering (SIGSTOP), then answers again (SIGCONT)
+  restart  ibsim and opensm are killed and started again
+  sm-stop  opensm ends: no SA and no SM, the switches and ports stay
+
+Whatever the fault, the daemon keeps serving /metrics on loopback, says what is wrong (source `up`,
+the errors it logs), keeps every device, P_Key table and counter it had, and its counter totals
+never go down between scrapes taken before, during and after the fault."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../beds"))
+import rdmadiag_bed  # noqa: E402
+
+UMAD2SIM = os.environ.get("UMAD2SIM", "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so")
+PORTS = 16 + 2 * 13  # 8 dual-port HCAs, 2 switches with 12 ports + port 0
+SAMPLE = re.compile(r'^(\w+)(?:\{(.*)\})? (\S+)$')
+LABEL = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
+
+
+def parse_metrics(text):
+    """{(name, ((label, value), ...)): float} of one /metrics page."""
+    out = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        m = SAMPLE.match(line)
+        if not m:
+            continue
+        labels = tuple(sorted(LABEL.findall(m.group(2) or "")))
+        out[(m.group(1), labels)] = float(m.group(3))
+    return out
+
+
+def series(metrics, name, **match):
+    return {k: v for k, v in metrics.items()
+            if k[0] == name and all(dict(k[1]).get(a) == b for a, b in match.items())}
+
+
+def one(metrics, name, **match):
+    s = series(metrics, name, **match)
+    if len(s) != 1:
+        raise AssertionError(f"expected one {name}{match}, found {len(s)}")
+    return next(iter(s.values()))
+
+
+class Daemon:
+    def __init__(self, bed, rdmadiag):
+        help_text = subprocess.run([rdmadiag, "serve", "--help"], capture_output=True,
+                                   text=True).stdout
+        others = sorted(set(re.findall(r"--no-source\.(\w+)", help_text)) - {"mad"})
+        args = ["--source.mad"] + [f"--no-source.{s}" for s in others] + [
+            "--interval.pkeys=1s", "--interval.counters=1s", "--log.level=debug",
+            "--source.opt", "mad.scope=subnet", "--source.opt", "mad.sm_key=0x1",
+            "--source.opt", "mad.timeout=100ms", "--source.opt", "mad.retries=1"]
+        os.environ["LD_PRELOAD"] = UMAD2SIM
+        try:
+            self.proc, port, self.log = bed.start_daemon(rdmadiag, args, name="mad-serve")
+        finally:
+            del os.environ["LD_PRELOAD"]
+        self.url = f"http://127.0.0.1:{port}"
+
+    def metrics(self):
+        status, body = rdmadiag_bed.http_get(self.url + "/metrics")
+        assert status == 200, status
+        assert self.proc.poll() is None, "the daemon exited"
+        return parse_metrics(body)
+
+    def snapshot(self):
+        status, body = rdmadiag_bed.http_get(self.url + "/api/v1/snapshot")
+        assert status == 200, status
+        return json.loads(body)
+
+    def mad_status(self):
+        for s in self.snapshot()["sources"]:
+            if s["name"] == "mad":
+                return s
+        raise AssertionError("no mad source in the snapshot")
+
+    def polls(self):
+        return one(self.metrics(), "rdmadiag_source_polls_total", source="mad")
+
+    def wait(self, what, predicate, timeout=90):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            got = predicate()
+            if got:
+                return got
+            time.sleep(0.25)
+        with open(self.log) as f:
+            tail = f.read()[-3000:]
+        raise AssertionError(f"timed out after {timeout}s waiting for {what}\n{tail}")
+
+    def wait_polls(self, n):
+        """Waits until the collector has run the source n more times: n sweeps are behind us."""
+        start = self.polls()
+        self.wait(f"{n} more polls of mad", lambda: self.polls() >= start + n)
+
+
+def bed_ctl(*args):
+    subprocess.run([os.environ["RDMADIAG_BED_CTL"], *args], check=True)
+
+
+def steady(d):
+    """Every port read, with its sma table; returns the metrics."""
+    def ready():
+        m = d.metrics()
+        if one(m, "rdmadiag_source_up", source="mad") != 1:
+            return None
+        if len(series(m, "rdmadiag_pkey_table_generation", view="sma")) != PORTS:
+            return None
+        return m
+    d.wait("every port's sma table", ready)
+    d.wait_polls(2)
+    return d.metrics()
+
+
+def check_kept(before, now, when):
+    """Everything `before` had is still there: devices and ports present, tables at their
+    generation, counters at least where they were."""
+    for name in ("rdmadiag_port_present", "rdmadiag_device_present"):
+        for key, v in series(before, name).items():
+            assert key in now, f"{when}: {key} is gone"
+            assert now[key] == v, f"{when}: {key} went from {v} to {now[key]}"
+    for key, v in series(before, "rdmadiag_pkey_table_generation").items():
+        assert key in now, f"{when}: {key} is gone"
+        assert now[key] == v, f"{when}: {key} changed from {v} to {now[key]}: an outage is not a " \
+                              "table change"
+    totals = series(before, "rdmadiag_port_stat_total")
+    assert totals, "no counters before the fault"
+    for key, v in totals.items():
+        assert key in now, f"{when}: counter {key} is gone"
+        assert now[key] >= v, f"{when}: counter {key} went down from {v} to {now[key]}"
+    # The source's own counters are counters too.
+    for name in ("rdmadiag_source_polls_total", "rdmadiag_source_observations_total",
+                 "rdmadiag_source_errors_total"):
+        assert one(now, name, source="mad") >= one(before, name, source="mad"), name
+
+
+def sweep_errors(d, since):
+    return [e for e in d.snapshot()["errors"]
+            if e.get("source") == "mad" and e.get("subject") == "mad sweep" and e["time"] >= since]
+
+
+def utc_now():
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
+
+
+def pause(d):
+    before = steady(d)
+    t0 = utc_now()
+    bed_ctl("pause-fabric")
+    try:
+        d.wait("the source to go down", lambda: one(d.metrics(), "rdmadiag_source_up",
+                                                    source="mad") == 0)
+        during = d.metrics()
+        status = d.mad_status()
+        assert not status["up"] and status["reason"], status
+        errors = sweep_errors(d, t0)
+        assert errors, "no sweep-wide error while nothing answered"
+        assert one(during, "rdmadiag_source_errors_total", source="mad") > \
+            one(before, "rdmadiag_source_errors_total", source="mad")
+        check_kept(before, during, "while ibsim does not answer")
+        d.wait_polls(2)  # a few more failed sweeps take nothing away either
+        check_kept(before, d.metrics(), "after more failed sweeps")
+        print(f"during the pause: up=0, reason {status['reason']!r}; {errors[0]['message']!r}")
+    finally:
+        bed_ctl("resume-fabric")
+    d.wait("the source to come back", lambda: one(d.metrics(), "rdmadiag_source_up",
+                                                  source="mad") == 1)
+    d.wait_polls(2)
+    after = d.metrics()
+    check_kept(during, after, "after ibsim answers again")
+    check_kept(before, after, "after ibsim answers again")
+    assert one(after, "rdmadiag_source_last_observation_timestamp_seconds", source="mad") > \
+        one(during, "rdmadiag_source_last_observation_timestamp_seconds", source="mad")
+
+
+def restart(d):
+    before = steady(d)
+    t0 = utc_now()
+    bed_ctl("restart-fabric")
+    d.wait("the source to see the restart", lambda: one(d.metrics(), "rdmadiag_source_up",
+                                                        source="mad") == 0)
+    during = d.metrics()
+    status = d.mad_status()
+    assert not status["up"] and status["reason"], status
+    assert sweep_errors(d, t0), "no sweep-wide error after the fabric went away"
+    check_kept(before, during, "after ibsim was killed")
+    d.wait_polls(3)
+    later = d.metrics()
+    check_kept(before, later, "while the fabric is back but this process's umad2sim client is not")
+    # umad2sim attaches a process to ibsim once, when it first opens a umad device; a new ibsim does
+    # not know that client. So the source stays down here and says so, keeping what it had; with a
+    # kernel umad device the port is opened again and the next sweep reads the subnet.
+    recovered = one(later, "rdmadiag_source_up", source="mad") == 1
+    print(f"after the restart: up={int(recovered)}, reason {d.mad_status()['reason']!r}")
+
+
+def sm_stop(d):
+    before = steady(d)
+    sm_before = series(before, "rdmadiag_pkey_table_generation", view="sm")
+    assert sm_before, "no sm view before opensm stopped"
+    t0 = utc_now()
+    bed_ctl("stop-sm")
+    d.wait("a sweep that fell back to directed route",
+           lambda: any("directed route" in e["message"] for e in sweep_errors(d, t0)))
+    d.wait_polls(2)
+    during = d.metrics()
+    assert one(during, "rdmadiag_source_up", source="mad") == 1, "the walk found the nodes"
+    assert d.mad_status()["up"]
+    check_kept(before, during, "without opensm")
+    # Every port was read again, by directed route.
+    assert len(series(during, "rdmadiag_port_present")) == PORTS
+    for key in sm_before:
+        assert key in during, f"the SM's last known table {key} was dropped"
+    print("without opensm: " + next(e["message"] for e in sweep_errors(d, t0)
+                                     if "directed route" in e["message"]))
+
+
+def main():
+    if len(sys.argv) != 4:
+        print("usage: mad_serve_faults_test.py RDMADIAG SOURCE_DIR pause|restart|sm-stop")
+        return 2
+    rdmadiag, _, fault = sys.argv[1:]
+    if "BED_DIR" not in os.environ:
+        rdmadiag_bed.skip("no ibsim bed (run through ctest: tests/beds/ibsim/with-bed)")
+    faults = {"pause": pause, "restart": restart, "sm-stop": sm_stop}
+    with rdmadiag_bed.Bed(f"mad-{fault}") as bed:
+        d = Daemon(bed, rdmadiag)
+        try:
+            faults[fault](d)
+            assert d.proc.poll() is None, "the daemon exited"
+        except BaseException:
+            with open(d.log) as f:
+                lines = [l for l in f if "ibwarn" not in l]
+            print("daemon log (last lines):\n" + "".join(lines[-30:]), file=sys.stderr)
+            print(f"daemon exit status: {d.proc.poll()}", file=sys.stderr)
+            raise
+    print(f"ok: {fault}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
