@@ -1,36 +1,28 @@
 #pragma once
-// Follows each port's device P_Key table across successive snapshots: the last change (as an
-// index-by-index diff) and a bounded list of when the table changed, for the counter charts.
+// When each port's P_Key table changed, for the counter charts' marks. A snapshot carries only
+// the engine's last diff per port (PortPKeyState::last_diff); the marks remember the times of
+// the diffs seen across successive snapshots. Nothing is diffed here.
 
 #include <deque>
 #include <map>
-#include <optional>
 
 #include "collector/model/snapshot.hpp"
-#include "gui/models/pkey_table_diff.hpp"
 
 namespace rdmadiag::gui {
 
-class PKeyChangeTracker {
+class PKeyChangeMarks {
 public:
-    explicit PKeyChangeTracker(size_t max_marks = 256) : max_marks_(max_marks) {}
+    explicit PKeyChangeMarks(size_t max_marks = 256) : max_marks_(max_marks) {}
 
     void update(const Snapshot& snapshot);
     void clear() { ports_.clear(); }
 
-    const PKeyTableChange* last_change(const PortRef& port) const;
     // When the port's table changed, oldest first.
     std::deque<TimePoint> change_times(const PortRef& port) const;
 
 private:
-    struct PortTrack {
-        uint64_t generation = 0;
-        PKeyTable table;
-        std::optional<PKeyTableChange> last;
-        std::deque<TimePoint> times;
-    };
     size_t max_marks_;
-    std::map<PortRef, PortTrack> ports_;
+    std::map<PortRef, std::deque<TimePoint>> ports_;
 };
 
 }  // namespace rdmadiag::gui
