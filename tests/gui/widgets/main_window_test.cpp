@@ -89,7 +89,7 @@ TEST(MainWindow, PlayedMissedPKeyChangeFlagsTheStaleCacheEverywhere) {
     EXPECT_EQ(window.models().current_port(), port);
     auto* tree = window.fabric_panel()->tree();
     const QModelIndex device = tree->model()->index(0, 0);
-    ASSERT_EQ(device.data().toString(), QStringLiteral("mlx5_0"));
+    ASSERT_EQ(device.data().toString(), QStringLiteral("mlx5_0 (InfiniBand)"));
     const QModelIndex port_row = tree->model()->index(0, 0, device);
     ASSERT_TRUE(port_row.isValid());
     EXPECT_TRUE(port_row.siblingAtColumn(PortTreeModel::HealthColumn)
@@ -100,9 +100,10 @@ TEST(MainWindow, PlayedMissedPKeyChangeFlagsTheStaleCacheEverywhere) {
 
     // P_Key table view: the engine's judgement above the table, the engine's diff in it.
     const QString cache_line = window.fabric_panel()->cache_label()->text();
-    EXPECT_TRUE(cache_line.startsWith(QStringLiteral("Cache STALE since"))) << cache_line;
+    EXPECT_TRUE(cache_line.startsWith(QStringLiteral("Cache STALE since")))
+        << cache_line.toStdString();
     EXPECT_TRUE(cache_line.contains(QString::fromStdString(engine_port->pkeys.cache_note)))
-        << cache_line;
+        << cache_line.toStdString();
     EXPECT_TRUE(
         window.fabric_panel()->cache_label()->styleSheet().contains(QStringLiteral("#fde0e0")));
     auto* pkeys = window.fabric_panel()->pkey_view();
@@ -157,7 +158,7 @@ TEST(MainWindow, PlayedStuckMrIsFlaggedNeedsDeregistration) {
     // The device is badged critical: the stuck MR is a device finding.
     auto* tree = window.fabric_panel()->tree();
     const QModelIndex device = tree->model()->index(0, 0);
-    ASSERT_EQ(device.data().toString(), QStringLiteral("mlx5_0"));
+    ASSERT_EQ(device.data().toString(), QStringLiteral("mlx5_0 (InfiniBand)"));
     EXPECT_TRUE(device.siblingAtColumn(PortTreeModel::HealthColumn)
                     .data()
                     .toString()
