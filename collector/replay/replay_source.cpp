@@ -1,6 +1,7 @@
 #include "collector/replay/replay_source.hpp"
 
 #include <chrono>
+#include <cmath>
 
 namespace rdmadiag {
 
@@ -21,6 +22,14 @@ Duration ReplaySource::poll_interval() const {
     // Real-time playback is polled often enough to keep sub-second spacing; as fast as possible
     // is polled back to back.
     return settings_.speed > 0 ? Duration{std::chrono::milliseconds(10)} : Duration{1};
+}
+
+std::optional<Duration> ReplaySource::playback_length() const {
+    const auto& obs = recording_.observations;
+    if (settings_.speed <= 0 || obs.empty()) return std::nullopt;
+    const auto span = std::chrono::duration<double, std::nano>(obs.back().time - obs.front().time);
+    // Rounded up, so playing to the end reaches the last observation.
+    return Duration{static_cast<int64_t>(std::ceil(span.count() / settings_.speed))};
 }
 
 std::optional<TimePoint> ReplaySource::next_due() const {

@@ -25,6 +25,10 @@ public:
     Availability availability() const override;
     Duration poll_interval() const override;
     void poll(TimePoint now, ObservationSink& sink) override;
+    // At a speed, the recorded span over the speed: polled on a clock that starts at the first
+    // observation's time, speed 1 hands each observation over at its recorded time. As fast as
+    // possible has no length on any clock.
+    std::optional<Duration> playback_length() const override;
 
     bool finished() const { return next_ >= recording_.observations.size(); }
     size_t played() const { return next_; }

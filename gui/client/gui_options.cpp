@@ -7,6 +7,8 @@
 #include "gui/client/api_feed.hpp"
 #include "gui/client/engine_timeline.hpp"
 #include "gui/client/playback_feed.hpp"
+#include "gui/client/recording_kind.hpp"
+#include "gui/client/recording_timeline.hpp"
 #include "gui/client/snapshot_recording.hpp"
 
 namespace rdmadiag::gui {
@@ -16,7 +18,9 @@ QString gui_usage() {
         "Usage: rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO]] [options]\n"
         "\n"
         "  URL                    a running 'rdmadiag serve', e.g. http://127.0.0.1:9857\n"
-        "  RECORDING              a saved /api/v1/snapshot answer, or JSON Lines of them\n"
+        "  RECORDING              a recording made by 'rdmadiag record', played through the\n"
+        "                         engine; or a saved /api/v1/snapshot answer, or JSON Lines of\n"
+        "                         them (told apart by content)\n"
         "  --simulate[=SCENARIO]  play a built-in scenario (default: 'default') or a .scn file\n"
         "  (nothing)              same as --simulate=default\n"
         "\n"
@@ -145,11 +149,18 @@ Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
                                   file.errorString().toStdString());
             }
             const QByteArray bytes = file.readAll();
-            auto rec = parse_snapshot_recording(
-                std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
-            if (!rec) return make_error(o.target + ": " + rec.error().message);
-            auto timeline =
-                std::make_unique<SnapshotTimeline>(std::move(*rec), "recording " + o.target);
+            const std::string_view text(bytes.constData(), static_cast<size_t>(bytes.size()));
+            std::unique_ptr<Timeline> timeline;
+            if (detect_recording_kind(text) == RecordingKind::observations) {
+                auto played = make_recording_timeline(text, o.target);
+                if (!played) return played.error();
+                timeline = std::move(*played);
+            } else {
+                auto rec = parse_snapshot_recording(text);
+                if (!rec) return make_error(o.target + ": " + rec.error().message);
+                timeline = std::make_unique<SnapshotTimeline>(std::move(*rec),
+                                                              "saved snapshots " + o.target);
+            }
             auto* feed = new PlaybackFeed(std::move(timeline), parent);
             feed->set_speed(o.speed);
             return static_cast<SnapshotFeed*>(feed);

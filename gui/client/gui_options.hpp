@@ -2,6 +2,8 @@
 // The command line of rdmadiag-gui and the feed it asks for:
 //   rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO]] [options]
 // No argument plays the built-in simulated `default` scenario, so a new user sees everything.
+// RECORDING is an observation recording (`rdmadiag record`), replayed through the engine, or
+// saved API snapshots, shown as they are; the file's first line tells which.
 
 #include <QObject>
 #include <QStringList>

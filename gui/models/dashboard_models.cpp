@@ -33,7 +33,7 @@ void DashboardModels::select_port(std::optional<PortRef> port) {
 void DashboardModels::refresh_port_views() {
     const PortSnapshot* p = (snapshot_ && port_) ? snapshot_->find_port(*port_) : nullptr;
     const TimePoint now = snapshot_ ? snapshot_->time : TimePoint{};
-    pkeys.set_port(p, p ? pkey_changes.last_change(p->ref) : nullptr, now);
+    pkeys.set_port(p, now);
     counters.set_port(p, now);
 }
 

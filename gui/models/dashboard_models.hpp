@@ -1,6 +1,6 @@
 #pragma once
 // Every model the dashboard shows, fed from one snapshot at a time. Keeps what a single snapshot
-// cannot tell: counter history and the P_Key tables' last changes. The current port selects what
+// cannot tell: counter history and when the P_Key tables changed. The current port selects what
 // the P_Key and counter tables show.
 
 #include <optional>
@@ -11,7 +11,7 @@
 #include "gui/models/event_model.hpp"
 #include "gui/models/findings_model.hpp"
 #include "gui/models/mr_table_model.hpp"
-#include "gui/models/pkey_change_tracker.hpp"
+#include "gui/models/pkey_change_marks.hpp"
 #include "gui/models/pkey_table_model.hpp"
 #include "gui/models/port_tree_model.hpp"
 
@@ -36,7 +36,7 @@ public:
     EventModel events;
     MrTableModel mrs;
     CounterHistory history;
-    PKeyChangeTracker pkey_changes;
+    PKeyChangeMarks pkey_changes;
 
 private:
     void refresh_port_views();

@@ -14,18 +14,13 @@ void MrTableModel::set_snapshot(const Snapshot& snapshot) {
     now_ = snapshot.time;
     std::vector<Row> next;
     for (const auto& mr : snapshot.mrs.mrs) {
-        Row row{mr, mr.state == MrState::stuck, {}, std::nullopt};
+        Row row{mr, mr.state == MrState::stuck, std::nullopt};
         for (const auto& f : snapshot.findings) {
             if (!f.subject.mr || *f.subject.mr != mr.mr || f.subject.device != mr.device) continue;
             if (!row.severity || static_cast<int>(f.severity) > static_cast<int>(*row.severity)) {
                 row.severity = f.severity;
             }
-            if (f.rule == kNeedsDereg) {
-                row.needs_dereg = true;
-                row.advice = f.advice;
-            } else if (row.advice.empty()) {
-                row.advice = f.advice;
-            }
+            if (f.rule == kNeedsDereg) row.needs_dereg = true;
         }
         next.push_back(std::move(row));
     }
@@ -83,7 +78,7 @@ QVariant MrTableModel::data(const QModelIndex& index, int role) const {
                            (mr.last_status ? QStringLiteral(" ") + qs(to_string(*mr.last_status))
                                            : QString());
                 case AdviceColumn:
-                    return qs(r->advice);
+                    return qs(mr.advice);
             }
             return {};
         case SortRole:
@@ -112,7 +107,7 @@ QVariant MrTableModel::data(const QModelIndex& index, int role) const {
             }
             return {};
         case Qt::ToolTipRole:
-            if (!r->advice.empty()) return qs(r->advice);
+            if (!mr.advice.empty()) return qs(mr.advice);
             return {};
         default:
             return {};

@@ -1,6 +1,7 @@
 #pragma once
 // Memory regions and their health. Stuck MRs, and MRs an active mr.needs_dereg finding names,
-// are flagged "needs deregistration" with the finding's advice, and listed first.
+// are flagged "needs deregistration" and listed first. The advice is the engine's, carried by
+// each MrRecord, so the table says exactly what `rdmadiag mrs` and the API say.
 
 #include <vector>
 
@@ -33,7 +34,6 @@ public:
     struct Row {
         MrRecord mr;
         bool needs_dereg = false;
-        std::string advice;  // from the finding, when one names this MR
         std::optional<Severity> severity;
     };
 

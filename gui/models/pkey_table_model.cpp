@@ -10,31 +10,31 @@ namespace {
 
 constexpr int kViewColumns = 4;
 
-QColor change_color(PKeyChange c) {
+QColor change_color(PKeyChangeKind c) {
     switch (c) {
-        case PKeyChange::added:
+        case PKeyChangeKind::added:
             return QColor(0xd7, 0xf5, 0xdd);
-        case PKeyChange::removed:
+        case PKeyChangeKind::removed:
             return QColor(0xfd, 0xd8, 0xd8);
-        case PKeyChange::moved:
+        case PKeyChangeKind::moved:
             return QColor(0xd6, 0xe6, 0xfb);
-        case PKeyChange::membership:
+        case PKeyChangeKind::membership_changed:
             return QColor(0xec, 0xdc, 0xf7);
     }
     return {};
 }
 
-QString change_text(const PKeyIndexChange& c) {
+QString change_text(const PKeyEntryChange& c) {
     switch (c.kind) {
-        case PKeyChange::added:
+        case PKeyChangeKind::added:
             return QStringLiteral("added %1").arg(qs(format_pkey(c.new_key)));
-        case PKeyChange::removed:
+        case PKeyChangeKind::removed:
             return QStringLiteral("removed %1").arg(qs(format_pkey(c.old_key)));
-        case PKeyChange::moved:
+        case PKeyChangeKind::moved:
             return QStringLiteral("moved %1 from index %2")
                 .arg(qs(format_pkey(c.new_key)))
                 .arg(c.old_index.value_or(0));
-        case PKeyChange::membership:
+        case PKeyChangeKind::membership_changed:
             return QStringLiteral("membership %1 -> %2")
                 .arg(qs(format_pkey(c.old_key)), qs(format_pkey(c.new_key)));
     }
@@ -45,14 +45,12 @@ const QColor kDiffers(0xff, 0xe0, 0xa0);
 
 }  // namespace
 
-void PKeyTableModel::set_port(const PortSnapshot* port, const PKeyTableChange* last_change,
-                              TimePoint now) {
+void PKeyTableModel::set_port(const PortSnapshot* port, TimePoint now) {
     const std::optional<PortRef> next_ref =
         port ? std::optional<PortRef>(port->ref) : std::optional<PortRef>();
     const bool other_port = next_ref != port_;
     port_ = next_ref;
     data_ = port ? std::optional<PortSnapshot>(*port) : std::nullopt;
-    change_ = last_change ? std::optional<PKeyTableChange>(*last_change) : std::nullopt;
     now_ = now;
     if (other_port) {
         beginResetModel();
@@ -71,7 +69,6 @@ void PKeyTableModel::set_show_empty(bool show) {
 
 void PKeyTableModel::rebuild() {
     headers_ = {};
-    cache_differs_ = false;
     std::vector<Row> next;
     if (data_) {
         size_t size = 0;
@@ -91,11 +88,8 @@ void PKeyTableModel::rebuild() {
                          unreadable};
             }
         }
-        const auto* dev = data_->pkeys.find(PKeyView::device);
-        const auto* cache = data_->pkeys.find(PKeyView::cache);
-        cache_differs_ = dev && cache && !(dev->table.keys == cache->table.keys);
-        if (change_) {
-            for (const auto& c : change_->changes) {
+        if (const auto& diff = data_->pkeys.last_diff) {
+            for (const auto& c : diff->changes) {
                 if (c.index < next.size()) next[c.index].change = c;
             }
         }
@@ -111,21 +105,40 @@ void PKeyTableModel::rebuild() {
     replace_rows(rows_, std::move(next), [](const Row& r) { return r.index; });
 }
 
+CacheJudgement PKeyTableModel::cache_judgement() const {
+    return data_ ? data_->pkeys.cache : CacheJudgement::unknown;
+}
+
 QString PKeyTableModel::cache_summary() const {
     if (!data_) return QStringLiteral("No port selected.");
-    const auto* dev = data_->pkeys.find(PKeyView::device);
-    const auto* cache = data_->pkeys.find(PKeyView::cache);
-    if (!dev) return QStringLiteral("No device view of this port's table yet.");
-    if (!cache) return QStringLiteral("No cache view: no event-driven consumer is emulated here.");
-    if (!cache_differs_) {
-        return QStringLiteral("Cache coherent with the device (generation %1).")
-            .arg(dev->generation);
+    const PortPKeyState& st = data_->pkeys;
+    // The engine's note says why; an older daemon may send the judgement without one.
+    const QString note =
+        st.cache_note.empty() ? QString() : QStringLiteral(": ") + qs(st.cache_note);
+    switch (st.cache) {
+        case CacheJudgement::stale: {
+            QString since;
+            if (st.stale_since) {
+                since = QStringLiteral(" since %1 (%2 ago)")
+                            .arg(clock_text(*st.stale_since), age_text(*st.stale_since, now_));
+            }
+            return QStringLiteral(
+                       "Cache STALE%1%2. Consumers that rely on PKEY_CHANGE have not reloaded.")
+                .arg(since, note);
+        }
+        case CacheJudgement::pending:
+            return QStringLiteral("Cache pending%1.").arg(note);
+        case CacheJudgement::coherent:
+            return QStringLiteral("Cache coherent%1.").arg(note);
+        case CacheJudgement::not_watched:
+            return QStringLiteral("Cache not judged%1.").arg(note);
+        case CacheJudgement::unknown:
+            break;
     }
-    return QStringLiteral(
-               "Cache STALE: it still holds the table from before generation %1 of the device "
-               "view, changed %2 ago at %3. Consumers that rely on PKEY_CHANGE have not reloaded.")
-        .arg(dev->generation)
-        .arg(age_text(dev->changed, now_), clock_text(dev->changed));
+    if (!data_->pkeys.find(PKeyView::device)) {
+        return QStringLiteral("No device view of this port's table yet.");
+    }
+    return QStringLiteral("Cache not judged yet%1.").arg(note);
 }
 
 int PKeyTableModel::rowCount(const QModelIndex& parent) const {
@@ -211,11 +224,12 @@ QVariant PKeyTableModel::headerData(int section, Qt::Orientation orientation, in
     if (role != Qt::DisplayRole) return {};
     if (section == IndexColumn) return QStringLiteral("Index");
     if (section == ChangeColumn) {
-        if (change_) {
+        if (const auto* diff =
+                data_ && data_->pkeys.last_diff ? &*data_->pkeys.last_diff : nullptr) {
             return QStringLiteral("Last change\ngen %1 -> %2, %3 ago")
-                .arg(change_->old_generation)
-                .arg(change_->new_generation)
-                .arg(age_text(change_->time, now_));
+                .arg(diff->old_generation)
+                .arg(diff->new_generation)
+                .arg(age_text(diff->time, now_));
         }
         return QStringLiteral("Last change\nnone seen");
     }

@@ -1,7 +1,8 @@
 #pragma once
 // One port's P_Key table with every view side by side (device, sma, sm, cache). A view's cell
-// that disagrees with the device is tinted; the table's last change is highlighted by kind
-// (added, removed, moved, membership). Headers carry each view's generation and age.
+// that disagrees with the device is tinted; the table's last change, as the engine diffed it
+// (PortPKeyState::last_diff), is highlighted by kind (added, removed, moved, membership changed).
+// Headers carry each view's generation and age; the cache line says the engine's judgement.
 
 #include <array>
 #include <optional>
@@ -9,7 +10,6 @@
 
 #include "collector/model/snapshot.hpp"
 #include "gui/models/keyed_table_model.hpp"
-#include "gui/models/pkey_table_diff.hpp"
 
 namespace rdmadiag::gui {
 
@@ -28,19 +28,20 @@ public:
         SortRole = Qt::UserRole + 1,
         RawKeyRole,      // the raw value (int), or nothing for an empty or missing slot
         DiffersRole,     // true where this view disagrees with the device view
-        ChangeKindRole,  // "added", "removed", "moved", "membership" on the last change's rows
+        ChangeKindRole,  // the last change's kind on its rows: "added", "moved", ... (engine names)
     };
 
     using KeyedTableModel::KeyedTableModel;
 
-    // `port` may be null (nothing selected). `last_change` is the table's last change, if known.
-    void set_port(const PortSnapshot* port, const PKeyTableChange* last_change, TimePoint now);
+    // `port` may be null (nothing selected).
+    void set_port(const PortSnapshot* port, TimePoint now);
     void set_show_empty(bool show);
 
     std::optional<PortRef> port() const { return port_; }
-    // One line on the cache: coherent, or stale and since when.
+    // One line on the cache: the engine's judgement, its note, and since when it is stale.
     QString cache_summary() const;
-    bool cache_differs() const { return cache_differs_; }
+    // The engine's judgement of the port's cache (unknown when no port is selected).
+    CacheJudgement cache_judgement() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -56,7 +57,7 @@ private:
     struct Row {
         uint16_t index = 0;
         std::array<Cell, 4> views;  // in PKeyView order
-        std::optional<PKeyIndexChange> change;
+        std::optional<PKeyEntryChange> change;
     };
     struct ViewHeader {
         bool present = false;
@@ -69,10 +70,8 @@ private:
 
     std::optional<PortRef> port_;
     std::optional<PortSnapshot> data_;
-    std::optional<PKeyTableChange> change_;
     TimePoint now_{};
     bool show_empty_ = false;
-    bool cache_differs_ = false;
     std::array<ViewHeader, 4> headers_{};
     std::vector<Row> rows_;
 };

@@ -101,10 +101,19 @@ void FabricPanel::refresh() {
     title_->setText(port ? tr("<b>P_Key table of %1</b>").arg(qs(port->to_string()))
                          : tr("<b>P_Key table</b>: select a port"));
     cache_->setText(models_.pkeys.cache_summary());
-    cache_->setStyleSheet(
-        models_.pkeys.cache_differs()
-            ? QStringLiteral("QLabel { background: #fde0e0; color: #8e0000; padding: 3px; }")
-            : QString());
+    switch (models_.pkeys.cache_judgement()) {
+        case CacheJudgement::stale:
+            cache_->setStyleSheet(
+                QStringLiteral("QLabel { background: #fde0e0; color: #8e0000; padding: 3px; }"));
+            break;
+        case CacheJudgement::pending:
+            cache_->setStyleSheet(
+                QStringLiteral("QLabel { background: #fff3d6; color: #7a4f00; padding: 3px; }"));
+            break;
+        default:
+            cache_->setStyleSheet(QString());
+            break;
+    }
 }
 
 }  // namespace rdmadiag::gui

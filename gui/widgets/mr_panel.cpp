@@ -68,7 +68,7 @@ void MrPanel::show_advice() {
             }
         }
     }
-    if (!row || row->advice.empty()) {
+    if (!row || row->mr.advice.empty()) {
         advice_->setText(row ? tr("MR %1 on %2: %3, nothing to do.")
                                    .arg(row->mr.mr)
                                    .arg(qs(row->mr.device), qs(to_string(row->mr.state)))
@@ -80,7 +80,7 @@ void MrPanel::show_advice() {
                          .arg(row->mr.mr)
                          .arg(qs(row->mr.device), qs(row->mr.owner.name),
                               row->needs_dereg ? tr(" needs deregistration") : QString(),
-                              qs(row->advice)));
+                              qs(row->mr.advice)));
     advice_->setStyleSheet(
         row->needs_dereg
             ? QStringLiteral("QLabel { background: #fde0e0; color: #8e0000; padding: 3px; }")

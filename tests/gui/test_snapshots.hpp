@@ -1,6 +1,8 @@
 #pragma once
 // Snapshots for the GUI tests: the recorded API answers under tests/fixtures/api/, and one built
-// by hand with a stale cache and a stuck MR (every field the dashboard shows, set on purpose).
+// by hand with a stale cache and a stuck MR (every field the dashboard shows, set on purpose, the
+// engine's judgements included) for the models' edge cases. Played scenarios and recordings are
+// what the widget tests show.
 
 #include <gtest/gtest.h>
 
@@ -56,8 +58,9 @@ inline PKeyViewState view(PKeyView v, std::vector<uint16_t> keys, uint64_t gener
     return s;
 }
 
-// mlx5_0:1 whose device table gained 0x8004 at index 4 (generation 2) while the cache still has
-// generation 1; MR 17 of xprtrdma is stuck after MW_BIND_ERR; MR 5 of fio is valid.
+// mlx5_0:1 whose device table gained 0x8004 at index 4 and lost 0x8005 at index 5 (generation 2)
+// while the cache still has generation 1; MR 17 of xprtrdma is stuck after MW_BIND_ERR; MR 5 of
+// fio is valid.
 inline Snapshot trouble_snapshot() {
     Snapshot s;
     s.sequence = 42;
@@ -75,6 +78,17 @@ inline Snapshot trouble_snapshot() {
         view(PKeyView::device, {0xffff, 0x8001, 0x8002, 0x0003, 0x8004, 0}, 2, 10));
     p.pkeys.views.push_back(view(PKeyView::sm, {0xffff, 0x8001, 0x8002, 0x0003, 0x8004, 0}, 2, 9));
     p.pkeys.views.push_back(view(PKeyView::cache, {0xffff, 0x8001, 0x8002, 0x0003, 0, 0}, 1, 0));
+    // The engine's judgement and diff, as the snapshot carries them.
+    p.pkeys.cache = CacheJudgement::stale;
+    p.pkeys.cache_note = "differs from device with no PKEY_CHANGE delivered";
+    p.pkeys.stale_since = at_seconds(10);
+    p.pkeys.last_diff = PKeyDiff{p.ref,
+                                 PKeyView::device,
+                                 1,
+                                 2,
+                                 at_seconds(10),
+                                 {{PKeyChangeKind::added, 4, std::nullopt, 0, 0x8004},
+                                  {PKeyChangeKind::removed, 5, std::nullopt, 0x8005, 0}}};
     CounterState c;
     c.name = "p_key_violations";
     c.kind = CounterKind::portinfo;
@@ -130,6 +144,7 @@ inline Snapshot trouble_snapshot() {
     stuck.state_since = at_seconds(15);
     stuck.last_op = MrOp::fastreg;
     stuck.last_status = WcStatus::mw_bind_err;
+    stuck.advice = "kernel ULP xprtrdma must deregister this MR and allocate a new one";
     MrRecord fine;
     fine.device = "cxgb4_0";
     fine.mr = 5;

@@ -38,6 +38,26 @@ TEST(ReplaySource, PlaysAtTheGivenSpeedKeepingRecordedTimes) {
     EXPECT_FALSE(src.next_due().has_value());
 }
 
+TEST(ReplaySource, PlaybackLengthIsTheRecordedSpanOverTheSpeed) {
+    EXPECT_EQ(ReplaySource(ten_seconds(), ReplaySettings{1.0, 4096}).playback_length(),
+              Duration{seconds(9)});
+    EXPECT_EQ(ReplaySource(ten_seconds(), ReplaySettings{2.0, 4096}).playback_length(),
+              Duration{milliseconds(4500)});
+    EXPECT_FALSE(ReplaySource(ten_seconds(), ReplaySettings{0, 4096}).playback_length());
+    EXPECT_FALSE(ReplaySource(Recording{}, ReplaySettings{}).playback_length());
+    // Polled on a clock that starts at the first observation, speed 1 hands each over at its
+    // recorded time and the last one at the end of the length.
+    ReplaySource src(ten_seconds(), ReplaySettings{1.0, 4096});
+    VectorSink sink;
+    const TimePoint first{seconds(1000)};
+    src.poll(first, sink);
+    src.poll(first + seconds(3), sink);
+    ASSERT_EQ(sink.observations.size(), 4u);
+    EXPECT_EQ(sink.observations.back().time, first + seconds(3));
+    src.poll(first + *src.playback_length(), sink);
+    EXPECT_TRUE(src.finished());
+}
+
 TEST(ReplaySource, AsFastAsPossibleHandsOverBatches) {
     ReplaySource src(ten_seconds(), ReplaySettings{0, 4});
     VectorSink sink;

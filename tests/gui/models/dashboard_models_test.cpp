@@ -44,13 +44,25 @@ TEST(DashboardModels, ScenarioPlaybackBuildsHistoryAndTheLastChange) {
     for (int s = 0; s <= 70; ++s) m.apply((*t)->seek(std::chrono::seconds(s)));
     const PortRef port{"mlx5_0", 1};
     m.select_port(port);
-    // 0x8004 added at 20s, 0x8002 moved from 2 to 9 at 60s: the last change is the move.
-    const auto* change = m.pkey_changes.last_change(port);
-    ASSERT_NE(change, nullptr);
-    ASSERT_EQ(change->changes.size(), 1u);
-    EXPECT_EQ(change->changes[0].kind, PKeyChange::moved);
-    EXPECT_EQ(change->changes[0].index, 9);
-    EXPECT_EQ(m.pkey_changes.change_times(port).size(), 2u);
+    // 0x8004 added at 20s, 0x8002 moved from 2 to 9 at 60s: the engine's last diff is the move,
+    // and the P_Key table shows it; both changes are marked for the chart.
+    const auto& diff = m.snapshot()->find_port(port)->pkeys.last_diff;
+    ASSERT_TRUE(diff.has_value());
+    ASSERT_EQ(diff->changes.size(), 1u);
+    EXPECT_EQ(diff->changes[0].kind, PKeyChangeKind::moved);
+    EXPECT_EQ(diff->changes[0].index, 9);
+    int moved_rows = 0;
+    for (int r = 0; r < m.pkeys.rowCount(); ++r) {
+        const QString kind = m.pkeys.index(r, 0).data(PKeyTableModel::ChangeKindRole).toString();
+        if (kind.isEmpty()) continue;
+        EXPECT_EQ(kind, QStringLiteral("moved"));
+        EXPECT_EQ(m.pkeys.index(r, PKeyTableModel::IndexColumn).data().toInt(), 9);
+        ++moved_rows;
+    }
+    EXPECT_EQ(moved_rows, 1);
+    const auto marks = m.pkey_changes.change_times(port);
+    ASSERT_EQ(marks.size(), 2u);
+    EXPECT_EQ(marks.back(), diff->time);
     const auto* violations = m.history.series(port, "p_key_violations");
     ASSERT_NE(violations, nullptr);
     EXPECT_EQ(violations->size(), 71u);
@@ -59,7 +71,7 @@ TEST(DashboardModels, ScenarioPlaybackBuildsHistoryAndTheLastChange) {
     // Going back in time (a seek) starts the history over.
     m.apply((*t)->seek(std::chrono::seconds(5)));
     EXPECT_EQ(m.history.series(port, "p_key_violations")->size(), 1u);
-    EXPECT_EQ(m.pkey_changes.last_change(port), nullptr);
+    EXPECT_TRUE(m.pkey_changes.change_times(port).empty());
 }
 
 TEST(DashboardModels, DefaultPortPrefersAStaleCache) {

@@ -65,6 +65,7 @@ TEST(FindingsModel, SameFindingsAgainChangeDataNotRows) {
 
 TEST(FindingsModel, SortRoleOrdersSeverityColumnByRank) {
     FindingsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const Snapshot s = trouble_snapshot();
     model.set_findings(s.findings, s.time);
     const int r0 = model.index(0, 0).data(FindingsModel::SortRole).toInt();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <algorithm>
 
 #include "gui/models/mr_filter_proxy.hpp"
 #include "tests/gui/test_snapshots.hpp"
@@ -10,7 +11,7 @@
 namespace rdmadiag::gui {
 namespace {
 
-TEST(MrTableModel, StuckFirstFlaggedWithTheFindingsAdvice) {
+TEST(MrTableModel, StuckFirstFlaggedWithTheEnginesAdvice) {
     MrTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     model.set_snapshot(testing::trouble_snapshot());
@@ -25,10 +26,9 @@ TEST(MrTableModel, StuckFirstFlaggedWithTheFindingsAdvice) {
     EXPECT_EQ(model.index(0, MrTableModel::InStateColumn).data().toString(), QStringLiteral("45s"));
     EXPECT_EQ(model.index(0, MrTableModel::LastOpColumn).data().toString(),
               QStringLiteral("FASTREG MW_BIND_ERR"));
-    EXPECT_TRUE(model.index(0, MrTableModel::AdviceColumn)
-                    .data()
-                    .toString()
-                    .startsWith(QStringLiteral("On InfiniBand")));
+    // The MR record's advice, not the finding's.
+    EXPECT_EQ(model.index(0, MrTableModel::AdviceColumn).data().toString(),
+              QStringLiteral("kernel ULP xprtrdma must deregister this MR and allocate a new one"));
     EXPECT_TRUE(model.index(0, 0).data(MrTableModel::NeedsDeregRole).toBool());
     EXPECT_EQ(model.index(1, MrTableModel::FlagColumn).data().toString(), QString());
     EXPECT_EQ(model.index(1, MrTableModel::TransportColumn).data().toString(),
@@ -39,6 +39,7 @@ TEST(MrTableModel, FindingAloneFlagsAnMrTheTableThinksValid) {
     Snapshot s = testing::trouble_snapshot();
     s.mrs.mrs[1].state = MrState::valid;  // the record lags; the rule says otherwise
     MrTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     model.set_snapshot(s);
     EXPECT_TRUE(model.index(0, 0).data(MrTableModel::NeedsDeregRole).toBool());
     EXPECT_EQ(model.index(0, MrTableModel::MrColumn).data().toString(), QStringLiteral("17"));
@@ -46,10 +47,12 @@ TEST(MrTableModel, FindingAloneFlagsAnMrTheTableThinksValid) {
 
 TEST(MrFilterProxy, ByStateAndText) {
     MrTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     model.set_snapshot(testing::trouble_snapshot());
     MrFilterProxy proxy;
     proxy.setSourceModel(&model);
-    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester proxy_tester(&proxy,
+                                          QAbstractItemModelTester::FailureReportingMode::Fatal);
     EXPECT_EQ(proxy.rowCount(), 2);
     proxy.set_state_filter(QStringLiteral("stuck"));
     EXPECT_EQ(proxy.rowCount(), 1);
@@ -68,7 +71,18 @@ TEST(MrTableModel, RecordedApiAnswer) {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const Snapshot s = testing::load_api_fixture("mr-xprtrdma-stuck-30s.json");
     model.set_snapshot(s);
-    EXPECT_EQ(model.rowCount(), static_cast<int>(s.mrs.mrs.size()));
+    ASSERT_EQ(model.rowCount(), static_cast<int>(s.mrs.mrs.size()));
+    // At 30s MR 17 is stuck: flagged first, with the advice the engine put in its record.
+    EXPECT_EQ(model.index(0, MrTableModel::MrColumn).data().toString(), QStringLiteral("17"));
+    EXPECT_EQ(model.index(0, MrTableModel::FlagColumn).data().toString(),
+              QStringLiteral("needs deregistration"));
+    ASSERT_FALSE(s.mrs.mrs.empty());
+    const auto stuck = std::find_if(s.mrs.mrs.begin(), s.mrs.mrs.end(),
+                                    [](const MrRecord& r) { return r.mr == 17; });
+    ASSERT_NE(stuck, s.mrs.mrs.end());
+    EXPECT_FALSE(stuck->advice.empty());
+    EXPECT_EQ(model.index(0, MrTableModel::AdviceColumn).data().toString(),
+              QString::fromStdString(stuck->advice));
 }
 
 }  // namespace

@@ -11,9 +11,11 @@
 #include <QTcpServer>
 #include <QTest>
 #include <QTreeView>
+#include <algorithm>
 
 #include "gui/client/api_feed.hpp"
 #include "gui/client/engine_timeline.hpp"
+#include "gui/client/gui_options.hpp"
 #include "gui/client/playback_feed.hpp"
 #include "gui/client/snapshot_recording.hpp"
 #include "gui/models/pkey_table_model.hpp"
@@ -40,30 +42,72 @@ PlaybackFeed* recording_feed(std::vector<Snapshot> snapshots) {
     return new PlaybackFeed(std::make_unique<SnapshotTimeline>(std::move(rec), "recording test"));
 }
 
-// The snapshot is built by hand (tests/gui/test_snapshots.hpp) with the findings the P_Key and MR
-// rules raise: a stale cache on mlx5_0:1 and MR 17 stuck.
-TEST(MainWindow, StaleCacheAndStuckMrAreFlaggedFirstAndInTheirTables) {
-    MainWindow window(recording_feed({testing::trouble_snapshot()}));
-    window.show();
-    window.start();
+// A shipped scenario played through the engine offline (collector/engine/source_step, as the
+// dashboard plays it).
+PlaybackFeed* scenario_feed(const std::string& scenario) {
+    auto timeline = make_scenario_timeline(scenario, testing::at_seconds(0));
+    EXPECT_TRUE(timeline.ok()) << scenario << ": "
+                               << (timeline.ok() ? "" : timeline.error().message);
+    return timeline.ok() ? new PlaybackFeed(std::move(*timeline)) : nullptr;
+}
 
-    auto* findings = window.findings_panel()->table()->view();
-    ASSERT_EQ(findings->model()->rowCount(), 3);
-    EXPECT_EQ(cell(findings, 0, FindingsModel::RuleColumn), QStringLiteral("mr.needs_dereg"));
-    EXPECT_EQ(cell(findings, 0, FindingsModel::SubjectColumn), QStringLiteral("mlx5_0 mr 17"));
-    EXPECT_EQ(cell(findings, 1, FindingsModel::RuleColumn), QStringLiteral("pkey.cache_stale"));
-    EXPECT_EQ(cell(findings, 1, FindingsModel::SubjectColumn), QStringLiteral("mlx5_0:1"));
+// Second by second, the way the playback bar moves, so the dashboard sees every snapshot.
+void play_to(PlaybackFeed* feed, int seconds) {
+    for (int s = 0; s <= seconds; ++s) feed->seek(std::chrono::seconds(s));
+}
 
-    // The fabric tab opens on the port with the stale cache; the cache column is tinted where it
-    // misses the device's new key, and the summary says STALE.
-    EXPECT_EQ(window.models().current_port(), (PortRef{"mlx5_0", 1}));
-    EXPECT_TRUE(
-        window.fabric_panel()->cache_label()->text().startsWith(QStringLiteral("Cache STALE")));
-    auto* pkeys = window.fabric_panel()->pkey_view();
-    int row4 = -1;
-    for (int r = 0; r < pkeys->model()->rowCount(); ++r) {
-        if (cell(pkeys, r, PKeyTableModel::IndexColumn) == QStringLiteral("4")) row4 = r;
+int row_of(QAbstractItemView* view, int column, const QString& text) {
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        if (cell(view, r, column) == text) return r;
     }
+    return -1;
+}
+
+// pkey-change-missed-event: 0x8004 lands at index 4 at 10s and PKEY_CHANGE never comes. At 60s
+// the engine judges the cache stale; the dashboard shows that judgement and the engine's diff.
+TEST(MainWindow, PlayedMissedPKeyChangeFlagsTheStaleCacheEverywhere) {
+    auto* feed = scenario_feed("pkey-change-missed-event");
+    ASSERT_NE(feed, nullptr);
+    MainWindow window(feed);
+    window.show();
+    play_to(feed, 60);
+    const SnapshotPtr snap = window.models().snapshot();
+    ASSERT_TRUE(snap);
+    const PortRef port{"mlx5_0", 1};
+    const PortSnapshot* engine_port = snap->find_port(port);
+    ASSERT_NE(engine_port, nullptr);
+    ASSERT_EQ(engine_port->pkeys.cache, CacheJudgement::stale);
+    ASSERT_TRUE(engine_port->pkeys.last_diff.has_value());
+
+    // Findings: the stale cache on top, on this port.
+    auto* findings = window.findings_panel()->table()->view();
+    ASSERT_GE(findings->model()->rowCount(), 1);
+    EXPECT_EQ(cell(findings, 0, FindingsModel::RuleColumn), QStringLiteral("pkey.cache_stale"));
+    EXPECT_EQ(cell(findings, 0, FindingsModel::SubjectColumn), QStringLiteral("mlx5_0:1"));
+
+    // Port tree: the port carries the warning badge with its findings.
+    EXPECT_EQ(window.models().current_port(), port);
+    auto* tree = window.fabric_panel()->tree();
+    const QModelIndex device = tree->model()->index(0, 0);
+    ASSERT_EQ(device.data().toString(), QStringLiteral("mlx5_0 (InfiniBand)"));
+    const QModelIndex port_row = tree->model()->index(0, 0, device);
+    ASSERT_TRUE(port_row.isValid());
+    EXPECT_TRUE(port_row.siblingAtColumn(PortTreeModel::HealthColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("warning (")))
+        << port_row.siblingAtColumn(PortTreeModel::HealthColumn).data().toString().toStdString();
+
+    // P_Key table view: the engine's judgement above the table, the engine's diff in it.
+    const QString cache_line = window.fabric_panel()->cache_label()->text();
+    EXPECT_TRUE(cache_line.startsWith(QStringLiteral("Cache STALE since")))
+        << cache_line.toStdString();
+    EXPECT_TRUE(cache_line.contains(QString::fromStdString(engine_port->pkeys.cache_note)))
+        << cache_line.toStdString();
+    EXPECT_TRUE(
+        window.fabric_panel()->cache_label()->styleSheet().contains(QStringLiteral("#fde0e0")));
+    auto* pkeys = window.fabric_panel()->pkey_view();
+    const int row4 = row_of(pkeys, PKeyTableModel::IndexColumn, QStringLiteral("4"));
     ASSERT_GE(row4, 0);
     EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::DeviceColumn), QStringLiteral("0x8004 full"));
     EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::CacheColumn), QStringLiteral("(empty)"));
@@ -71,39 +115,101 @@ TEST(MainWindow, StaleCacheAndStuckMrAreFlaggedFirstAndInTheirTables) {
                     ->index(row4, PKeyTableModel::CacheColumn)
                     .data(PKeyTableModel::DiffersRole)
                     .toBool());
-    EXPECT_FALSE(pkeys->model()
-                     ->index(row4, PKeyTableModel::SmColumn)
-                     .data(PKeyTableModel::DiffersRole)
-                     .toBool());
+    EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::ChangeColumn), QStringLiteral("added 0x8004"));
+    EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::IndexColumn, PKeyTableModel::ChangeKindRole),
+              QStringLiteral("added"));
+    int changed_rows = 0;
+    for (int r = 0; r < pkeys->model()->rowCount(); ++r) {
+        if (!cell(pkeys, r, PKeyTableModel::ChangeColumn).isEmpty()) ++changed_rows;
+    }
+    EXPECT_EQ(changed_rows, static_cast<int>(engine_port->pkeys.last_diff->changes.size()));
     EXPECT_TRUE(pkeys->model()
-                    ->headerData(PKeyTableModel::CacheColumn, Qt::Horizontal)
+                    ->headerData(PKeyTableModel::ChangeColumn, Qt::Horizontal)
                     .toString()
-                    .contains(QStringLiteral("gen 1")));
+                    .contains(QStringLiteral("gen %1 -> %2")
+                                  .arg(engine_port->pkeys.last_diff->old_generation)
+                                  .arg(engine_port->pkeys.last_diff->new_generation)));
+    EXPECT_TRUE(window.connection_label()->text().startsWith(
+        QStringLiteral("Offline: scenario 'pkey-change-missed-event'")));
+}
 
-    // The MR table lists the stuck MR first, flagged, with its advice.
+// mr-xprtrdma-stuck: MR 17's FASTREG fails with MW_BIND_ERR at 15s. At 30s it needs
+// deregistration: flagged in the findings, the port tree and the MR table, with the advice the
+// engine put in its record.
+TEST(MainWindow, PlayedStuckMrIsFlaggedNeedsDeregistration) {
+    auto* feed = scenario_feed("mr-xprtrdma-stuck");
+    ASSERT_NE(feed, nullptr);
+    MainWindow window(feed);
+    window.show();
+    play_to(feed, 30);
+    const SnapshotPtr snap = window.models().snapshot();
+    ASSERT_TRUE(snap);
+    const auto stuck = std::find_if(snap->mrs.mrs.begin(), snap->mrs.mrs.end(),
+                                    [](const MrRecord& r) { return r.mr == 17; });
+    ASSERT_NE(stuck, snap->mrs.mrs.end());
+    ASSERT_EQ(stuck->state, MrState::stuck);
+    ASSERT_FALSE(stuck->advice.empty());
+
+    auto* findings = window.findings_panel()->table()->view();
+    ASSERT_GE(findings->model()->rowCount(), 1);
+    EXPECT_EQ(cell(findings, 0, FindingsModel::RuleColumn), QStringLiteral("mr.needs_dereg"));
+    EXPECT_EQ(cell(findings, 0, FindingsModel::SubjectColumn), QStringLiteral("mlx5_0 mr 17"));
+
+    // The device is badged critical: the stuck MR is a device finding.
+    auto* tree = window.fabric_panel()->tree();
+    const QModelIndex device = tree->model()->index(0, 0);
+    ASSERT_EQ(device.data().toString(), QStringLiteral("mlx5_0 (InfiniBand)"));
+    EXPECT_TRUE(device.siblingAtColumn(PortTreeModel::HealthColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("critical (")))
+        << device.siblingAtColumn(PortTreeModel::HealthColumn).data().toString().toStdString();
+
     auto* mrs = window.mr_panel()->table()->view();
-    ASSERT_EQ(mrs->model()->rowCount(), 2);
-    EXPECT_EQ(cell(mrs, 0, MrTableModel::FlagColumn), QStringLiteral("needs deregistration"));
+    ASSERT_GE(mrs->model()->rowCount(), 1);
     EXPECT_EQ(cell(mrs, 0, MrTableModel::MrColumn), QStringLiteral("17"));
-    EXPECT_TRUE(cell(mrs, 0, MrTableModel::AdviceColumn)
-                    .contains(QStringLiteral("deregister and re-allocate")));
-    // Filter by state.
+    EXPECT_EQ(cell(mrs, 0, MrTableModel::FlagColumn), QStringLiteral("needs deregistration"));
+    EXPECT_EQ(cell(mrs, 0, MrTableModel::StateColumn), QStringLiteral("stuck"));
+    EXPECT_EQ(cell(mrs, 0, MrTableModel::OwnerColumn), QStringLiteral("xprtrdma"));
+    EXPECT_EQ(cell(mrs, 0, MrTableModel::LastOpColumn), QStringLiteral("FASTREG MW_BIND_ERR"));
+    EXPECT_EQ(cell(mrs, 0, MrTableModel::AdviceColumn), QString::fromStdString(stuck->advice));
+    // Filter by state: only the stuck one.
     auto* state = window.mr_panel()->state_box();
     state->setCurrentIndex(state->findData(QStringLiteral("stuck")));
-    EXPECT_EQ(mrs->model()->rowCount(), 1);
-    state->setCurrentIndex(state->findData(QStringLiteral("valid")));
     ASSERT_EQ(mrs->model()->rowCount(), 1);
-    EXPECT_EQ(cell(mrs, 0, MrTableModel::OwnerColumn), QStringLiteral("fio (pid 4242)"));
+    EXPECT_EQ(cell(mrs, 0, MrTableModel::MrColumn), QStringLiteral("17"));
     state->setCurrentIndex(0);
-    EXPECT_EQ(mrs->model()->rowCount(), 2);
+    EXPECT_EQ(mrs->model()->rowCount(), static_cast<int>(snap->mrs.mrs.size()));
+}
 
-    // The port tree badges the device critical (stuck MR) and the port warning (stale cache).
-    auto* tree = window.fabric_panel()->tree();
-    const QModelIndex mlx = tree->model()->index(1, PortTreeModel::HealthColumn);
-    EXPECT_EQ(mlx.data().toString(), QStringLiteral("critical (2)"));
+// `rdmadiag-gui RECORDING` with an observation recording: replayed through the engine, the
+// dashboard reaches the stale cache the recording leads to.
+TEST(MainWindow, ObservationRecordingReplaysThroughTheEngine) {
+    GuiOptions options;
+    options.mode = GuiOptions::Mode::recording;
+    options.target =
+        std::string(RDMADIAG_FIXTURES) + "/recordings/sim-pkey-change-missed-event.jsonl";
+    auto feed = make_feed(options);
+    ASSERT_TRUE(feed.ok()) << feed.error().message;
+    auto* playback = qobject_cast<PlaybackFeed*>(*feed);
+    ASSERT_NE(playback, nullptr);
+    MainWindow window(playback);
+    window.show();
+    for (int s = 0; s <= 90; s += 5) playback->seek(std::chrono::seconds(s));
 
-    EXPECT_TRUE(
-        window.connection_label()->text().startsWith(QStringLiteral("Offline: recording test")));
+    auto* findings = window.findings_panel()->table()->view();
+    ASSERT_GE(findings->model()->rowCount(), 1);
+    EXPECT_EQ(cell(findings, 0, FindingsModel::RuleColumn), QStringLiteral("pkey.cache_stale"));
+    EXPECT_EQ(window.models().current_port(), (PortRef{"mlx5_0", 1}));
+    EXPECT_TRUE(window.fabric_panel()->cache_label()->text().startsWith(
+        QStringLiteral("Cache STALE since")));
+    auto* pkeys = window.fabric_panel()->pkey_view();
+    const int row4 = row_of(pkeys, PKeyTableModel::IndexColumn, QStringLiteral("4"));
+    ASSERT_GE(row4, 0);
+    EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::ChangeColumn), QStringLiteral("added 0x8004"));
+    EXPECT_TRUE(window.connection_label()->text().startsWith(
+        QStringLiteral("Offline: recording ") + QString::fromStdString(options.target)))
+        << window.connection_label()->text().toStdString();
 }
 
 TEST(MainWindow, KeyboardReachesEveryTabAndFiltersNarrowTables) {
