@@ -259,6 +259,7 @@ void MrHealthTracker::enter(MrRecord& rec, MrState state, TimePoint when, Engine
     rec.advice = mr_advice(state, rec.transport, rec.owner);
     if (is_flagged(state)) {
         flagged_[key] = false;
+        transports_.try_emplace(rec.device, rec.transport);
     } else {
         flagged_.erase(key);
     }
@@ -272,7 +273,14 @@ void MrHealthTracker::enter(MrRecord& rec, MrState state, TimePoint when, Engine
 
 void MrHealthTracker::judge(MrRecord& rec, EngineContext& ctx) {
     auto flag = flagged_.find(Key{rec.device, rec.mr});
-    if (flag == flagged_.end()) return;
+    if (flag == flagged_.end() || flag->second) return;
+    if (rec.state != MrState::stuck) {
+        const TimePoint due = rec.state_since + settings_.unknown_threshold;
+        if (ctx.now() < due) {
+            next_due_ = std::min(next_due_, due);
+            return;
+        }
+    }
     const std::string what = rec.last_op && rec.last_status
                                  ? std::string(to_string(*rec.last_op)) + " completed with " +
                                        std::string(to_string(*rec.last_status))
@@ -282,14 +290,12 @@ void MrHealthTracker::judge(MrRecord& rec, EngineContext& ctx) {
     f.since = rec.state_since;
     f.advice = rec.advice;
     if (rec.state == MrState::stuck) {
-        if (flag->second) return;
         f.rule = kRuleMrNeedsDereg;
         f.severity = Severity::critical;
         f.evidence = what + " at " + format_time(rec.state_since) + " (" + rec.source +
                      "); owner " + owner_text(rec.owner) + "; transport " +
                      std::string(to_string(rec.transport));
     } else {
-        if (flag->second || ctx.now() - rec.state_since < settings_.unknown_threshold) return;
         f.rule = kRuleMrUnknown;
         f.severity = Severity::warning;
         f.evidence = what + " at " + format_time(rec.state_since) + " (" + rec.source +
@@ -370,19 +376,27 @@ void MrHealthTracker::on_inventory(const MrInventory& inv, const Observation& ob
 }
 
 void MrHealthTracker::tick(EngineContext& ctx) {
-    for (auto& [key, raised] : flagged_) {
-        MrRecord& rec = mrs_.at(key);
-        const Transport now_transport = ctx.inventory().transport(rec.device);
-        if (now_transport != rec.transport) {
+    // Engines tick after every observation: only the few devices are looked at each time, the
+    // flagged MRs only when a device's transport changed or an unknown MR's threshold is due.
+    for (auto& [device, known] : transports_) {
+        const Transport now_transport = ctx.inventory().transport(device);
+        if (now_transport == known) continue;
+        known = now_transport;
+        for (auto& [key, raised] : flagged_) {
+            MrRecord& rec = mrs_.at(key);
+            if (rec.device != device || rec.transport == now_transport) continue;
             // Learned the transport late: the advice changes, and the finding says so.
             rec.transport = now_transport;
             rec.advice = mr_advice(rec.state, rec.transport, rec.owner);
-            if (raised) {
-                raised = false;
-                judge(rec, ctx);
-            }
+            raised = false;
+            judge(rec, ctx);
         }
-        if (!raised) judge(rec, ctx);
+    }
+    if (ctx.now() >= next_due_) {
+        next_due_ = TimePoint::max();
+        for (auto& [key, raised] : flagged_) {
+            if (!raised) judge(mrs_.at(key), ctx);
+        }
     }
     prune(ctx.now());
 }

@@ -63,6 +63,10 @@ private:
     std::map<Key, MrRecord> mrs_;
     // Unknown or stuck MRs, the only ones tick() looks at; true once their finding is raised.
     std::map<Key, bool> flagged_;
+    // The earliest time an unknown MR's finding becomes due (max: none waiting).
+    TimePoint next_due_ = TimePoint::max();
+    // Per device with flagged MRs, the transport their advice was written for.
+    std::map<std::string, Transport> transports_;
     std::multimap<TimePoint, Key> deregistered_;  // by deregistration time
     std::map<std::string, MrDeviceHealth> devices_;
     std::map<std::string, Listing> listings_;  // last netlink listing per device
