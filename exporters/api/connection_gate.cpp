@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "exporters/api/loopback_backend.hpp"
 #include "exporters/api/tls_frontend.hpp"
 
 namespace rdmadiag {
@@ -88,13 +89,6 @@ std::string_view reason_of(int status) {
         default:
             return "Service Unavailable";
     }
-}
-
-void set_timeouts(int fd, Duration timeout) {
-    auto us = std::chrono::duration_cast<std::chrono::microseconds>(timeout).count();
-    timeval tv{static_cast<time_t>(us / 1'000'000), static_cast<suseconds_t>(us % 1'000'000)};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
 
 bool write_all(int fd, const char* data, size_t n, SteadyClock::time_point deadline) {
@@ -355,7 +349,7 @@ void ConnectionGate::relay(int client, std::string head) {
     const auto deadline = SteadyClock::now() + options_.timeout;
     int flags = fcntl(client, F_GETFL);
     fcntl(client, F_SETFL, flags & ~O_NONBLOCK);
-    set_timeouts(client, options_.timeout);
+    set_socket_timeouts(client, options_.timeout);
     size_t end = head.find("\r\n\r\n");
     auto stamped =
         TlsFrontend::stamp_request_head(std::string_view(head).substr(0, end + 2), options_.token);
@@ -366,14 +360,8 @@ void ConnectionGate::relay(int client, std::string head) {
     }
     *stamped += "\r\n";
     *stamped += head.substr(end + 4);  // body bytes, if any: the listener refuses them
-    UniqueFd backend(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<uint16_t>(options_.backend_port));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    set_timeouts(backend.get(), options_.timeout);
-    if (::connect(backend.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-        !write_all(backend.get(), stamped->data(), stamped->size(), deadline)) {
+    UniqueFd backend = connect_loopback_backend(options_.backend_port, options_.timeout);
+    if (!backend || !write_all(backend.get(), stamped->data(), stamped->size(), deadline)) {
         std::string reply = status_reply(503, reason_of(503));
         write_all(client, reply.data(), reply.size(), deadline);
         return;

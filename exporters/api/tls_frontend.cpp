@@ -15,6 +15,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "exporters/api/loopback_backend.hpp"
+
 namespace rdmadiag {
 
 namespace {
@@ -25,13 +27,6 @@ std::string lower(std::string_view s) {
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     }
     return out;
-}
-
-void set_timeouts(int fd, Duration timeout) {
-    auto us = std::chrono::duration_cast<std::chrono::microseconds>(timeout).count();
-    timeval tv{static_cast<time_t>(us / 1'000'000), static_cast<suseconds_t>(us % 1'000'000)};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
 
 bool write_all(int fd, const char* data, size_t n) {
@@ -249,7 +244,7 @@ void TlsFrontend::accept_loop() {
 }
 
 void TlsFrontend::serve(int client) {
-    set_timeouts(client, options_.timeout);
+    set_socket_timeouts(client, options_.timeout);
     SSL* ssl = SSL_new(ctx_);
     if (!ssl) return;
     SSL_set_fd(ssl, client);
@@ -285,14 +280,8 @@ void TlsFrontend::serve(int client) {
     } else {
         *stamped += "\r\n";
         *stamped += head.substr(end + 4);  // body bytes, if any: the listener refuses them
-        UniqueFd backend(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_port = htons(static_cast<uint16_t>(options_.backend_port));
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        set_timeouts(backend.get(), options_.timeout);
-        if (::connect(backend.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-            !write_all(backend.get(), stamped->data(), stamped->size())) {
+        UniqueFd backend = connect_loopback_backend(options_.backend_port, options_.timeout);
+        if (!backend || !write_all(backend.get(), stamped->data(), stamped->size())) {
             ssl_reply(ssl, 503, "Service Unavailable");
         } else {
             for (;;) {

@@ -26,6 +26,16 @@ def skip(reason):
     sys.exit(SKIP)
 
 
+def finish(failures):
+    """Ends a test script: prints each failure and exits 1, or prints PASS and exits 0."""
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        sys.exit(1)
+    print("PASS")
+    sys.exit(0)
+
+
 def require_program(name, package):
     path = shutil.which(name)
     if not path:

@@ -16,6 +16,8 @@ import resource
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "beds"))
+import rdmadiag_bed as bed  # noqa: E402
 
 LIMIT = 24 * 1024  # bytes: the header and a few dozen observations
 SANITIZER_MARKS = ("AddressSanitizer", "ThreadSanitizer", "LeakSanitizer", "runtime error:")
@@ -80,11 +82,7 @@ def main():
             failures.append(f"RLIMIT_FSIZE: the kept recording does not replay cleanly: "
                             f"{r.returncode} {r.stderr[-1000:]}")
         print(f"RLIMIT_FSIZE: kept {len(lines)} whole lines ({len(data)} bytes)")
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        sys.exit(1)
-    print("PASS")
+    bed.finish(failures)
 
 
 if __name__ == "__main__":

@@ -172,11 +172,7 @@ def main():
             failures.append(f"the daemon exited {rc}")
         if any(m in text for m in SANITIZER_MARKS) or rc != 0:
             failures.append("daemon output:\n" + text[-20000:])
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        sys.exit(1)
-    print("PASS")
+    bed.finish(failures)
 
 
 if __name__ == "__main__":

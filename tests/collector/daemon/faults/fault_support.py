@@ -106,12 +106,7 @@ class Checks:
             self.failures.append(f"{when}: {len(missing)} series lost, e.g. {missing[:3]}")
 
     def finish(self):
-        for f in self.failures:
-            print("FAIL:", f)
-        if self.failures:
-            sys.exit(1)
-        print("PASS")
-        sys.exit(0)
+        bed.finish(self.failures)
 
 
 def daemon_alive(proc, log_path):

@@ -14,6 +14,9 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "beds"))
+import rdmadiag_bed as bed  # noqa: E402
 
 RECORDINGS = ["sim-pkey-violations-after-change.jsonl", "sim-counter-wrap-16bit.jsonl"]
 
@@ -69,11 +72,7 @@ def main():
                     failures.append(f"{tag}: the replay differs from the recording up to the "
                                     f"last whole line")
                 print(f"{tag}: reported and the rest replayed")
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        sys.exit(1)
-    print("PASS")
+    bed.finish(failures)
 
 
 if __name__ == "__main__":
