@@ -126,11 +126,7 @@ def main():
             if denied:
                 failures.append(f"{name}: permission errors:\n" + "\n".join(denied))
 
-    if failures:
-        print("FAILED:\n- " + "\n- ".join(failures))
-        return 1
-    print("OK")
-    return 0
+    bed.finish(failures)
 
 
 if __name__ == "__main__":

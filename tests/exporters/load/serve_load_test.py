@@ -222,11 +222,7 @@ def main():
         if "level=error" in text or "ERROR: " in text:
             failures.append("the daemon logged errors:\n" + text[-4000:])
 
-    if failures:
-        print("FAILED:\n- " + "\n- ".join(failures))
-        return 1
-    print("OK")
-    return 0
+    bed.finish(failures)
 
 
 if __name__ == "__main__":
