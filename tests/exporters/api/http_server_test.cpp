@@ -49,6 +49,16 @@ protected:
     std::unique_ptr<HttpServer> server;
 };
 
+// Writes DIR/cert.pem and DIR/key.pem: a one-day self-signed certificate for 127.0.0.1.
+bool make_self_signed_cert(const std::string& dir) {
+    std::string mk = "mkdir -p " + dir +
+                     " && openssl req -x509 -newkey ec -pkeyopt "
+                     "ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost "
+                     "-addext subjectAltName=IP:127.0.0.1 -keyout " +
+                     dir + "/key.pem -out " + dir + "/cert.pem >/dev/null 2>&1";
+    return std::system(mk.c_str()) == 0;
+}
+
 TEST_F(HttpServerTest, ServesEveryRouteOverTheWire) {
     int port = start();
     for (const auto& path : ApiRouter::routes()) {
@@ -251,12 +261,7 @@ TEST_F(HttpServerTest, TlsWithACertificateAndKeyFromTheWebConfig) {
     if (!have_program("openssl") || !have_program("curl"))
         GTEST_SKIP() << "openssl or curl is not installed (scripts/deps/test.txt)";
     std::string dir = ::testing::TempDir() + "/rdmadiag-tls-" + std::to_string(::getpid());
-    std::string mk = "mkdir -p " + dir +
-                     " && openssl req -x509 -newkey ec -pkeyopt "
-                     "ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost "
-                     "-addext subjectAltName=IP:127.0.0.1 -keyout " +
-                     dir + "/key.pem -out " + dir + "/cert.pem >/dev/null 2>&1";
-    ASSERT_EQ(std::system(mk.c_str()), 0);
+    ASSERT_TRUE(make_self_signed_cert(dir));
     auto web =
         parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n", dir);
     ASSERT_TRUE(web.ok()) << web.error().message;
@@ -294,12 +299,7 @@ TEST_F(HttpServerTest, TlsHandshakeDrippedAByteAtATimeIsCutAtTheTimeout) {
     if (!have_program("openssl"))
         GTEST_SKIP() << "openssl is not installed (scripts/deps/test.txt)";
     std::string dir = ::testing::TempDir() + "/rdmadiag-tls-drip-" + std::to_string(::getpid());
-    std::string mk = "mkdir -p " + dir +
-                     " && openssl req -x509 -newkey ec -pkeyopt "
-                     "ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost "
-                     "-keyout " +
-                     dir + "/key.pem -out " + dir + "/cert.pem >/dev/null 2>&1";
-    ASSERT_EQ(std::system(mk.c_str()), 0);
+    ASSERT_TRUE(make_self_signed_cert(dir));
     auto web =
         parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n", dir);
     ASSERT_TRUE(web.ok()) << web.error().message;
