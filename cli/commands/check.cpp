@@ -24,7 +24,7 @@ void register_check_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         options.info_is_ok = !*strict;
         const auto result = evaluate_check(*got->snapshot, options);
         if (ctx.json) {
-            print_json(nlohmann::json{{"status", to_string(result.status)},
+            print_json(rdmadiag::Json{{"status", to_string(result.status)},
                                       {"exit_code", result.exit_code()},
                                       {"summary", result.summary},
                                       {"findings", got->snapshot->findings.size()}});

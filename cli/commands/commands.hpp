@@ -3,9 +3,9 @@
 // parsing and sets the process exit code in CliContext-independent state it owns.
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "cli/cli_context.hpp"
+#include "collector/json/checked_json.hpp"
 
 namespace rdmadiag::cli {
 
@@ -27,6 +27,6 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 int follow_events(const CliContext& ctx);
 
 // Prints JSON or text for a collected snapshot; shared by the simple read-only commands.
-void print_json(const nlohmann::json& j);
+void print_json(const rdmadiag::Json& j);
 
 }  // namespace rdmadiag::cli

@@ -21,9 +21,11 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registr
     cmd.add_option("--web.config.file", f.web_config_file,
                    "exporter-toolkit web config: TLS and basic auth");
     cmd.add_option("--web.max-connections", f.max_connections,
-                   "Requests served at once, one worker thread each (default 4)");
+                   "Requests served at once, one worker thread each (default 4)")
+        ->check(CLI::Range(size_t{1}, kMaxWebConnections));
     cmd.add_option("--web.max-pending-connections", f.max_pending_connections,
-                   "Clients that may be sending their request head at once (oldest dropped)");
+                   "Clients that may be sending their request head at once (oldest dropped)")
+        ->check(CLI::Range(size_t{1}, kMaxWebPendingConnections));
     cmd.add_option("--web.request-timeout", f.request_timeout, "Drop clients slower than this");
     cmd.add_option("--path.sysfs", f.sysfs, "sysfs mount point (default /sys)");
     cmd.add_option("--path.tracefs", f.tracefs, "tracefs mount point");

@@ -5,7 +5,7 @@
 
 namespace rdmadiag::cli {
 
-void print_json(const nlohmann::json& j) {
+void print_json(const rdmadiag::Json& j) {
     std::printf("%s\n", j.dump(2).c_str());
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
+#include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag::cli {
@@ -13,6 +13,6 @@ struct CountersRenderOptions {
 };
 
 std::string render_counters_text(const Snapshot& snapshot, const CountersRenderOptions& options);
-nlohmann::json render_counters_json(const Snapshot& snapshot, const CountersRenderOptions& options);
+rdmadiag::Json render_counters_json(const Snapshot& snapshot, const CountersRenderOptions& options);
 
 }  // namespace rdmadiag::cli

@@ -31,7 +31,7 @@ std::string render_event_line(const EventRecord& e) {
     return line + "\n";
 }
 
-nlohmann::json render_events_json(const std::vector<EventRecord>& events) {
+rdmadiag::Json render_events_json(const std::vector<EventRecord>& events) {
     return {{"version", 1}, {"events", events}};
 }
 

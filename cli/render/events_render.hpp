@@ -1,9 +1,9 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag::cli {
@@ -11,6 +11,6 @@ namespace rdmadiag::cli {
 std::string render_events_text(const std::vector<EventRecord>& events);
 // One line per event, for --follow.
 std::string render_event_line(const EventRecord& event);
-nlohmann::json render_events_json(const std::vector<EventRecord>& events);
+rdmadiag::Json render_events_json(const std::vector<EventRecord>& events);
 
 }  // namespace rdmadiag::cli

@@ -99,19 +99,19 @@ std::string render_mrs_text(const Snapshot& snap, const std::string& origin,
     return out;
 }
 
-nlohmann::json render_mrs_json(const Snapshot& snap, const std::string& origin,
+rdmadiag::Json render_mrs_json(const Snapshot& snap, const std::string& origin,
                                const MrsFilter& filter) {
-    nlohmann::json j = nlohmann::json::object();
+    rdmadiag::Json j = rdmadiag::Json::object();
     j["origin"] = origin;
     j["time"] = format_time(snap.time);
-    nlohmann::json mrs = nlohmann::json::array();
+    rdmadiag::Json mrs = rdmadiag::Json::array();
     for (const auto& r : snap.mrs.mrs) {
         if (selected(r, filter)) mrs.push_back(r);
     }
     j["mrs"] = mrs;
     j["devices"] = snap.mrs.devices;
     j["recoveries"] = snap.mrs.recoveries;
-    nlohmann::json findings = nlohmann::json::array();
+    rdmadiag::Json findings = rdmadiag::Json::array();
     for (const auto& f : snap.findings) {
         if (is_mr_finding(f)) findings.push_back(f);
     }

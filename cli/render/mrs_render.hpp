@@ -2,10 +2,10 @@
 // `rdmadiag mrs`: MRs with state, time in state, owner and advice, and the per-device counts.
 // Pure functions of a snapshot.
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
+#include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag::cli {
@@ -16,7 +16,7 @@ struct MrsFilter {
 
 std::string render_mrs_text(const Snapshot& snapshot, const std::string& origin,
                             const MrsFilter& filter);
-nlohmann::json render_mrs_json(const Snapshot& snapshot, const std::string& origin,
+rdmadiag::Json render_mrs_json(const Snapshot& snapshot, const std::string& origin,
                                const MrsFilter& filter);
 
 }  // namespace rdmadiag::cli

@@ -65,21 +65,21 @@ std::string render_pkey_diffs_text(const Snapshot& snapshot, const PKeysRenderOp
     return out;
 }
 
-nlohmann::json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options) {
-    auto ports = nlohmann::json::array();
+rdmadiag::Json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options) {
+    auto ports = rdmadiag::Json::array();
     for (const auto& dev : snapshot.devices) {
         for (const auto& port : dev.ports) {
             if (!port_matches(options.filter, port.ref) || port.pkeys.views.empty()) continue;
-            nlohmann::json p{{"device", port.ref.device},
+            rdmadiag::Json p{{"device", port.ref.device},
                              {"port", port.ref.port},
                              {"cache", to_string(port.pkeys.cache)},
                              {"cache_note", port.pkeys.cache_note}};
-            p["last_diff"] = port.pkeys.last_diff ? nlohmann::json(*port.pkeys.last_diff)
-                                                  : nlohmann::json(nullptr);
+            p["last_diff"] = port.pkeys.last_diff ? rdmadiag::Json(*port.pkeys.last_diff)
+                                                  : rdmadiag::Json(nullptr);
             ports.push_back(std::move(p));
         }
     }
-    return nlohmann::json{{"ports", std::move(ports)}};
+    return rdmadiag::Json{{"ports", std::move(ports)}};
 }
 
 }  // namespace rdmadiag::cli

@@ -2,10 +2,10 @@
 // `rdmadiag pkeys --diff` and `--watch`: a P_Key table change index by index, with the generations
 // it went between and what the port's cache makes of it.
 
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli/render/pkeys_render.hpp"
+#include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag::cli {
@@ -14,6 +14,6 @@ namespace rdmadiag::cli {
 std::string render_pkey_diff(const PKeyDiff& diff);
 // The last change of each selected port, and its cache state; ports that never changed say so.
 std::string render_pkey_diffs_text(const Snapshot& snapshot, const PKeysRenderOptions& options);
-nlohmann::json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options);
+rdmadiag::Json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options);
 
 }  // namespace rdmadiag::cli

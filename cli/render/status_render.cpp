@@ -82,9 +82,9 @@ std::string render_status_text(const Snapshot& snap, const std::string& origin) 
     return out;
 }
 
-nlohmann::json render_status_json(const Snapshot& snap, const std::string& origin) {
+rdmadiag::Json render_status_json(const Snapshot& snap, const std::string& origin) {
     auto j = snapshot_to_json(snap);
-    nlohmann::json out = nlohmann::json::object();
+    rdmadiag::Json out = rdmadiag::Json::object();
     out["version"] = j["version"];
     out["time"] = j["time"];
     out["origin"] = origin;

@@ -23,13 +23,15 @@ Result<bool> as_bool(const YamlNode& n, std::string_view key) {
     return at(n, std::string(key) + " must be true or false");
 }
 
-Result<size_t> as_size(const YamlNode& n, std::string_view key) {
+Result<size_t> as_size(const YamlNode& n, std::string_view key, size_t max) {
     if (n.is_scalar()) {
         size_t v = 0;
         auto [p, ec] = std::from_chars(n.scalar.data(), n.scalar.data() + n.scalar.size(), v);
-        if (ec == std::errc() && p == n.scalar.data() + n.scalar.size() && v > 0) return v;
+        if (ec == std::errc() && p == n.scalar.data() + n.scalar.size() && v > 0 && v <= max)
+            return v;
     }
-    return at(n, std::string(key) + " must be a positive whole number");
+    return at(
+        n, std::string(key) + " must be a positive whole number, at most " + std::to_string(max));
 }
 
 Result<Duration> as_duration(const YamlNode& n, std::string_view key) {
@@ -88,13 +90,14 @@ Result<void> apply_web(const YamlNode& s, WebSettings& web) {
         else if (k == "config-file")
             RDMADIAG_TRY_ASSIGN(web.config_file, as_string(v, k));
         else if (k == "max-connections")
-            RDMADIAG_TRY_ASSIGN(web.max_connections, as_size(v, k));
+            RDMADIAG_TRY_ASSIGN(web.max_connections, as_size(v, k, kMaxWebConnections));
         else if (k == "request-timeout")
             RDMADIAG_TRY_ASSIGN(web.request_timeout, as_duration(v, k));
         else if (k == "max-request-bytes")
-            RDMADIAG_TRY_ASSIGN(web.max_request_bytes, as_size(v, k));
+            RDMADIAG_TRY_ASSIGN(web.max_request_bytes, as_size(v, k, kMaxWebRequestBytes));
         else if (k == "max-pending-connections")
-            RDMADIAG_TRY_ASSIGN(web.max_pending_connections, as_size(v, k));
+            RDMADIAG_TRY_ASSIGN(web.max_pending_connections,
+                                as_size(v, k, kMaxWebPendingConnections));
         else
             return at(v, "unknown setting web." + k);
         return {};

@@ -17,6 +17,12 @@ namespace rdmadiag {
 // Not 9100 (node_exporter), 9315 / 9683 (InfiniBand exporters) or 9879 (rdma_exporter).
 constexpr int kDefaultPort = 9857;
 
+// Upper bounds of the web settings: each is a thread, a buffer or a descriptor, and a value past
+// them is a typo, not a plan.
+constexpr size_t kMaxWebConnections = 1024;
+constexpr size_t kMaxWebRequestBytes = 1 << 20;
+constexpr size_t kMaxWebPendingConnections = 65536;
+
 struct WebSettings {
     std::string listen_address = ":" + std::to_string(kDefaultPort);
     std::string config_file;  // exporter-toolkit web config (TLS, basic auth)

@@ -1,42 +1,71 @@
 #pragma once
 // Small helpers shared by the JSON codecs: optional fields are left out when unset, times are
 // RFC 3339 strings, enums are their stable text names. Decoders throw nlohmann::json exceptions or
-// JsonDecodeError on bad input; the public entry points catch them and return Result.
+// JsonDecodeError on bad input; the field helpers below name the field an error happened in, and
+// the public entry points catch them and return Result.
 
-#include <nlohmann/json.hpp>
 #include <optional>
-#include <stdexcept>
 #include <string>
+#include <string_view>
 
+#include "collector/json/checked_json.hpp"
 #include "collector/model/time.hpp"
 
 namespace rdmadiag::json_detail {
 
-using nlohmann::json;
+using json = rdmadiag::Json;
 
-struct JsonDecodeError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+// nlohmann's messages start with "[json.exception.type_error.302] "; a person needs the rest.
+inline std::string plain_message(const nlohmann::json::exception& e) {
+    std::string_view m = e.what();
+    if (!m.empty() && m.front() == '[') {
+        const size_t end = m.find("] ");
+        if (end != std::string_view::npos) m.remove_prefix(end + 2);
+    }
+    return std::string(m);
+}
+
+// Runs `decode` for field `key`, so that any error it raises names the field.
+template <class F>
+void in_field(const char* key, F&& decode) {
+    try {
+        decode();
+    } catch (const JsonDecodeError& e) {
+        throw e.within(key);
+    } catch (const nlohmann::json::exception& e) {
+        throw JsonDecodeError(plain_message(e), key);
+    }
+}
 
 template <class T>
 void put_opt(json& j, const char* key, const std::optional<T>& v) {
     if (v) j[key] = *v;
 }
 
+// A field that may be absent or null: `out` is reset then.
 template <class T>
 void get_opt(const json& j, const char* key, std::optional<T>& out) {
     auto it = j.find(key);
     if (it == j.end() || it->is_null()) {
         out.reset();
     } else {
-        out = it->get<T>();
+        in_field(key, [&] { out = it->template get<T>(); });
     }
 }
 
+// A field that may be absent or null: `out` keeps its value then.
 template <class T>
 void get_to(const json& j, const char* key, T& out) {
     auto it = j.find(key);
-    if (it != j.end() && !it->is_null()) it->get_to(out);
+    if (it != j.end() && !it->is_null()) in_field(key, [&] { it->get_to(out); });
+}
+
+// A field that must be there.
+template <class T>
+void get_required(const json& j, const char* key, T& out) {
+    auto it = j.find(key);
+    if (it == j.end()) throw JsonDecodeError("missing", key);
+    in_field(key, [&] { it->get_to(out); });
 }
 
 inline json time_json(TimePoint t) {
@@ -51,7 +80,7 @@ inline TimePoint time_from(const json& j) {
 
 inline void get_time(const json& j, const char* key, TimePoint& out) {
     auto it = j.find(key);
-    if (it != j.end() && !it->is_null()) out = time_from(*it);
+    if (it != j.end() && !it->is_null()) in_field(key, [&] { out = time_from(*it); });
 }
 
 inline void get_opt_time(const json& j, const char* key, std::optional<TimePoint>& out) {
@@ -59,7 +88,7 @@ inline void get_opt_time(const json& j, const char* key, std::optional<TimePoint
     if (it == j.end() || it->is_null()) {
         out.reset();
     } else {
-        out = time_from(*it);
+        in_field(key, [&] { out = time_from(*it); });
     }
 }
 

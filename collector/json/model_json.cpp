@@ -8,12 +8,13 @@ namespace rdmadiag {
 
 using json_detail::enum_from;
 using json_detail::get_opt;
+using json_detail::get_required;
 using json_detail::get_time;
 using json_detail::get_to;
 using json_detail::JsonDecodeError;
 using json_detail::put_opt;
 using json_detail::time_json;
-using nlohmann::json;
+using json = rdmadiag::Json;
 
 namespace json_detail {
 
@@ -72,7 +73,7 @@ void to_json(json& j, const DeviceInfo& v) {
 
 void from_json(const json& j, DeviceInfo& v) {
     v = DeviceInfo{};
-    j.at("device").get_to(v.device);
+    get_required(j, "device", v.device);
     get_opt(j, "node_type", v.node_type);
     get_guid(j, "node_guid", v.node_guid);
     get_guid(j, "sys_image_guid", v.sys_image_guid);
@@ -105,8 +106,8 @@ void to_json(json& j, const PortStateSample& v) {
 
 void from_json(const json& j, PortStateSample& v) {
     v = PortStateSample{};
-    j.at("device").get_to(v.port.device);
-    j.at("port").get_to(v.port.port);
+    get_required(j, "device", v.port.device);
+    get_required(j, "port", v.port.port);
     if (j.contains("state")) {
         v.state = enum_from<PortState>(j["state"], parse_port_state, "port state");
     }
@@ -164,7 +165,7 @@ void to_json(json& j, const CounterState& v) {
 
 void from_json(const json& j, CounterState& v) {
     v = CounterState{};
-    j.at("name").get_to(v.name);
+    get_required(j, "name", v.name);
     v.kind = enum_from<CounterKind>(j.at("kind"), parse_counter_kind, "counter kind");
     get_to(j, "width", v.width);
     get_to(j, "raw", v.raw);
@@ -190,7 +191,7 @@ void to_json(json& j, const AsyncEvent& v) {
 
 void from_json(const json& j, AsyncEvent& v) {
     v = AsyncEvent{};
-    j.at("device").get_to(v.device);
+    get_required(j, "device", v.device);
     get_opt(j, "port", v.port);
     v.type = enum_from<AsyncEventType>(j.at("type"), parse_async_event_type, "event type");
     get_opt(j, "element", v.element);
@@ -202,8 +203,8 @@ void to_json(json& j, const SampleError& v) {
 
 void from_json(const json& j, SampleError& v) {
     v = SampleError{};
-    j.at("subject").get_to(v.subject);
-    j.at("message").get_to(v.message);
+    get_required(j, "subject", v.subject);
+    get_required(j, "message", v.message);
     get_to(j, "code", v.code);
 }
 
@@ -231,7 +232,7 @@ void to_json(json& j, const FindingSubject& v) {
 
 void from_json(const json& j, FindingSubject& v) {
     v = FindingSubject{};
-    j.at("device").get_to(v.device);
+    get_required(j, "device", v.device);
     get_opt(j, "port", v.port);
     get_opt(j, "index", v.index);
     if (j.contains("pkey")) {
@@ -256,9 +257,9 @@ void to_json(json& j, const Finding& v) {
 
 void from_json(const json& j, Finding& v) {
     v = Finding{};
-    j.at("rule").get_to(v.rule);
+    get_required(j, "rule", v.rule);
     v.severity = enum_from<Severity>(j.at("severity"), parse_severity, "severity");
-    j.at("subject").get_to(v.subject);
+    get_required(j, "subject", v.subject);
     get_time(j, "since", v.since);
     json_detail::get_opt_time(j, "cleared", v.cleared);
     get_to(j, "evidence", v.evidence);

@@ -2,7 +2,7 @@
 // JSON codecs for the model's value types. Field names are stable and documented in
 // docs/json.md; they are shared by --json output, the HTTP API and recordings.
 
-#include <nlohmann/json.hpp>
+#include "collector/json/checked_json.hpp"
 
 #include "collector/model/counter_state.hpp"
 #include "collector/model/finding.hpp"
@@ -10,23 +10,23 @@
 
 namespace rdmadiag {
 
-void to_json(nlohmann::json& j, const DeviceInfo& v);
-void from_json(const nlohmann::json& j, DeviceInfo& v);
-void to_json(nlohmann::json& j, const PortStateSample& v);
-void from_json(const nlohmann::json& j, PortStateSample& v);
-void to_json(nlohmann::json& j, const PKeyTable& v);
-void from_json(const nlohmann::json& j, PKeyTable& v);
-void to_json(nlohmann::json& j, const CounterState& v);
-void from_json(const nlohmann::json& j, CounterState& v);
-void to_json(nlohmann::json& j, const AsyncEvent& v);
-void from_json(const nlohmann::json& j, AsyncEvent& v);
-void to_json(nlohmann::json& j, const SampleError& v);
-void from_json(const nlohmann::json& j, SampleError& v);
-void to_json(nlohmann::json& j, const MrOwner& v);
-void from_json(const nlohmann::json& j, MrOwner& v);
-void to_json(nlohmann::json& j, const FindingSubject& v);
-void from_json(const nlohmann::json& j, FindingSubject& v);
-void to_json(nlohmann::json& j, const Finding& v);
-void from_json(const nlohmann::json& j, Finding& v);
+void to_json(rdmadiag::Json& j, const DeviceInfo& v);
+void from_json(const rdmadiag::Json& j, DeviceInfo& v);
+void to_json(rdmadiag::Json& j, const PortStateSample& v);
+void from_json(const rdmadiag::Json& j, PortStateSample& v);
+void to_json(rdmadiag::Json& j, const PKeyTable& v);
+void from_json(const rdmadiag::Json& j, PKeyTable& v);
+void to_json(rdmadiag::Json& j, const CounterState& v);
+void from_json(const rdmadiag::Json& j, CounterState& v);
+void to_json(rdmadiag::Json& j, const AsyncEvent& v);
+void from_json(const rdmadiag::Json& j, AsyncEvent& v);
+void to_json(rdmadiag::Json& j, const SampleError& v);
+void from_json(const rdmadiag::Json& j, SampleError& v);
+void to_json(rdmadiag::Json& j, const MrOwner& v);
+void from_json(const rdmadiag::Json& j, MrOwner& v);
+void to_json(rdmadiag::Json& j, const FindingSubject& v);
+void from_json(const rdmadiag::Json& j, FindingSubject& v);
+void to_json(rdmadiag::Json& j, const Finding& v);
+void from_json(const rdmadiag::Json& j, Finding& v);
 
 }  // namespace rdmadiag

@@ -10,17 +10,21 @@ namespace rdmadiag {
 using json_detail::enum_from;
 using json_detail::get_opt;
 using json_detail::get_opt_time;
+using json_detail::get_required;
 using json_detail::get_time;
 using json_detail::get_to;
+using json_detail::in_field;
 using json_detail::JsonDecodeError;
 using json_detail::put_opt;
 using json_detail::time_from;
 using json_detail::time_json;
-using nlohmann::json;
+using json = rdmadiag::Json;
 
 namespace {
 
-double seconds_json(Duration d) { return to_seconds(d); }
+double seconds_json(Duration d) {
+    return to_seconds(d);
+}
 
 Duration seconds_from(const json& j, const char* key) {
     auto it = j.find(key);
@@ -53,8 +57,8 @@ void to_json(json& j, const MrRecord& v) {
 
 void from_json(const json& j, MrRecord& v) {
     v = MrRecord{};
-    j.at("device").get_to(v.device);
-    j.at("mr").get_to(v.mr);
+    get_required(j, "device", v.device);
+    get_required(j, "mr", v.mr);
     get_opt(j, "key", v.key);
     get_to(j, "owner", v.owner);
     if (j.contains("transport")) {
@@ -103,24 +107,32 @@ void to_json(json& j, const MrDeviceHealth& v) {
 
 void from_json(const json& j, MrDeviceHealth& v) {
     v = MrDeviceHealth{};
-    j.at("device").get_to(v.device);
+    get_required(j, "device", v.device);
     if (auto it = j.find("by_state"); it != j.end()) {
-        for (const auto& [k, n] : it->items()) {
-            v.by_state[enum_from<MrState>(json(k), parse_mr_state, "MR state")] = n.get<uint64_t>();
-        }
+        in_field("by_state", [&] {
+            for (const auto& [k, n] : it->items()) {
+                v.by_state[enum_from<MrState>(json(k), parse_mr_state, "MR state")] =
+                    n.get<uint64_t>();
+            }
+        });
     }
     if (auto it = j.find("completions"); it != j.end()) {
-        for (const auto& c : *it) {
-            v.completions.push_back(
-                MrCompletionCount{enum_from<MrOp>(c.at("op"), parse_mr_op, "MR op"),
-                                  enum_from<WcStatus>(c.at("status"), parse_wc_status, "WC status"),
-                                  c.at("count").get<uint64_t>()});
-        }
+        in_field("completions", [&] {
+            for (const auto& c : *it) {
+                MrCompletionCount n{
+                    enum_from<MrOp>(c.at("op"), parse_mr_op, "MR op"),
+                    enum_from<WcStatus>(c.at("status"), parse_wc_status, "WC status"), 0};
+                get_required(c, "count", n.count);
+                v.completions.push_back(n);
+            }
+        });
     }
     if (auto it = j.find("posted"); it != j.end()) {
-        for (const auto& [k, n] : it->items()) {
-            v.posted[enum_from<MrOp>(json(k), parse_mr_op, "MR op")] = n.get<uint64_t>();
-        }
+        in_field("posted", [&] {
+            for (const auto& [k, n] : it->items()) {
+                v.posted[enum_from<MrOp>(json(k), parse_mr_op, "MR op")] = n.get<uint64_t>();
+            }
+        });
     }
     get_to(j, "bind_errors", v.bind_errors);
     get_to(j, "entered_unknown", v.entered_unknown);
@@ -148,8 +160,8 @@ void to_json(json& j, const MrRecovery& v) {
 
 void from_json(const json& j, MrRecovery& v) {
     v = MrRecovery{};
-    j.at("device").get_to(v.device);
-    j.at("mr").get_to(v.mr);
+    get_required(j, "device", v.device);
+    get_required(j, "mr", v.mr);
     get_to(j, "owner", v.owner);
     v.from = enum_from<MrState>(j.at("from"), parse_mr_state, "MR state");
     v.kind = enum_from<MrRecoveryKind>(j.at("kind"), parse_mr_recovery_kind, "recovery kind");

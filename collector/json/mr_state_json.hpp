@@ -3,22 +3,22 @@
 // Times are RFC 3339 strings, durations seconds, enums their stable names. Decoders throw on bad
 // input like the other codecs; mr_health_from_json() returns a Result instead.
 
-#include <nlohmann/json.hpp>
+#include "collector/json/checked_json.hpp"
 
 #include "collector/model/mr_state.hpp"
 #include "collector/model/result.hpp"
 
 namespace rdmadiag {
 
-void to_json(nlohmann::json& j, const MrRecord& v);
-void from_json(const nlohmann::json& j, MrRecord& v);
-void to_json(nlohmann::json& j, const MrDeviceHealth& v);
-void from_json(const nlohmann::json& j, MrDeviceHealth& v);
-void to_json(nlohmann::json& j, const MrRecovery& v);
-void from_json(const nlohmann::json& j, MrRecovery& v);
-void to_json(nlohmann::json& j, const MrHealth& v);
-void from_json(const nlohmann::json& j, MrHealth& v);
+void to_json(rdmadiag::Json& j, const MrRecord& v);
+void from_json(const rdmadiag::Json& j, MrRecord& v);
+void to_json(rdmadiag::Json& j, const MrDeviceHealth& v);
+void from_json(const rdmadiag::Json& j, MrDeviceHealth& v);
+void to_json(rdmadiag::Json& j, const MrRecovery& v);
+void from_json(const rdmadiag::Json& j, MrRecovery& v);
+void to_json(rdmadiag::Json& j, const MrHealth& v);
+void from_json(const rdmadiag::Json& j, MrHealth& v);
 
-Result<MrHealth> mr_health_from_json(const nlohmann::json& j);
+Result<MrHealth> mr_health_from_json(const rdmadiag::Json& j);
 
 }  // namespace rdmadiag

@@ -9,10 +9,12 @@ namespace rdmadiag {
 
 using json_detail::enum_from;
 using json_detail::get_opt;
+using json_detail::get_required;
 using json_detail::get_to;
+using json_detail::in_field;
 using json_detail::JsonDecodeError;
 using json_detail::put_opt;
-using nlohmann::json;
+using json = rdmadiag::Json;
 
 namespace {
 
@@ -22,8 +24,8 @@ void put_port(json& j, const PortRef& p) {
 }
 
 void get_port(const json& j, PortRef& p) {
-    j.at("device").get_to(p.device);
-    j.at("port").get_to(p.port);
+    get_required(j, "device", p.device);
+    get_required(j, "port", p.port);
 }
 
 template <class... F>
@@ -46,7 +48,7 @@ void encode(json& j, const DeviceList& v) {
 }
 DeviceList decode_device_list(const json& j) {
     DeviceList v;
-    j.at("devices").get_to(v.devices);
+    get_required(j, "devices", v.devices);
     return v;
 }
 
@@ -61,8 +63,8 @@ void encode(json& j, const MrEvent& v) {
 }
 MrEvent decode_mr_event(const json& j) {
     MrEvent v;
-    j.at("device").get_to(v.device);
-    j.at("mr").get_to(v.mr);
+    get_required(j, "device", v.device);
+    get_required(j, "mr", v.mr);
     get_opt(j, "key", v.key);
     get_to(j, "owner", v.owner);
     v.op = enum_from<MrOp>(j.at("op"), parse_mr_op, "MR operation");
@@ -87,18 +89,22 @@ void encode(json& j, const MrInventory& v) {
 }
 MrInventory decode_mr_inventory(const json& j) {
     MrInventory v;
-    j.at("device").get_to(v.device);
+    get_required(j, "device", v.device);
     get_to(j, "complete", v.complete);
-    for (const auto& m : j.at("mrs")) {
-        MrInventory::Entry e;
-        m.at("mr").get_to(e.mr);
-        get_to(m, "comm", e.comm);
-        get_opt(m, "pid", e.pid);
-        get_opt(m, "length", e.length);
-        get_opt(m, "lkey", e.lkey);
-        get_opt(m, "rkey", e.rkey);
-        v.mrs.push_back(std::move(e));
-    }
+    const auto mrs = j.find("mrs");
+    if (mrs == j.end()) throw JsonDecodeError("missing", "mrs");
+    in_field("mrs", [&] {
+        for (const auto& m : *mrs) {
+            MrInventory::Entry e;
+            get_required(m, "mr", e.mr);
+            get_to(m, "comm", e.comm);
+            get_opt(m, "pid", e.pid);
+            get_opt(m, "length", e.length);
+            get_opt(m, "lkey", e.lkey);
+            get_opt(m, "rkey", e.rkey);
+            v.mrs.push_back(std::move(e));
+        }
+    });
     return v;
 }
 
@@ -122,8 +128,8 @@ void to_json(json& j, const CounterSample& v) {
 void from_json(const json& j, CounterSample& v) {
     v = CounterSample{};
     get_port(j, v.port);
-    j.at("name").get_to(v.name);
-    j.at("value").get_to(v.value);
+    get_required(j, "name", v.name);
+    get_required(j, "value", v.value);
     get_to(j, "width", v.width);
     if (j.contains("counter_kind")) {
         v.kind = enum_from<CounterKind>(j["counter_kind"], parse_counter_kind, "counter kind");
@@ -141,7 +147,7 @@ void from_json(const json& j, PKeyTableSample& v) {
     v = PKeyTableSample{};
     get_port(j, v.port);
     v.view = enum_from<PKeyView>(j.at("view"), parse_pkey_view, "P_Key view");
-    j.at("table").get_to(v.table);
+    get_required(j, "table", v.table);
 }
 
 void to_json(json& j, const EventCoverage& v) {
@@ -150,7 +156,7 @@ void to_json(json& j, const EventCoverage& v) {
 
 void from_json(const json& j, EventCoverage& v) {
     v = EventCoverage{};
-    j.at("device").get_to(v.device);
+    get_required(j, "device", v.device);
     get_to(j, "ports", v.ports);
 }
 
@@ -161,7 +167,7 @@ void to_json(json& j, const SourceStatus& v) {
 
 void from_json(const json& j, SourceStatus& v) {
     v = SourceStatus{};
-    j.at("up").get_to(v.up);
+    get_required(j, "up", v.up);
     get_to(j, "reason", v.reason);
     get_to(j, "event_coverage", v.event_coverage);
 }
@@ -196,7 +202,7 @@ Result<Observation> observation_from_json(const json& j) {
         if (!j.is_object()) return make_error("observation is not a JSON object");
         Observation obs;
         obs.time = json_detail::time_from(j.at("time"));
-        j.at("source").get_to(obs.source);
+        get_required(j, "source", obs.source);
         const auto kind = j.at("kind").get<std::string>();
         if (kind == "device_info") {
             obs.body = body_from<DeviceInfo>(j);
@@ -230,7 +236,7 @@ Result<Observation> observation_from_json(const json& j) {
 std::string observation_to_line(const Observation& obs) {
     // time, source and kind lead each line so a person reading a recording sees them first.
     const json j = observation_to_json(obs);
-    nlohmann::ordered_json line;
+    rdmadiag::OrderedJson line;
     for (const char* key : {"time", "source", "kind"}) line[key] = j.at(key);
     for (const auto& [k, v] : j.items()) {
         if (k != "time" && k != "source" && k != "kind") line[k] = v;

@@ -3,27 +3,27 @@
 // {"time": "...Z" (nanosecond precision), "source": "sysfs", "kind": "pkey_table", ...body fields}
 // The kinds and their fields are documented in docs/recording.md.
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
+#include "collector/json/checked_json.hpp"
 #include "collector/model/observation.hpp"
 #include "collector/model/result.hpp"
 
 namespace rdmadiag {
 
-void to_json(nlohmann::json& j, const CounterSample& v);
-void from_json(const nlohmann::json& j, CounterSample& v);
-void to_json(nlohmann::json& j, const PKeyTableSample& v);
-void from_json(const nlohmann::json& j, PKeyTableSample& v);
-void to_json(nlohmann::json& j, const EventCoverage& v);
-void from_json(const nlohmann::json& j, EventCoverage& v);
-void to_json(nlohmann::json& j, const SourceStatus& v);
-void from_json(const nlohmann::json& j, SourceStatus& v);
+void to_json(rdmadiag::Json& j, const CounterSample& v);
+void from_json(const rdmadiag::Json& j, CounterSample& v);
+void to_json(rdmadiag::Json& j, const PKeyTableSample& v);
+void from_json(const rdmadiag::Json& j, PKeyTableSample& v);
+void to_json(rdmadiag::Json& j, const EventCoverage& v);
+void from_json(const rdmadiag::Json& j, EventCoverage& v);
+void to_json(rdmadiag::Json& j, const SourceStatus& v);
+void from_json(const rdmadiag::Json& j, SourceStatus& v);
 
-nlohmann::json observation_to_json(const Observation& obs);
+rdmadiag::Json observation_to_json(const Observation& obs);
 // Never throws: a missing field, an unknown kind or a bad value is an Error naming it.
-Result<Observation> observation_from_json(const nlohmann::json& j);
+Result<Observation> observation_from_json(const rdmadiag::Json& j);
 
 // One line of JSON (no trailing newline) and back.
 std::string observation_to_line(const Observation& obs);

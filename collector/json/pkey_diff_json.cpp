@@ -6,10 +6,11 @@ namespace rdmadiag {
 
 using json_detail::enum_from;
 using json_detail::get_opt;
+using json_detail::get_required;
 using json_detail::get_time;
 using json_detail::JsonDecodeError;
 using json_detail::time_json;
-using nlohmann::json;
+using json = rdmadiag::Json;
 
 namespace {
 uint16_t pkey_from(const json& j) {
@@ -31,7 +32,7 @@ void to_json(json& j, const PKeyEntryChange& v) {
 void from_json(const json& j, PKeyEntryChange& v) {
     v = PKeyEntryChange{};
     v.kind = enum_from<PKeyChangeKind>(j.at("kind"), parse_pkey_change_kind, "P_Key change");
-    j.at("index").get_to(v.index);
+    get_required(j, "index", v.index);
     get_opt(j, "old_index", v.old_index);
     v.old_key = pkey_from(j.at("old_key"));
     v.new_key = pkey_from(j.at("new_key"));
@@ -50,13 +51,13 @@ void to_json(json& j, const PKeyDiff& v) {
 
 void from_json(const json& j, PKeyDiff& v) {
     v = PKeyDiff{};
-    j.at("device").get_to(v.port.device);
-    j.at("port").get_to(v.port.port);
+    get_required(j, "device", v.port.device);
+    get_required(j, "port", v.port.port);
     v.view = enum_from<PKeyView>(j.at("view"), parse_pkey_view, "P_Key view");
-    j.at("old_generation").get_to(v.old_generation);
-    j.at("new_generation").get_to(v.new_generation);
+    get_required(j, "old_generation", v.old_generation);
+    get_required(j, "new_generation", v.new_generation);
     get_time(j, "time", v.time);
-    j.at("changes").get_to(v.changes);
+    get_required(j, "changes", v.changes);
 }
 
 }  // namespace rdmadiag

@@ -8,10 +8,11 @@ namespace rdmadiag {
 
 using json_detail::enum_from;
 using json_detail::get_opt_time;
+using json_detail::get_required;
 using json_detail::get_time;
 using json_detail::get_to;
 using json_detail::time_json;
-using nlohmann::json;
+using json = rdmadiag::Json;
 
 void to_json(json& j, const PKeyViewState& v) {
     j = json::object();
@@ -29,7 +30,7 @@ void to_json(json& j, const PKeyViewState& v) {
 void from_json(const json& j, PKeyViewState& v) {
     v = PKeyViewState{};
     v.view = enum_from<PKeyView>(j.at("view"), parse_pkey_view, "P_Key view");
-    j.at("table").get_to(v.table);
+    get_required(j, "table", v.table);
     get_to(j, "generation", v.generation);
     get_time(j, "changed", v.changed);
     get_time(j, "confirmed", v.confirmed);

@@ -8,10 +8,11 @@
 
 namespace rdmadiag {
 
+using json_detail::get_required;
 using json_detail::get_time;
 using json_detail::get_to;
 using json_detail::time_json;
-using nlohmann::json;
+using json = rdmadiag::Json;
 
 void to_json(json& j, const PortSnapshot& v) {
     j = json::object();
@@ -26,8 +27,8 @@ void to_json(json& j, const PortSnapshot& v) {
 
 void from_json(const json& j, PortSnapshot& v) {
     v = PortSnapshot{};
-    j.at("device").get_to(v.ref.device);
-    j.at("port").get_to(v.ref.port);
+    get_required(j, "device", v.ref.device);
+    get_required(j, "port", v.ref.port);
     get_to(j, "present", v.present);
     get_time(j, "updated", v.updated);
     if (j.contains("info")) j["info"].get_to(v.info);
@@ -47,7 +48,7 @@ void to_json(json& j, const DeviceSnapshot& v) {
 
 void from_json(const json& j, DeviceSnapshot& v) {
     v = DeviceSnapshot{};
-    j.at("info").get_to(v.info);
+    get_required(j, "info", v.info);
     get_to(j, "present", v.present);
     get_to(j, "source", v.source);
     get_time(j, "updated", v.updated);
@@ -55,17 +56,14 @@ void from_json(const json& j, DeviceSnapshot& v) {
 }
 
 void to_json(json& j, const SourceSnapshot& v) {
-    j = json{{"name", v.name},
-             {"up", v.up},
-             {"reason", v.reason},
-             {"observations", v.observations},
-             {"errors", v.errors},
-             {"last_seen", time_json(v.last_seen)}};
+    j = json{{"name", v.name},     {"up", v.up},
+             {"reason", v.reason}, {"observations", v.observations},
+             {"errors", v.errors}, {"last_seen", time_json(v.last_seen)}};
 }
 
 void from_json(const json& j, SourceSnapshot& v) {
     v = SourceSnapshot{};
-    j.at("name").get_to(v.name);
+    get_required(j, "name", v.name);
     get_to(j, "up", v.up);
     get_to(j, "reason", v.reason);
     get_to(j, "observations", v.observations);
@@ -118,7 +116,8 @@ json snapshot_to_json(const Snapshot& s) {
 Result<Snapshot> snapshot_from_json(const json& j) {
     try {
         if (!j.is_object()) return make_error("snapshot JSON is not an object");
-        const int version = j.value("version", 0);
+        int version = 0;
+        get_to(j, "version", version);
         if (version != kSnapshotJsonVersion) {
             return make_error("snapshot JSON version " + std::to_string(version) +
                               " is not supported (expected " +

@@ -21,24 +21,24 @@
 
 namespace rdmadiag {
 
-namespace {
-
-constexpr const char* kDefaultSocket = "/run/rdmadiag/probe.sock";
-constexpr size_t kMaxFdsPerMessage = 4;
-
-int64_t monotonic_ns() {
+int64_t system_monotonic_ns() {
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
-uint64_t tsc() {
+uint64_t system_tsc() {
 #if defined(__x86_64__) || defined(__i386__)
     return __rdtsc();
 #else
     return 0;
 #endif
 }
+
+namespace {
+
+constexpr const char* kDefaultSocket = "/run/rdmadiag/probe.sock";
+constexpr size_t kMaxFdsPerMessage = 4;
 
 bool valid_device_name(const char* name, size_t cap) {
     size_t n = strnlen(name, cap);
@@ -91,12 +91,12 @@ Result<ProbeSocketAccess> socket_access(const SourceSettings& settings) {
     return out;
 }
 
-ProbeSource::ProbeSource(const SourceSettings& settings, ProbeLimits limits)
-    : limits_(limits), procfs_(settings.procfs_root) {
+ProbeSource::ProbeSource(const SourceSettings& settings, ProbeLimits limits, ProbeClocks clocks)
+    : limits_(limits), procfs_(settings.procfs_root), clocks_(clocks) {
     auto it = settings.extra.find("probe.socket");
     path_ = it != settings.extra.end() ? it->second : kDefaultSocket;
-    tsc0_ = tsc_now_ = tsc();
-    mono0_ = mono_now_ = monotonic_ns();
+    tsc0_ = tsc_now_ = clocks_.tsc();
+    mono0_ = mono_now_ = clocks_.monotonic_ns();
 
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
@@ -400,8 +400,8 @@ void ProbeSource::drop(int fd, TimePoint now, ObservationSink& sink, const std::
 void ProbeSource::on_readable(int fd, TimePoint now, ObservationSink& sink) {
     emit_status(now, sink);
     if (fd != epoll_fd_) return;
-    tsc_now_ = tsc();
-    mono_now_ = monotonic_ns();
+    tsc_now_ = clocks_.tsc();
+    mono_now_ = clocks_.monotonic_ns();
     epoll_event events[32];
     int n = ::epoll_wait(epoll_fd_, events, 32, 0);
     for (int i = 0; i < n; ++i) {
@@ -424,8 +424,8 @@ void ProbeSource::on_readable(int fd, TimePoint now, ObservationSink& sink) {
 
 void ProbeSource::poll(TimePoint now, ObservationSink& sink) {
     emit_status(now, sink);
-    tsc_now_ = tsc();
-    mono_now_ = monotonic_ns();
+    tsc_now_ = clocks_.tsc();
+    mono_now_ = clocks_.monotonic_ns();
     std::vector<std::pair<int, std::string>> cut;
     for (auto& [fd, c] : clients_) {
         c.messages = 0;  // threads come and go: the bound is on bursts, not on a life

@@ -50,11 +50,21 @@ struct ProbeSocketAccess {
 };
 Result<ProbeSocketAccess> socket_access(const SourceSettings& settings);
 
+// The clocks that probe records are stamped with: CLOCK_MONOTONIC, and the TSC, converted
+// through it. Fuzzing hands in clocks of its own, so that a run does not depend on when it runs.
+int64_t system_monotonic_ns();
+uint64_t system_tsc();
+struct ProbeClocks {
+    int64_t (*monotonic_ns)() = &system_monotonic_ns;
+    uint64_t (*tsc)() = &system_tsc;
+};
+
 class ProbeSource final : public Source {
 public:
     // Listens at settings.extra["probe.socket"] (default /run/rdmadiag/probe.sock), with the
     // access socket_access() reads from the settings.
-    explicit ProbeSource(const SourceSettings& settings, ProbeLimits limits = {});
+    explicit ProbeSource(const SourceSettings& settings, ProbeLimits limits = {},
+                         ProbeClocks clocks = {});
     ~ProbeSource() override;
     ProbeSource(const ProbeSource&) = delete;
     ProbeSource& operator=(const ProbeSource&) = delete;
@@ -101,6 +111,7 @@ private:
     ProbeStats stats_;
     bool status_sent_ = false;
     // Clock calibration: TSC ticks against CLOCK_MONOTONIC, taken at start and at each drain.
+    ProbeClocks clocks_;
     uint64_t tsc0_ = 0;
     int64_t mono0_ = 0;
     uint64_t tsc_now_ = 0;

@@ -1,20 +1,20 @@
 #include "collector/replay/recording_format.hpp"
 
-#include <nlohmann/json.hpp>
+#include "collector/json/checked_json.hpp"
 
 namespace rdmadiag {
 
 std::string recording_header_line(const RecordingHeader& h) {
-    nlohmann::ordered_json j{{"format", kRecordingFormat},
-                             {"version", h.version},
-                             {"created", format_time(h.created)},
-                             {"origin", h.origin}};
+    rdmadiag::OrderedJson j{{"format", kRecordingFormat},
+                            {"version", h.version},
+                            {"created", format_time(h.created)},
+                            {"origin", h.origin}};
     if (!h.host.empty()) j["host"] = h.host;
     return j.dump();
 }
 
 Result<RecordingHeader> parse_recording_header(std::string_view line) {
-    auto j = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
+    auto j = rdmadiag::Json::parse(line.begin(), line.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) return make_error("header is not a JSON object");
     const auto format = j.find("format");
     if (format == j.end() || !format->is_string() ||
@@ -27,12 +27,14 @@ Result<RecordingHeader> parse_recording_header(std::string_view line) {
     if (version == j.end() || !version->is_number_integer()) {
         return make_error("recording header has no version");
     }
-    h.version = version->get<int>();
-    if (h.version < 1 || h.version > kRecordingVersion) {
-        return make_error("recording version " + std::to_string(h.version) +
+    // The parser stores every non-negative integer as unsigned; a negative one is never supported.
+    const uint64_t v = version->is_number_unsigned() ? version->get<uint64_t>() : 0;
+    if (v < 1 || v > static_cast<uint64_t>(kRecordingVersion)) {
+        return make_error("recording version " + version->dump() +
                           " is not supported by this build (reads 1.." +
                           std::to_string(kRecordingVersion) + ")");
     }
+    h.version = static_cast<int>(v);
     if (auto c = j.find("created"); c != j.end() && c->is_string()) {
         auto t = parse_time(c->get<std::string>());
         if (t) h.created = *t;

@@ -1,16 +1,16 @@
 #include "exporters/api/api_router.hpp"
 
 #include <charconv>
-#include <nlohmann/json.hpp>
 
 #include "collector/daemon/malloc_tuning.hpp"
+#include "collector/json/checked_json.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "exporters/api/snapshot_views.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
 
 namespace rdmadiag {
 
-using nlohmann::json;
+using json = rdmadiag::Json;
 
 namespace {
 

@@ -9,7 +9,7 @@
 
 namespace rdmadiag {
 
-using nlohmann::json;
+using json = rdmadiag::Json;
 
 bool PortFilter::matches(const PortRef& ref) const {
     if (device && ref.device != *device) return false;

@@ -3,11 +3,11 @@
 // the GUI ask for. Every view is a pure function of a snapshot; filters (device, port) narrow
 // the ports a view lists.
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 #include "collector/daemon/collector_stats.hpp"
+#include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag {
@@ -18,14 +18,14 @@ struct PortFilter {
     bool matches(const PortRef& ref) const;
 };
 
-nlohmann::json status_view(const Snapshot& snap, const CollectorStats* stats);
-nlohmann::json ports_view(const Snapshot& snap, const PortFilter& filter);
+rdmadiag::Json status_view(const Snapshot& snap, const CollectorStats* stats);
+rdmadiag::Json ports_view(const Snapshot& snap, const PortFilter& filter);
 // Every view of every port's table with generations, plus where each view differs from the
 // device view, index by index.
-nlohmann::json pkeys_view(const Snapshot& snap, const PortFilter& filter);
-nlohmann::json counters_view(const Snapshot& snap, const PortFilter& filter);
-nlohmann::json findings_view(const Snapshot& snap);
-nlohmann::json events_view(const Snapshot& snap, const PortFilter& filter);
-nlohmann::json mrs_view(const Snapshot& snap, const std::optional<std::string>& state);
+rdmadiag::Json pkeys_view(const Snapshot& snap, const PortFilter& filter);
+rdmadiag::Json counters_view(const Snapshot& snap, const PortFilter& filter);
+rdmadiag::Json findings_view(const Snapshot& snap);
+rdmadiag::Json events_view(const Snapshot& snap, const PortFilter& filter);
+rdmadiag::Json mrs_view(const Snapshot& snap, const std::optional<std::string>& state);
 
 }  // namespace rdmadiag

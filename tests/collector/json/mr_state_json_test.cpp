@@ -34,14 +34,14 @@ TEST(MrStateJson, RoundTripsAWholeStory) {
     MrHealth h = story();
     ASSERT_EQ(h.mrs.size(), 3u);
     ASSERT_EQ(h.recoveries.size(), 1u);
-    nlohmann::json j = h;
-    auto back = mr_health_from_json(nlohmann::json::parse(j.dump()));
+    rdmadiag::Json j = h;
+    auto back = mr_health_from_json(rdmadiag::Json::parse(j.dump()));
     ASSERT_TRUE(back.ok()) << back.error().message;
     EXPECT_EQ(*back, h);
 }
 
 TEST(MrStateJson, ShapeUsesStableNames) {
-    nlohmann::json j = story();
+    rdmadiag::Json j = story();
     EXPECT_EQ(j["mrs"][0]["state"], "unknown");
     EXPECT_EQ(j["mrs"][0]["last_status"], "WR_FLUSH_ERR");
     EXPECT_EQ(j["mrs"][1]["state"], "stuck");
@@ -55,7 +55,7 @@ TEST(MrStateJson, ShapeUsesStableNames) {
 }
 
 TEST(MrStateJson, BadInputIsAnErrorNotACrash) {
-    nlohmann::json j = story();
+    rdmadiag::Json j = story();
     auto bad_state = j;
     bad_state["mrs"][0]["state"] = "sideways";
     EXPECT_FALSE(mr_health_from_json(bad_state).ok());
@@ -68,7 +68,29 @@ TEST(MrStateJson, BadInputIsAnErrorNotACrash) {
     auto missing = j;
     missing["mrs"][0].erase("device");
     EXPECT_FALSE(mr_health_from_json(missing).ok());
-    EXPECT_TRUE(mr_health_from_json(nlohmann::json::object()).ok());  // nothing tracked yet
+    EXPECT_TRUE(mr_health_from_json(rdmadiag::Json::object()).ok());  // nothing tracked yet
+}
+
+TEST(MrStateJson, NumbersOutOfTheirFieldsRangeAreErrorsNamingTheField) {
+    rdmadiag::Json j = story();
+    auto negative_mr = j;
+    negative_mr["mrs"][0]["mr"] = -17;
+    auto r = mr_health_from_json(negative_mr);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("field 'mrs.mr': expected an integer from 0 to"),
+              std::string::npos)
+        << r.error().message;
+    auto huge_key = j;
+    huge_key["mrs"][0]["key"] = 4294967296ULL;
+    r = mr_health_from_json(huge_key);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("field 'mrs.key'"), std::string::npos) << r.error().message;
+    auto float_count = j;
+    float_count["dropped_records"] = 1e300;
+    r = mr_health_from_json(float_count);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("field 'dropped_records'"), std::string::npos)
+        << r.error().message;
 }
 
 }  // namespace

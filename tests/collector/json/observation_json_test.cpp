@@ -101,7 +101,7 @@ TEST(ObservationJson, BadInputIsAnErrorNamingTheProblem) {
         {R"({"source":"s","kind":"counter"})", "time"},
         {R"({"time":"yesterday","source":"s","kind":"counter"})", "RFC 3339"},
         {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"counter","device":"d","port":1,"name":"x"})",
-         "key 'value' not found"},
+         "field 'value': missing"},
         {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"pkey_table","device":"d","port":1,"view":"x","table":{"keys":[]}})",
          "unknown P_Key view"},
         {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"pkey_table","device":"d","port":1,"view":"device","table":{"keys":["0x1ffff"]}})",
@@ -114,6 +114,49 @@ TEST(ObservationJson, BadInputIsAnErrorNamingTheProblem) {
         ASSERT_FALSE(r.ok()) << c.line;
         EXPECT_NE(r.error().message.find(c.says), std::string::npos)
             << c.line << " -> " << r.error().message;
+    }
+}
+
+// Every number is checked against its field's width and sign (checked_json.hpp): a value out of
+// range is an error naming the field, never a wrapped or undefined value.
+TEST(ObservationJson, NumbersOutOfTheirFieldsRangeAreErrorsNamingTheField) {
+    const std::string head = R"({"time":"1970-01-01T00:00:00Z","source":"s",)";
+    struct Case {
+        std::string body;
+        const char* says;
+    };
+    const Case cases[] = {
+        {R"("kind":"counter","device":"d","port":1,"name":"x","value":655)" + std::string(67, '0') +
+             "10}",
+         "field 'value': expected an integer from 0 to 18446744073709551615, got 6.55e+71"},
+        {R"("kind":"counter","device":"d","port":1,"name":"x","value":-1})",
+         "field 'value': expected an integer from 0 to 18446744073709551615, got -1"},
+        {R"("kind":"counter","device":"d","port":1,"name":"x","value":1,"width":300})",
+         "field 'width': expected an integer from 0 to 255, got 300"},
+        {R"("kind":"counter","device":"d","port":4294967296,"name":"x","value":1})",
+         "field 'port': expected an integer from 0 to 4294967295"},
+        {R"("kind":"counter","device":"d","port":true,"name":"x","value":1})",
+         "field 'port': expected an integer, got a JSON boolean"},
+        {R"("kind":"counter","device":"d","port":1.5,"name":"x","value":1})",
+         "field 'port': expected an integer from 0 to 4294967295, got 1.5"},
+        {R"("kind":"port_state","device":"d","port":1,"lmc":256})", "field 'lmc'"},
+        {R"("kind":"async_event","device":"d","port":-2,"type":"port_active"})", "field 'port'"},
+        {R"("kind":"mr_event","device":"d","mr":1,"op":"local_inv","status":"success","owner":{"pid":-1,"name":"x"}})",
+         "field 'owner.pid'"},
+        {R"("kind":"mr_inventory","device":"d","mrs":[{"mr":1},{"mr":2,"rkey":4294967296}]})",
+         "field 'mrs.rkey'"},
+        {R"("kind":"source_status","up":true,"event_coverage":[{"device":"d","ports":[1,-1]}]})",
+         "field 'event_coverage.ports'"},
+        {R"("kind":"sample_error","subject":"x","message":"m","code":2147483648})", "field 'code'"},
+        {R"("kind":"pkey_table","device":"d","port":1,"view":"device","table":{"keys":["0xffff"],"unreadable":[70000]}})",
+         "field 'table.unreadable'"},
+    };
+    for (const auto& c : cases) {
+        const std::string line = head + c.body;
+        auto r = observation_from_line(line);
+        ASSERT_FALSE(r.ok()) << line;
+        EXPECT_NE(r.error().message.find(c.says), std::string::npos)
+            << line << " -> " << r.error().message;
     }
 }
 

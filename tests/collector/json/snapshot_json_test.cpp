@@ -5,7 +5,9 @@
 namespace rdmadiag {
 namespace {
 
-TimePoint at_ms(int64_t ms) { return TimePoint{std::chrono::milliseconds(ms)}; }
+TimePoint at_ms(int64_t ms) {
+    return TimePoint{std::chrono::milliseconds(ms)};
+}
 
 Snapshot full_snapshot() {
     Snapshot s;
@@ -57,8 +59,8 @@ Snapshot full_snapshot() {
     s.findings.push_back(f);
     f.cleared = at_ms(800);
     s.finding_history.push_back(f);
-    s.events.push_back(EventRecord{at_ms(600), "verbs",
-                                   AsyncEvent{"mlx5_0", 1, AsyncEventType::pkey_change, {}}});
+    s.events.push_back(
+        EventRecord{at_ms(600), "verbs", AsyncEvent{"mlx5_0", 1, AsyncEventType::pkey_change, {}}});
     s.errors.push_back(ErrorRecord{at_ms(600), "sysfs",
                                    SampleError{"mlx5_0:1 counters/symbol_error", "EINVAL", 22}});
     MrRecord m;
@@ -118,6 +120,37 @@ TEST(SnapshotJson, MalformedInputIsAnErrorNotACrash) {
     ASSERT_FALSE(e.ok());
     EXPECT_NE(e.error().message.find("unreadable"), std::string::npos);
     EXPECT_TRUE(parse_snapshot_json(R"({"version":1})").ok());
+}
+
+// The GUI and `--remote` read this JSON from a daemon: a number out of its field's range is an
+// error naming the field, never a wrapped or undefined value.
+TEST(SnapshotJson, NumbersOutOfTheirFieldsRangeAreErrorsNamingTheField) {
+    struct Case {
+        const char* text;
+        const char* says;
+    };
+    const Case cases[] = {
+        {R"({"version":4294967297})", "field 'version': expected an integer from"},
+        {R"({"version":1,"sequence":-1})", "field 'sequence': expected an integer from 0 to"},
+        {R"({"version":1,"devices":[{"info":{"device":"d"},"ports":[{"device":"d","port":-1}]}]})",
+         "field 'devices.ports.port': expected an integer from 0 to 4294967295, got -1"},
+        {R"({"version":1,"devices":[{"info":{"device":"d","lid":1e30}}]})",
+         "field 'devices.info.lid'"},
+        {R"({"version":1,"devices":[{"info":{"device":"d"},"ports":[{"device":"d","port":1,"counters":[{"name":"x","kind":"pma","total":184467440737095516150}]}]}]})",
+         "field 'devices.ports.counters.total'"},
+        {R"({"version":1,"sources":[{"name":"sysfs","observations":-5}]})",
+         "field 'sources.observations'"},
+        {R"({"version":1,"findings":[{"rule":"r","severity":"warning","subject":{"device":"d","index":65536}}]})",
+         "field 'findings.subject.index'"},
+        {R"({"version":1,"mrs":{"devices":[{"device":"d","by_state":{"stuck":-3}}]}})",
+         "field 'mrs.devices.by_state'"},
+    };
+    for (const auto& c : cases) {
+        auto r = parse_snapshot_json(c.text);
+        ASSERT_FALSE(r.ok()) << c.text;
+        EXPECT_NE(r.error().message.find(c.says), std::string::npos)
+            << c.text << " -> " << r.error().message;
+    }
 }
 
 }  // namespace

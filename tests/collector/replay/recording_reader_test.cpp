@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <variant>
 
 #include "collector/replay/recorder.hpp"
 
@@ -109,6 +110,33 @@ TEST(Recording, MissingFileSaysWhy) {
     auto r = read_recording_file("/nonexistent/rec.jsonl");
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("cannot open /nonexistent/rec.jsonl"), std::string::npos);
+}
+
+// A counter value of 72 digits (found by recording_reader_fuzz) parses as 6.55e+71; it used to
+// be cast into a uint64_t, which is undefined. Now that line is skipped with its number and why,
+// and the lines around it are read.
+TEST(Recording, ANumberOutOfItsFieldsRangeSkipsThatLineOnly) {
+    auto r = read_recording_file(std::string(RDMADIAG_FIXTURES) +
+                                 "/recordings/value_beyond_uint64.jsonl");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(r->observations.size(), 1u);
+    EXPECT_EQ(std::get<CounterSample>(r->observations[0].body).value, 250u);
+    ASSERT_EQ(r->problems.size(), 1u);
+    EXPECT_EQ(r->problems[0].line, 3u);
+    EXPECT_EQ(r->problems[0].message,
+              "malformed observation: field 'value': expected an integer from 0 to "
+              "18446744073709551615, got 6.55e+71");
+}
+
+TEST(Recording, AHeaderVersionOutOfRangeIsUnsupportedNotWrapped) {
+    for (const char* version : {"4294967297", "18446744073709551615", "-1", "1e3"}) {
+        std::stringstream buf;
+        buf << R"({"format":"rdmadiag-recording","version":)" << version << "}\n";
+        auto r = read_recording(buf);
+        ASSERT_FALSE(r.ok()) << version;
+        EXPECT_NE(r.error().message.find("line 1: recording"), std::string::npos)
+            << version << " -> " << r.error().message;
+    }
 }
 
 }  // namespace

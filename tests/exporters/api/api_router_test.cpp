@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "collector/json/checked_json.hpp"
 
 #include "collector/json/snapshot_json.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
@@ -11,7 +11,7 @@
 namespace rdmadiag {
 namespace {
 
-using nlohmann::json;
+using json = rdmadiag::Json;
 
 class ApiRouterTest : public ::testing::Test {
 protected:

@@ -3,15 +3,15 @@
 // throw; what they accept must write out and read back to the same thing.
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 
+#include "collector/json/checked_json.hpp"
 #include "collector/json/mr_state_json.hpp"
 #include "collector/json/observation_json.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 using namespace rdmadiag;
-using nlohmann::json;
+using json = rdmadiag::Json;
 
 namespace {
 

@@ -36,6 +36,17 @@ ProbeLimits limits() {
     return l;
 }
 
+// Clocks that advance by a fixed step on every reading: record times, and so the paths taken,
+// depend on the input alone, not on when the run happens.
+int64_t stepping_monotonic_ns() {
+    static int64_t now = 1'000'000'000;
+    return now += 1'000'000;
+}
+uint64_t stepping_tsc() {
+    static uint64_t now = 3'000'000'000;
+    return now += 3'000'000;
+}
+
 ProbeSource& source() {
     static SourceSettings settings = [] {
         SourceSettings s;
@@ -43,7 +54,8 @@ ProbeSource& source() {
         s.procfs_root = "/nonexistent";
         return s;
     }();
-    static ProbeSource s(settings, limits());  // its destructor removes the socket at exit
+    // Its destructor removes the socket at exit.
+    static ProbeSource s(settings, limits(), ProbeClocks{&stepping_monotonic_ns, &stepping_tsc});
     FUZZ_CHECK(s.availability().available);
     return s;
 }

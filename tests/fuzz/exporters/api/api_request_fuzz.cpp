@@ -6,9 +6,9 @@
 
 #include <charconv>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 
+#include "collector/json/checked_json.hpp"
 #include "exporters/api/api_router.hpp"
 #include "exporters/api/basic_auth.hpp"
 #include "exporters/api/tls_frontend.hpp"
@@ -122,7 +122,7 @@ void check_route(const ApiRouter& router, const HttpRequest& req) {
         FUZZ_CHECK(r.status == 200 || r.status == 400 || r.status == 503);
     }
     if (r.content_type == "application/json") {
-        FUZZ_CHECK(nlohmann::json::accept(r.body));
+        FUZZ_CHECK(rdmadiag::Json::accept(r.body));
     }
 }
 
