@@ -81,7 +81,7 @@ T checked_float(const BasicJson& j) {
 }
 
 template <class T>
-inline constexpr bool is_checked_integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+inline constexpr bool is_checked_number = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 
 // Everything but numbers and enums is converted as nlohmann does (strings, booleans, containers,
 // and our own types through their to_json/from_json found by ADL).
@@ -89,26 +89,18 @@ template <class T, class = void>
 struct CheckedSerializer : nlohmann::adl_serializer<T> {};
 
 template <class T>
-struct CheckedSerializer<T, std::enable_if_t<is_checked_integer<T>>> {
+struct CheckedSerializer<T, std::enable_if_t<is_checked_number<T>>> {
     template <class BasicJson>
     static void to_json(BasicJson& j, T v) {
         nlohmann::adl_serializer<T>::to_json(j, v);
     }
     template <class BasicJson>
     static void from_json(const BasicJson& j, T& v) {
-        v = checked_integer<T>(j);
-    }
-};
-
-template <class T>
-struct CheckedSerializer<T, std::enable_if_t<std::is_floating_point_v<T>>> {
-    template <class BasicJson>
-    static void to_json(BasicJson& j, T v) {
-        nlohmann::adl_serializer<T>::to_json(j, v);
-    }
-    template <class BasicJson>
-    static void from_json(const BasicJson& j, T& v) {
-        v = checked_float<T>(j);
+        if constexpr (std::is_integral_v<T>) {
+            v = checked_integer<T>(j);
+        } else {
+            v = checked_float<T>(j);
+        }
     }
 };
 
