@@ -299,21 +299,30 @@ bool ProbeSource::read_messages(Client& c, std::string& reason) {
     }
 }
 
+int64_t probe_record_age_ns(uint64_t stamp, uint32_t clock, const ProbeClockReadings& c) {
+    // The stamp is the client's word: one from the future, from before the collector knew the
+    // client, older than five minutes or beyond any clock is not believable (age 0: dated now).
+    constexpr int64_t kMaxAgeNs =
+        std::chrono::duration_cast<Duration>(std::chrono::minutes(5)).count();
+    if (clock == RDMADIAG_CLOCK_MONOTONIC) {
+        if (c.mono_now < 0) return 0;
+        const auto now_ns = static_cast<uint64_t>(c.mono_now);
+        if (stamp > now_ns || now_ns - stamp > static_cast<uint64_t>(kMaxAgeNs)) return 0;
+        return static_cast<int64_t>(now_ns - stamp);
+    }
+    if (stamp <= c.tsc_now && c.tsc_now > c.tsc0 && c.mono_now > c.mono0) {
+        const double ns_per_tick =
+            static_cast<double>(c.mono_now - c.mono0) / static_cast<double>(c.tsc_now - c.tsc0);
+        const double ns = static_cast<double>(c.tsc_now - stamp) * ns_per_tick;
+        if (ns <= static_cast<double>(kMaxAgeNs)) return static_cast<int64_t>(ns);
+    }
+    return 0;
+}
+
 TimePoint ProbeSource::record_time(const rdmadiag_probe_record& r, uint32_t clock,
                                    TimePoint now) const {
-    int64_t age = 0;
-    if (clock == RDMADIAG_CLOCK_MONOTONIC) {
-        age = mono_now_ - static_cast<int64_t>(r.stamp);
-    } else if (r.stamp <= tsc_now_ && tsc_now_ > tsc0_ && mono_now_ > mono0_) {
-        const double ns_per_tick =
-            static_cast<double>(mono_now_ - mono0_) / static_cast<double>(tsc_now_ - tsc0_);
-        age = static_cast<int64_t>(static_cast<double>(tsc_now_ - r.stamp) * ns_per_tick);
-    }
-    // A stamp from the future or from before the collector knew the client is not believable.
-    if (age < 0 || age > std::chrono::duration_cast<Duration>(std::chrono::minutes(5)).count()) {
-        age = 0;
-    }
-    return now - Duration{age};
+    const ProbeClockReadings readings{tsc0_, mono0_, tsc_now_, mono_now_};
+    return now - Duration{probe_record_age_ns(r.stamp, clock, readings)};
 }
 
 bool ProbeSource::drain(Client& c, TimePoint now, ObservationSink& sink, std::string& reason) {

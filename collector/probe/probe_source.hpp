@@ -59,6 +59,17 @@ struct ProbeClocks {
     uint64_t (*tsc)() = &system_tsc;
 };
 
+// The clocks as the collector last read them: at the start (0) and at this poll (now).
+struct ProbeClockReadings {
+    uint64_t tsc0 = 0;
+    int64_t mono0 = 0;
+    uint64_t tsc_now = 0;
+    int64_t mono_now = 0;
+};
+// How long ago a record stamped `stamp` on `clock` (RDMADIAG_CLOCK_*) happened, in ns; 0 for a
+// stamp that cannot be believed (from the future, older than five minutes, beyond any clock).
+int64_t probe_record_age_ns(uint64_t stamp, uint32_t clock, const ProbeClockReadings& clocks);
+
 class ProbeSource final : public Source {
 public:
     // Listens at settings.extra["probe.socket"] (default /run/rdmadiag/probe.sock), with the
