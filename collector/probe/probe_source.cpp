@@ -233,7 +233,6 @@ bool ProbeSource::read_messages(Client& c, std::string& reason) {
             reason = std::string("receive failed: ") + std::strerror(errno);
             return false;
         }
-        if (n == 0) return false;  // closed (or crashed)
         std::vector<int> fds;
         for (cmsghdr* cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
             if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS) continue;
@@ -250,6 +249,9 @@ bool ProbeSource::read_messages(Client& c, std::string& reason) {
                 for (int fd : fds) ::close(fd);
             }
         } closer{fds};
+        // Closed (or crashed). A zero-length message reads the same, and may carry descriptors:
+        // they are collected above, so the closer releases them too.
+        if (n == 0) return false;
 
         if (++c.messages > limits_.max_messages) {
             reason =

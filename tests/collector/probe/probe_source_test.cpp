@@ -1,6 +1,7 @@
 #include "collector/probe/probe_source.hpp"
 
 #include <grp.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -268,6 +269,49 @@ TEST_F(ProbeSourceTest, ClientsBeyondTheLimitAreRefused) {
     EXPECT_EQ(s.clients(), 2u);
     EXPECT_EQ(s.stats().refused, 2u);
     for (int fd : socks) close(fd);
+}
+
+size_t open_descriptors() {
+    size_t n = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) ++n;
+    return n;
+}
+
+// A zero-length SEQPACKET message reads like the end of the stream, but it can carry
+// descriptors: probe_messages_fuzz ran the collector out of them (EMFILE) with such messages.
+TEST_F(ProbeSourceTest, AZeroLengthMessageWithDescriptorsLeaksNone) {
+    ProbeSource& s = start();
+    const size_t before = open_descriptors();
+    int client = ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    ASSERT_GE(client, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, s.socket_path().c_str(), sizeof addr.sun_path - 1);
+    ASSERT_EQ(::connect(client, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    ASSERT_TRUE(pump(s, sink, [&] { return s.clients() == 1; }));
+    for (int i = 0; i < 2; ++i) {
+        int fd = memfd_create("probe-test", MFD_CLOEXEC);
+        ASSERT_GE(fd, 0);
+        alignas(cmsghdr) char cbuf[CMSG_SPACE(sizeof(int))];
+        char none = 0;
+        iovec iov{&none, 0};
+        msghdr mh{};
+        mh.msg_iov = &iov;
+        mh.msg_iovlen = 1;
+        mh.msg_control = cbuf;
+        mh.msg_controllen = sizeof cbuf;
+        cmsghdr* cm = CMSG_FIRSTHDR(&mh);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(sizeof(int));
+        std::memcpy(CMSG_DATA(cm), &fd, sizeof fd);
+        const bool sent = ::sendmsg(client, &mh, MSG_NOSIGNAL | MSG_DONTWAIT) == 0;
+        ::close(fd);
+        if (!sent) break;  // the collector has let the client go already
+    }
+    ASSERT_TRUE(pump(s, sink, [&] { return s.clients() == 0; }));
+    ::close(client);
+    EXPECT_EQ(open_descriptors(), before);
 }
 
 // A record's stamp is the client's word. probe_messages_fuzz found a monotonic stamp beyond
