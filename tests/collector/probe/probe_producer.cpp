@@ -29,6 +29,7 @@
 
 #include "collector/probe/include/rdmadiag_probe.h"
 #include "collector/probe/include/rdmadiag_probe_layout.h"
+#include "tests/collector/probe/seqpacket_send.hpp"
 
 namespace {
 
@@ -45,21 +46,7 @@ int raw_connect(const char* path) {
 }
 
 void send_with_fd(int s, const void* data, size_t len, int fd) {
-    iovec iov{const_cast<void*>(data), len};
-    msghdr mh{};
-    mh.msg_iov = &iov;
-    mh.msg_iovlen = 1;
-    alignas(cmsghdr) char cbuf[CMSG_SPACE(sizeof(int))] = {};
-    if (fd >= 0) {
-        mh.msg_control = cbuf;
-        mh.msg_controllen = sizeof cbuf;
-        cmsghdr* c = CMSG_FIRSTHDR(&mh);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-    }
-    if (sendmsg(s, &mh, MSG_NOSIGNAL) < 0) std::perror("sendmsg");
+    if (!rdmadiag::test::send_with_fd(s, data, len, fd)) std::perror("sendmsg");
 }
 
 rdmadiag_probe_ring_header* g_last_ring = nullptr;

@@ -14,6 +14,7 @@
 
 #include "collector/engine/default_engine.hpp"
 #include "tests/collector/probe/probe_test_support.hpp"
+#include "tests/collector/probe/seqpacket_send.hpp"
 
 namespace rdmadiag {
 namespace {
@@ -292,20 +293,8 @@ TEST_F(ProbeSourceTest, AZeroLengthMessageWithDescriptorsLeaksNone) {
     for (int i = 0; i < 2; ++i) {
         int fd = memfd_create("probe-test", MFD_CLOEXEC);
         ASSERT_GE(fd, 0);
-        alignas(cmsghdr) char cbuf[CMSG_SPACE(sizeof(int))];
-        char none = 0;
-        iovec iov{&none, 0};
-        msghdr mh{};
-        mh.msg_iov = &iov;
-        mh.msg_iovlen = 1;
-        mh.msg_control = cbuf;
-        mh.msg_controllen = sizeof cbuf;
-        cmsghdr* cm = CMSG_FIRSTHDR(&mh);
-        cm->cmsg_level = SOL_SOCKET;
-        cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN(sizeof(int));
-        std::memcpy(CMSG_DATA(cm), &fd, sizeof fd);
-        const bool sent = ::sendmsg(client, &mh, MSG_NOSIGNAL | MSG_DONTWAIT) == 0;
+        const char none = 0;
+        const bool sent = test::send_with_fd(client, &none, 0, fd);
         ::close(fd);
         if (!sent) break;  // the collector has let the client go already
     }
