@@ -11,10 +11,12 @@ using json_detail::enum_from;
 using json_detail::get_opt;
 using json_detail::get_required;
 using json_detail::get_to;
-using json_detail::in_field;
 using json_detail::JsonDecodeError;
 using json_detail::put_opt;
 using json = rdmadiag::Json;
+
+// An MR inventory entry is only read here; declared ahead so the field helpers find it.
+void from_json(const json& j, MrInventory::Entry& e);
 
 namespace {
 
@@ -91,20 +93,7 @@ MrInventory decode_mr_inventory(const json& j) {
     MrInventory v;
     get_required(j, "device", v.device);
     get_to(j, "complete", v.complete);
-    const auto mrs = j.find("mrs");
-    if (mrs == j.end()) throw JsonDecodeError("missing", "mrs");
-    in_field("mrs", [&] {
-        for (const auto& m : *mrs) {
-            MrInventory::Entry e;
-            get_required(m, "mr", e.mr);
-            get_to(m, "comm", e.comm);
-            get_opt(m, "pid", e.pid);
-            get_opt(m, "length", e.length);
-            get_opt(m, "lkey", e.lkey);
-            get_opt(m, "rkey", e.rkey);
-            v.mrs.push_back(std::move(e));
-        }
-    });
+    get_required(j, "mrs", v.mrs);
     return v;
 }
 
@@ -115,6 +104,16 @@ void merge(json& j, const T& v) {
 }
 
 }  // namespace
+
+void from_json(const json& j, MrInventory::Entry& e) {
+    e = MrInventory::Entry{};
+    get_required(j, "mr", e.mr);
+    get_to(j, "comm", e.comm);
+    get_opt(j, "pid", e.pid);
+    get_opt(j, "length", e.length);
+    get_opt(j, "lkey", e.lkey);
+    get_opt(j, "rkey", e.rkey);
+}
 
 void to_json(json& j, const CounterSample& v) {
     j = json::object();
