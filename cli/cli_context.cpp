@@ -10,8 +10,8 @@
 
 namespace rdmadiag::cli {
 
-SourceSettings CliContext::source_settings() const {
-    SourceSettings s;
+sources::SourceSettings CliContext::source_settings() const {
+    sources::SourceSettings s;
     s.sysfs_root = sysfs_root;
     s.tracefs_root = tracefs_root;
     s.include_devices = include_devices;
@@ -21,7 +21,7 @@ SourceSettings CliContext::source_settings() const {
     return s;
 }
 
-bool CliContext::source_enabled(const SourceEntry& entry) const {
+bool CliContext::source_enabled(const sources::SourceEntry& entry) const {
     if (entry.name == "sim" || entry.name == "replay") return false;
     if (withheld_sources.count(entry.name)) return false;
     auto it = source_switches.find(entry.name);
@@ -90,14 +90,15 @@ void add_common_options(CLI::App& cmd, CliContext& ctx) {
 
 namespace {
 
-Result<Collected> play_to_end(std::unique_ptr<Source> src, TimePoint start, std::string origin) {
-    auto engine = make_default_engine();
+Result<Collected> play_to_end(std::unique_ptr<sources::Source> src, TimePoint start,
+                              std::string origin) {
+    auto engine = engine::make_default_engine();
     engine->advance(start);
     const auto length = src->playback_length().value_or(Duration::zero());
     auto step = src->poll_interval();
     if (step <= Duration::zero()) step = std::chrono::seconds(1);
     for (auto t = start;; t += step) {
-        step_source(*src, std::min(t, start + length), *engine);
+        engine::step_source(*src, std::min(t, start + length), *engine);
         if (t >= start + length) break;
     }
     return Collected{engine->snapshot(), std::move(origin), {}};
@@ -115,7 +116,7 @@ Result<Collected> simulate(const CliContext& ctx, TimePoint start) {
 
 CliContext with_mr_sources(const CliContext& ctx) {
     CliContext c = ctx;
-    SourceRegistry reg;
+    sources::SourceRegistry reg;
     for (auto entry : ctx.registry.entries()) {
         if (entry.name == "tracefs") entry.enabled_by_default = true;
         if (entry.name == "netlink") {
@@ -155,7 +156,7 @@ Result<Collected> collect_once(const CliContext& ctx) {
     if (!ctx.remote.empty()) return fetch_remote(ctx.remote);
     if (ctx.simulate) return simulate(ctx, *start);
 
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     engine->advance(*start);
     std::vector<std::string> down;
     std::vector<std::string> used_names;
@@ -178,7 +179,7 @@ Result<Collected> collect_once(const CliContext& ctx) {
         }
         ++used;
         used_names.push_back(entry.name == "sysfs" ? "sysfs at " + ctx.sysfs_root : entry.name);
-        step_source(**src, *start, *engine);
+        engine::step_source(**src, *start, *engine);
     }
     auto snap = engine->snapshot();
     const bool any_device = std::any_of(snap->devices.begin(), snap->devices.end(),

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/model/snapshot.hpp"
 #include "collector/sources/source_registry.hpp"
 
@@ -27,11 +27,11 @@ struct CliContext {
     std::map<std::string, bool> source_switches;        // --source.NAME / --no-source.NAME
     // Sources one-shot collection leaves out on purpose, with the reason the snapshot shows.
     std::map<std::string, std::string> withheld_sources;
-    SourceRegistry registry;
+    sources::SourceRegistry registry;
 
-    SourceSettings source_settings() const;
+    sources::SourceSettings source_settings() const;
     // Whether one-shot collection uses this source: switched on or off by flag, else its default.
-    bool source_enabled(const SourceEntry& entry) const;
+    bool source_enabled(const sources::SourceEntry& entry) const;
     // The time one-shot collection treats as "now".
     Result<TimePoint> start_time() const;
 };

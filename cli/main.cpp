@@ -7,7 +7,7 @@
 #ifdef RDMADIAG_HAVE_SERVE
 #include "cli/commands/serve.hpp"
 #endif
-#include "collector/sources/builtin_sources.hpp"
+#include "collector/builtin/builtin_sources.hpp"
 
 int main(int argc, char** argv) {
     using namespace rdmadiag::cli;
@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "rdmadiag " RDMADIAG_VERSION);
     CliContext ctx;
-    rdmadiag::register_builtin_sources(ctx.registry);
+    rdmadiag::builtin::register_builtin_sources(ctx.registry);
     ExitCode exit;
     register_status_command(app, ctx, exit);
     register_pkeys_command(app, ctx, exit);

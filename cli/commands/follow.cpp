@@ -10,9 +10,9 @@ namespace rdmadiag::cli {
 namespace {
 
 // Prints every async event as it reaches the engine.
-class PrintingFeed final : public ObservationSink {
+class PrintingFeed final : public sources::ObservationSink {
 public:
-    PrintingFeed(Engine& engine, bool json) : engine_(engine), json_(json) {}
+    PrintingFeed(engine::Engine& engine, bool json) : engine_(engine), json_(json) {}
     void emit(Observation obs) override {
         if (const auto* ev = std::get_if<AsyncEvent>(&obs.body)) {
             EventRecord rec{obs.time, obs.source, *ev};
@@ -27,14 +27,14 @@ public:
     }
 
 private:
-    Engine& engine_;
+    engine::Engine& engine_;
     bool json_;
 };
 
 }  // namespace
 
 int follow_events(const CliContext& ctx) {
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     PrintingFeed feed(*engine, ctx.json);
     return run_sources(ctx, *engine, feed, LiveOptions{});
 }

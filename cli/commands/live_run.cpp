@@ -17,7 +17,7 @@ extern "C" void on_live_stop(int) {
 }
 
 struct Running {
-    std::unique_ptr<Source> source;
+    std::unique_ptr<sources::Source> source;
     TimePoint next_poll;
 };
 
@@ -44,8 +44,8 @@ std::vector<Running> open_sources(const CliContext& ctx) {
     return running;
 }
 
-void route_refreshes(Engine& engine, std::vector<Running>& running, TimePoint now,
-                     ObservationSink& sink) {
+void route_refreshes(engine::Engine& engine, std::vector<Running>& running, TimePoint now,
+                     sources::ObservationSink& sink) {
     for (int round = 0; round < 4; ++round) {
         auto requests = engine.take_refresh_requests();
         if (requests.empty()) return;
@@ -55,7 +55,8 @@ void route_refreshes(Engine& engine, std::vector<Running>& running, TimePoint no
     }
 }
 
-int play_virtual(Running& sim, Engine& engine, ObservationSink& sink, TimePoint start) {
+int play_virtual(Running& sim, engine::Engine& engine, sources::ObservationSink& sink,
+                 TimePoint start) {
     const auto length = sim.source->playback_length().value_or(Duration::zero());
     auto step = sim.source->poll_interval();
     if (step <= Duration::zero()) step = std::chrono::seconds(1);
@@ -76,7 +77,7 @@ int play_virtual(Running& sim, Engine& engine, ObservationSink& sink, TimePoint 
 
 }  // namespace
 
-int run_sources(const CliContext& ctx, Engine& engine, ObservationSink& sink,
+int run_sources(const CliContext& ctx, engine::Engine& engine, sources::ObservationSink& sink,
                 const LiveOptions& options) {
     auto running = open_sources(ctx);
     if (running.empty()) {
@@ -98,7 +99,7 @@ int run_sources(const CliContext& ctx, Engine& engine, ObservationSink& sink,
         if (options.duration && now - wall_begin >= *options.duration) break;
         auto next = now + std::chrono::seconds(1);
         std::vector<pollfd> fds;
-        std::vector<Source*> owners;
+        std::vector<sources::Source*> owners;
         for (auto& r : running) {
             const auto interval = r.source->poll_interval();
             if (interval > Duration::zero()) {

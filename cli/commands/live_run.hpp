@@ -19,7 +19,7 @@ struct LiveOptions {
 
 // `sink` must pass each observation on to `engine` (so refresh requests appear). Returns the exit
 // code: 0, or 3 when no source could run.
-int run_sources(const CliContext& ctx, Engine& engine, ObservationSink& sink,
+int run_sources(const CliContext& ctx, engine::Engine& engine, sources::ObservationSink& sink,
                 const LiveOptions& options);
 
 }  // namespace rdmadiag::cli

@@ -16,7 +16,7 @@ namespace {
 Result<Collected> collect_trace(const CliContext& ctx) {
     auto start = ctx.start_time();
     if (!start) return start.error();
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     engine->advance(*start);
     std::vector<std::string> notes;
     for (const auto& entry : ctx.registry.entries()) {
@@ -26,7 +26,7 @@ Result<Collected> collect_trace(const CliContext& ctx) {
             notes.push_back("source " + entry.name + ": " + src.error().message);
             continue;
         }
-        VectorSink sink;
+        sources::VectorSink sink;
         (*src)->poll(*start, sink);
         std::stable_sort(
             sink.observations.begin(), sink.observations.end(),

@@ -12,9 +12,9 @@ namespace rdmadiag::cli {
 namespace {
 
 // Feeds the engine and prints every table change it records, as it happens.
-class ChangePrinter final : public ObservationSink {
+class ChangePrinter final : public sources::ObservationSink {
 public:
-    ChangePrinter(Engine& engine, const PKeysRenderOptions& options, bool json)
+    ChangePrinter(engine::Engine& engine, const PKeysRenderOptions& options, bool json)
         : engine_(engine), options_(options), json_(json) {}
     void emit(Observation obs) override {
         const bool table = std::holds_alternative<PKeyTableSample>(obs.body);
@@ -44,7 +44,7 @@ public:
     }
 
 private:
-    Engine& engine_;
+    engine::Engine& engine_;
     PKeysRenderOptions options_;
     bool json_;
     std::optional<PKeyDiff> last_;
@@ -76,7 +76,7 @@ void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
             opt.filter = *ref;
         }
         if (*watch) {
-            auto engine = make_default_engine();
+            auto engine = engine::make_default_engine();
             ChangePrinter printer(*engine, opt, ctx.json);
             exit.value = run_sources(ctx, *engine, printer, LiveOptions{});
             return;

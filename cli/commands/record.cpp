@@ -18,13 +18,13 @@
 namespace rdmadiag::cli {
 
 namespace {
-class EngineSink final : public ObservationSink {
+class EngineSink final : public sources::ObservationSink {
 public:
-    explicit EngineSink(Engine& e) : engine_(e) {}
+    explicit EngineSink(engine::Engine& e) : engine_(e) {}
     void emit(Observation obs) override { engine_.consume(obs); }
 
 private:
-    Engine& engine_;
+    engine::Engine& engine_;
 };
 
 // A write that failed half way (disk full, file size limit) leaves a last line cut short. The
@@ -99,15 +99,15 @@ void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
             exit.value = report_error(make_error("cannot write " + *file));
             return;
         }
-        auto engine = make_default_engine();
+        auto engine = engine::make_default_engine();
         EngineSink into_engine(*engine);
-        RecordingHeader header;
+        replay::RecordingHeader header;
         auto start = ctx.start_time();
         header.created = start ? *start : SystemClock{}.now();
         header.origin =
             ctx.simulate ? "rdmadiag record --simulate=" + ctx.scenario : "rdmadiag record";
         header.host = host_name();
-        Recorder recorder(out, header, &into_engine);
+        replay::Recorder recorder(out, header, &into_engine);
         exit.value = run_sources(ctx, *engine, recorder, options);
         recorder.flush();
         if (!recorder.good()) {

@@ -11,13 +11,13 @@
 namespace rdmadiag::cli {
 
 namespace {
-class EngineSink final : public ObservationSink {
+class EngineSink final : public sources::ObservationSink {
 public:
-    explicit EngineSink(Engine& e) : engine_(e) {}
+    explicit EngineSink(engine::Engine& e) : engine_(e) {}
     void emit(Observation obs) override { engine_.consume(obs); }
 
 private:
-    Engine& engine_;
+    engine::Engine& engine_;
 };
 }  // namespace
 
@@ -36,7 +36,7 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     cmd->add_flag("--as-fast-as-possible", *fast, "Play without waiting (the default)")
         ->excludes(speed_opt);
     cmd->callback([&ctx, &exit, file, speed, fast] {
-        auto rec = read_recording_file(*file);
+        auto rec = replay::read_recording_file(*file);
         if (!rec) {
             exit.value = report_error(rec.error());
             return;
@@ -46,10 +46,10 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
                          static_cast<unsigned long long>(p.line), p.message.c_str());
         }
         const size_t skipped = rec->problems.size();
-        ReplaySettings settings;
+        replay::ReplaySettings settings;
         settings.speed = *fast ? 0.0 : std::max(0.0, *speed);
-        ReplaySource source(std::move(*rec), settings);
-        auto engine = make_default_engine();
+        replay::ReplaySource source(std::move(*rec), settings);
+        auto engine = engine::make_default_engine();
         EngineSink sink(*engine);
         SystemClock clock;
         while (!source.finished()) {

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "collector/common/malloc_tuning.hpp"
 #include "collector/daemon/collector_daemon.hpp"
-#include "collector/daemon/malloc_tuning.hpp"
 #include "collector/daemon/signal_watcher.hpp"
 #include "collector/engine/default_engine.hpp"
 #include "exporters/api/api_router.hpp"
@@ -13,19 +13,19 @@
 
 namespace rdmadiag {
 
-void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registry) {
+void add_serve_flags(CLI::App& cmd, ServeFlags& f, const sources::SourceRegistry& registry) {
     cmd.add_option("--config.file", f.config_file, "YAML file with the same settings as the flags");
-    cmd.add_option(
-        "--web.listen-address", f.listen_address,
-        "Address to serve /metrics and the API on (default :" + std::to_string(kDefaultPort) + ")");
+    cmd.add_option("--web.listen-address", f.listen_address,
+                   "Address to serve /metrics and the API on (default :" +
+                       std::to_string(daemon::kDefaultPort) + ")");
     cmd.add_option("--web.config.file", f.web_config_file,
                    "exporter-toolkit web config: TLS and basic auth");
     cmd.add_option("--web.max-connections", f.max_connections,
                    "Requests served at once, one worker thread each (default 4)")
-        ->check(CLI::Range(size_t{1}, kMaxWebConnections));
+        ->check(CLI::Range(size_t{1}, daemon::kMaxWebConnections));
     cmd.add_option("--web.max-pending-connections", f.max_pending_connections,
                    "Clients that may be sending their request head at once (oldest dropped)")
-        ->check(CLI::Range(size_t{1}, kMaxWebPendingConnections));
+        ->check(CLI::Range(size_t{1}, daemon::kMaxWebPendingConnections));
     cmd.add_option("--web.request-timeout", f.request_timeout, "Drop clients slower than this");
     cmd.add_option("--path.sysfs", f.sysfs, "sysfs mount point (default /sys)");
     cmd.add_option("--path.tracefs", f.tracefs, "tracefs mount point");
@@ -55,10 +55,10 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const SourceRegistry& registr
     }
 }
 
-Result<DaemonConfig> resolve_serve_config(const ServeFlags& f) {
-    DaemonConfig c;
+Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& f) {
+    daemon::DaemonConfig c;
     if (f.config_file) {
-        auto r = apply_config_file(*f.config_file, c);
+        auto r = daemon::apply_config_file(*f.config_file, c);
         if (!r) return r.error();
     }
     if (f.listen_address) c.web.listen_address = *f.listen_address;
@@ -85,12 +85,12 @@ Result<DaemonConfig> resolve_serve_config(const ServeFlags& f) {
         *target = *d;
     }
     if (f.log_level) {
-        auto l = parse_log_level(*f.log_level);
+        auto l = common::parse_log_level(*f.log_level);
         if (!l) return make_error("--log.level must be debug, info, warn or error");
         c.log_level = *l;
     }
     if (f.log_format) {
-        auto l = parse_log_format(*f.log_format);
+        auto l = common::parse_log_format(*f.log_format);
         if (!l) return make_error("--log.format must be logfmt or json");
         c.log_format = *l;
     }
@@ -106,8 +106,8 @@ Result<DaemonConfig> resolve_serve_config(const ServeFlags& f) {
 
 namespace {
 
-Result<HttpServerOptions> http_options(const DaemonConfig& c) {
-    HttpServerOptions o;
+Result<api::HttpServerOptions> http_options(const daemon::DaemonConfig& c) {
+    api::HttpServerOptions o;
     o.listen_address = c.web.listen_address;
     o.max_connections = c.web.max_connections;
     o.queue = c.web.max_connections;
@@ -115,14 +115,14 @@ Result<HttpServerOptions> http_options(const DaemonConfig& c) {
     o.max_request_bytes = c.web.max_request_bytes;
     o.max_pending = c.web.max_pending_connections;
     if (!c.web.config_file.empty()) {
-        auto web = load_web_config(c.web.config_file);
+        auto web = api::load_web_config(c.web.config_file);
         if (!web) return web.error();
         o.web = std::move(*web);
     }
     return o;
 }
 
-bool same_web(const WebSettings& a, const WebSettings& b) {
+bool same_web(const daemon::WebSettings& a, const daemon::WebSettings& b) {
     return a.listen_address == b.listen_address && a.config_file == b.config_file &&
            a.max_connections == b.max_connections && a.request_timeout == b.request_timeout &&
            a.max_request_bytes == b.max_request_bytes &&
@@ -131,9 +131,10 @@ bool same_web(const WebSettings& a, const WebSettings& b) {
 
 }  // namespace
 
-std::optional<std::string> simulate_when_no_device(DaemonConfig& config,
-                                                   const SourceRegistry& registry) {
-    if (config.simulate || !config.source_switches.empty() || !registry.find(kSimulatedSourceName))
+std::optional<std::string> simulate_when_no_device(daemon::DaemonConfig& config,
+                                                   const sources::SourceRegistry& registry) {
+    if (config.simulate || !config.source_switches.empty() ||
+        !registry.find(daemon::kSimulatedSourceName))
         return std::nullopt;
     std::error_code ec;
     std::filesystem::path dir =
@@ -146,11 +147,11 @@ std::optional<std::string> simulate_when_no_device(DaemonConfig& config,
            ": serving the simulated fabric (choose a scenario with --simulate=NAME)";
 }
 
-int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHooks hooks) {
-    limit_malloc_arenas();
-    std::unique_ptr<SignalWatcher> signals;
+int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry, ServeHooks hooks) {
+    common::limit_malloc_arenas();
+    std::unique_ptr<daemon::SignalWatcher> signals;
     try {
-        signals = std::make_unique<SignalWatcher>();
+        signals = std::make_unique<daemon::SignalWatcher>();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "rdmadiag serve: %s\n", e.what());
         return 1;
@@ -160,7 +161,7 @@ int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHook
         std::fprintf(stderr, "rdmadiag serve: %s\n", config.error().message.c_str());
         return 2;
     }
-    Logger log(config->log_level, config->log_format);
+    common::Logger log(config->log_level, config->log_format);
     if (auto note = simulate_when_no_device(*config, registry)) log.warn(*note);
     auto options = http_options(*config);
     if (!options) {
@@ -169,13 +170,13 @@ int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHook
     }
 
     SystemClock clock;
-    SnapshotStore store;
-    CollectorDaemon collector(registry, make_default_engine(), store, log, clock);
-    SnapshotCollectable metrics(store);
-    ApiRouter router(store, metrics);
-    auto handler = [&router](const HttpRequest& r) { return router.handle(r); };
+    publish::SnapshotStore store;
+    daemon::CollectorDaemon collector(registry, engine::make_default_engine(), store, log, clock);
+    prom::SnapshotCollectable metrics(store);
+    api::ApiRouter router(store, metrics);
+    auto handler = [&router](const api::HttpRequest& r) { return router.handle(r); };
 
-    auto server = std::make_unique<HttpServer>(*options, handler, &log);
+    auto server = std::make_unique<api::HttpServer>(*options, handler, &log);
     if (auto r = server->start(); !r) {
         log.error("cannot start HTTP server", {{"error", r.error().message}});
         return 1;
@@ -194,7 +195,7 @@ int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHook
     for (;;) {
         auto sig = signals->wait(Duration(-1));
         if (!sig) continue;
-        if (*sig == DaemonSignal::terminate) break;
+        if (*sig == daemon::DaemonSignal::terminate) break;
         log.info("reloading configuration");
         auto next = resolve_serve_config(flags);
         if (next) simulate_when_no_device(*next, registry);
@@ -218,12 +219,12 @@ int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHook
         // web config file is re-read on every reload since its content may have changed.
         bool restart = !same_web(next->web, config->web) || !next->web.config_file.empty();
         if (restart) {
-            auto fresh = std::make_unique<HttpServer>(*next_options, handler, &log);
+            auto fresh = std::make_unique<api::HttpServer>(*next_options, handler, &log);
             server->stop();
             if (auto r = fresh->start(); !r) {
                 log.error("new listener failed, restoring the previous one",
                           {{"error", r.error().message}});
-                server = std::make_unique<HttpServer>(*options, handler, &log);
+                server = std::make_unique<api::HttpServer>(*options, handler, &log);
                 if (auto again = server->start(); !again) {
                     log.error("cannot restore listener", {{"error", again.error().message}});
                     return 1;

@@ -35,10 +35,10 @@ struct ServeFlags {
 };
 
 // Declares serve's flags on `cmd`; --source.X / --no-source.X for every registered source.
-void add_serve_flags(CLI::App& cmd, ServeFlags& flags, const SourceRegistry& registry);
+void add_serve_flags(CLI::App& cmd, ServeFlags& flags, const sources::SourceRegistry& registry);
 
 // Defaults, then the config file, then the flags.
-Result<DaemonConfig> resolve_serve_config(const ServeFlags& flags);
+Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& flags);
 
 struct ServeHooks {
     // Called once the HTTP server listens, with its bound port (tests start on port 0).
@@ -47,12 +47,13 @@ struct ServeHooks {
 
 // Runs until SIGTERM or SIGINT. Returns the process exit code. The calling thread must be the
 // main thread and no other thread may run yet (the signal mask is inherited).
-int run_serve(const ServeFlags& flags, const SourceRegistry& registry, ServeHooks hooks = {});
+int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry,
+              ServeHooks hooks = {});
 
 // With default settings on a machine without RDMA devices, serve the simulated fabric rather
 // than nothing (the README's first command works anywhere). Returns the note to log, if any.
-std::optional<std::string> simulate_when_no_device(DaemonConfig& config,
-                                                   const SourceRegistry& registry);
+std::optional<std::string> simulate_when_no_device(daemon::DaemonConfig& config,
+                                                   const sources::SourceRegistry& registry);
 
 namespace cli {
 void register_serve_command(CLI::App& app, CliContext& ctx, ExitCode& exit);

@@ -2,18 +2,18 @@
 
 #include <exception>
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 namespace {
 
 // Stands in the runtime for a source whose factory failed, so the failure shows as that source
 // being down (up=0 with the reason) instead of the source silently missing.
-class FailedSource final : public Source {
+class FailedSource final : public sources::Source {
 public:
     FailedSource(std::string name, std::string reason)
         : name_(std::move(name)), reason_(std::move(reason)) {}
     std::string_view name() const override { return name_; }
-    Availability availability() const override { return {false, reason_}; }
+    sources::Availability availability() const override { return {false, reason_}; }
 
 private:
     std::string name_;
@@ -28,9 +28,10 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
-CollectorDaemon::CollectorDaemon(const SourceRegistry& registry, std::unique_ptr<Engine> engine,
-                                 SnapshotStore& store, Logger& log, const Clock& clock,
-                                 RuntimeOptions options)
+CollectorDaemon::CollectorDaemon(const sources::SourceRegistry& registry,
+                                 std::unique_ptr<engine::Engine> engine,
+                                 publish::SnapshotStore& store, common::Logger& log,
+                                 const Clock& clock, RuntimeOptions options)
     : registry_(registry),
       engine_(std::move(engine)),
       store_(store),
@@ -42,16 +43,16 @@ CollectorDaemon::~CollectorDaemon() {
     stop();
 }
 
-Result<std::vector<std::unique_ptr<Source>>> CollectorDaemon::build_sources(
+Result<std::vector<std::unique_ptr<sources::Source>>> CollectorDaemon::build_sources(
     const DaemonConfig& config, std::vector<std::string>& names) {
     auto selected = select_sources(registry_, config);
     if (!selected) return selected.error();
-    SourceSettings settings = config.sources;
+    sources::SourceSettings settings = config.sources;
     if (config.simulate) settings.scenario = *config.simulate;
-    std::vector<std::unique_ptr<Source>> sources;
+    std::vector<std::unique_ptr<sources::Source>> sources;
     for (const auto& name : *selected) {
-        const SourceEntry* entry = registry_.find(name);
-        Result<std::unique_ptr<Source>> made = make_error("no factory");
+        const sources::SourceEntry* entry = registry_.find(name);
+        Result<std::unique_ptr<sources::Source>> made = make_error("no factory");
         try {
             made = entry->factory(settings);
         } catch (const std::exception& e) {
@@ -105,4 +106,4 @@ void CollectorDaemon::stop() {
     log_.info("collector stopped");
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -7,19 +7,19 @@
 #include <memory>
 #include <vector>
 
+#include "collector/common/log.hpp"
 #include "collector/daemon/collector_runtime.hpp"
 #include "collector/daemon/daemon_config.hpp"
-#include "collector/daemon/log.hpp"
-#include "collector/daemon/snapshot_store.hpp"
 #include "collector/engine/engine.hpp"
+#include "collector/publish/snapshot_store.hpp"
 #include "collector/sources/source_registry.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 class CollectorDaemon {
 public:
-    CollectorDaemon(const SourceRegistry& registry, std::unique_ptr<Engine> engine,
-                    SnapshotStore& store, Logger& log, const Clock& clock,
+    CollectorDaemon(const sources::SourceRegistry& registry, std::unique_ptr<engine::Engine> engine,
+                    publish::SnapshotStore& store, common::Logger& log, const Clock& clock,
                     RuntimeOptions options = {});
     ~CollectorDaemon();
 
@@ -33,13 +33,13 @@ public:
     const std::vector<std::string>& source_names() const { return names_; }
 
 private:
-    Result<std::vector<std::unique_ptr<Source>>> build_sources(const DaemonConfig& config,
-                                                               std::vector<std::string>& names);
+    Result<std::vector<std::unique_ptr<sources::Source>>> build_sources(
+        const DaemonConfig& config, std::vector<std::string>& names);
 
-    const SourceRegistry& registry_;
-    std::unique_ptr<Engine> engine_;
-    SnapshotStore& store_;
-    Logger& log_;
+    const sources::SourceRegistry& registry_;
+    std::unique_ptr<engine::Engine> engine_;
+    publish::SnapshotStore& store_;
+    common::Logger& log_;
     const Clock& clock_;
     RuntimeOptions options_;
     std::unique_ptr<CollectorRuntime> runtime_;
@@ -47,4 +47,4 @@ private:
     uint64_t reloads_ = 0;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <exception>
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 namespace {
 
@@ -14,14 +14,14 @@ Duration wall_elapsed(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-CollectorRuntime::CollectorRuntime(std::vector<std::unique_ptr<Source>> sources, Engine& engine,
-                                   SnapshotStore& store, const Clock& clock, Logger& log,
-                                   RuntimeOptions options)
+CollectorRuntime::CollectorRuntime(std::vector<std::unique_ptr<sources::Source>> sources,
+                                   engine::Engine& engine, publish::SnapshotStore& store,
+                                   const Clock& clock, common::Logger& log, RuntimeOptions options)
     : engine_(engine), store_(store), clock_(clock), log_(log), options_(options) {
     std::sort(sources.begin(), sources.end(),
               [](const auto& a, const auto& b) { return a->name() < b->name(); });
     for (auto& s : sources) {
-        SourceTiming timing;
+        publish::SourceTiming timing;
         timing.name = std::string(s->name());
         stats_.sources.push_back(timing);
         slots_.push_back(Slot{std::move(s), false, std::nullopt, stats_.sources.size() - 1});
@@ -39,11 +39,11 @@ void CollectorRuntime::prepare() {
     for (size_t i = 0; i < slots_.size(); ++i) {
         auto& slot = slots_[i];
         std::string name(slot.source->name());
-        Availability a;
+        sources::Availability a;
         try {
             a = slot.source->availability();
         } catch (const std::exception& e) {
-            a = Availability{false, std::string("availability check failed: ") + e.what()};
+            a = sources::Availability{false, std::string("availability check failed: ") + e.what()};
         }
         slot.available = a.available;
         if (!a.available) {
@@ -196,4 +196,4 @@ void CollectorRuntime::stop() {
     thread_.join();
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -9,15 +9,15 @@
 #include <thread>
 #include <vector>
 
-#include "collector/daemon/collector_stats.hpp"
+#include "collector/common/log.hpp"
 #include "collector/daemon/epoll_loop.hpp"
-#include "collector/daemon/log.hpp"
 #include "collector/daemon/poll_schedule.hpp"
-#include "collector/daemon/snapshot_store.hpp"
 #include "collector/engine/engine.hpp"
+#include "collector/publish/collector_stats.hpp"
+#include "collector/publish/snapshot_store.hpp"
 #include "collector/sources/source.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 struct RuntimeOptions {
     // Longest wait between rounds even with nothing due, so the engine's grace periods expire.
@@ -28,8 +28,8 @@ struct RuntimeOptions {
 
 class CollectorRuntime {
 public:
-    CollectorRuntime(std::vector<std::unique_ptr<Source>> sources, Engine& engine,
-                     SnapshotStore& store, const Clock& clock, Logger& log,
+    CollectorRuntime(std::vector<std::unique_ptr<sources::Source>> sources, engine::Engine& engine,
+                     publish::SnapshotStore& store, const Clock& clock, common::Logger& log,
                      RuntimeOptions options = {});
     ~CollectorRuntime();
     CollectorRuntime(const CollectorRuntime&) = delete;
@@ -48,11 +48,11 @@ public:
     void stop();
     bool running() const { return thread_.joinable(); }
 
-    const CollectorStats& stats() const { return stats_; }
+    const publish::CollectorStats& stats() const { return stats_; }
 
 private:
     struct Slot {
-        std::unique_ptr<Source> source;
+        std::unique_ptr<sources::Source> source;
         bool available = false;
         std::optional<size_t> schedule;
         size_t stats = 0;
@@ -71,18 +71,18 @@ private:
 
     std::vector<Slot> slots_;
     std::vector<EventFd> event_fds_;
-    Engine& engine_;
-    SnapshotStore& store_;
+    engine::Engine& engine_;
+    publish::SnapshotStore& store_;
     const Clock& clock_;
-    Logger& log_;
+    common::Logger& log_;
     RuntimeOptions options_;
     PollSchedule schedule_;
     EpollLoop loop_;
-    VectorSink pending_;
-    CollectorStats stats_;
+    sources::VectorSink pending_;
+    publish::CollectorStats stats_;
     bool prepared_ = false;
     std::atomic<bool> stopping_{false};
     std::thread thread_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -1,21 +1,22 @@
 #include "collector/daemon/daemon_config.hpp"
+#include "collector/common/text_file.hpp"
 
 #include <charconv>
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 namespace {
 
-Error at(const YamlNode& n, std::string what) {
+Error at(const common::YamlNode& n, std::string what) {
     return make_error("line " + std::to_string(n.line) + ": " + std::move(what));
 }
 
-Result<std::string> as_string(const YamlNode& n, std::string_view key) {
+Result<std::string> as_string(const common::YamlNode& n, std::string_view key) {
     if (!n.is_scalar()) return at(n, std::string(key) + " must be a single value");
     return n.scalar;
 }
 
-Result<bool> as_bool(const YamlNode& n, std::string_view key) {
+Result<bool> as_bool(const common::YamlNode& n, std::string_view key) {
     if (n.is_scalar()) {
         if (n.scalar == "true" || n.scalar == "yes" || n.scalar == "on") return true;
         if (n.scalar == "false" || n.scalar == "no" || n.scalar == "off") return false;
@@ -23,7 +24,7 @@ Result<bool> as_bool(const YamlNode& n, std::string_view key) {
     return at(n, std::string(key) + " must be true or false");
 }
 
-Result<size_t> as_size(const YamlNode& n, std::string_view key, size_t max) {
+Result<size_t> as_size(const common::YamlNode& n, std::string_view key, size_t max) {
     if (n.is_scalar()) {
         size_t v = 0;
         auto [p, ec] = std::from_chars(n.scalar.data(), n.scalar.data() + n.scalar.size(), v);
@@ -34,7 +35,7 @@ Result<size_t> as_size(const YamlNode& n, std::string_view key, size_t max) {
         n, std::string(key) + " must be a positive whole number, at most " + std::to_string(max));
 }
 
-Result<Duration> as_duration(const YamlNode& n, std::string_view key) {
+Result<Duration> as_duration(const common::YamlNode& n, std::string_view key) {
     if (n.is_scalar()) {
         auto d = parse_duration(n.scalar);
         if (d && *d > Duration::zero()) return *d;
@@ -42,7 +43,7 @@ Result<Duration> as_duration(const YamlNode& n, std::string_view key) {
     return at(n, std::string(key) + " must be a duration such as 500ms, 10s or 1m");
 }
 
-Result<std::vector<std::string>> as_list(const YamlNode& n, std::string_view key) {
+Result<std::vector<std::string>> as_list(const common::YamlNode& n, std::string_view key) {
     std::vector<std::string> out;
     if (n.is_list()) {
         for (const auto& item : n.list) {
@@ -66,7 +67,7 @@ Result<std::vector<std::string>> as_list(const YamlNode& n, std::string_view key
 }
 
 template <class F>
-Result<void> each_key(const YamlNode& section, std::string_view name, F&& f) {
+Result<void> each_key(const common::YamlNode& section, std::string_view name, F&& f) {
     if (section.is_null()) return {};
     if (!section.is_map()) return at(section, std::string(name) + ": must be a mapping");
     for (const auto& [k, v] : section.map) {
@@ -83,8 +84,8 @@ Result<void> each_key(const YamlNode& section, std::string_view name, F&& f) {
         target = std::move(*r_);          \
     } while (0)
 
-Result<void> apply_web(const YamlNode& s, WebSettings& web) {
-    return each_key(s, "web", [&](const std::string& k, const YamlNode& v) -> Result<void> {
+Result<void> apply_web(const common::YamlNode& s, WebSettings& web) {
+    return each_key(s, "web", [&](const std::string& k, const common::YamlNode& v) -> Result<void> {
         if (k == "listen-address")
             RDMADIAG_TRY_ASSIGN(web.listen_address, as_string(v, k));
         else if (k == "config-file")
@@ -104,16 +105,16 @@ Result<void> apply_web(const YamlNode& s, WebSettings& web) {
     });
 }
 
-Result<void> apply_log(const YamlNode& s, DaemonConfig& c) {
-    return each_key(s, "log", [&](const std::string& k, const YamlNode& v) -> Result<void> {
+Result<void> apply_log(const common::YamlNode& s, DaemonConfig& c) {
+    return each_key(s, "log", [&](const std::string& k, const common::YamlNode& v) -> Result<void> {
         std::string text;
         RDMADIAG_TRY_ASSIGN(text, as_string(v, k));
         if (k == "level") {
-            auto l = parse_log_level(text);
+            auto l = common::parse_log_level(text);
             if (!l) return at(v, "log.level must be debug, info, warn or error");
             c.log_level = *l;
         } else if (k == "format") {
-            auto f = parse_log_format(text);
+            auto f = common::parse_log_format(text);
             if (!f) return at(v, "log.format must be logfmt or json");
             c.log_format = *f;
         } else {
@@ -123,23 +124,24 @@ Result<void> apply_log(const YamlNode& s, DaemonConfig& c) {
     });
 }
 
-Result<void> apply_paths(const YamlNode& s, SourceSettings& src) {
-    return each_key(s, "path", [&](const std::string& k, const YamlNode& v) -> Result<void> {
-        if (k == "sysfs")
-            RDMADIAG_TRY_ASSIGN(src.sysfs_root, as_string(v, k));
-        else if (k == "tracefs")
-            RDMADIAG_TRY_ASSIGN(src.tracefs_root, as_string(v, k));
-        else if (k == "procfs")
-            RDMADIAG_TRY_ASSIGN(src.procfs_root, as_string(v, k));
-        else
-            return at(v, "unknown setting path." + k);
-        return {};
-    });
+Result<void> apply_paths(const common::YamlNode& s, sources::SourceSettings& src) {
+    return each_key(s, "path",
+                    [&](const std::string& k, const common::YamlNode& v) -> Result<void> {
+                        if (k == "sysfs")
+                            RDMADIAG_TRY_ASSIGN(src.sysfs_root, as_string(v, k));
+                        else if (k == "tracefs")
+                            RDMADIAG_TRY_ASSIGN(src.tracefs_root, as_string(v, k));
+                        else if (k == "procfs")
+                            RDMADIAG_TRY_ASSIGN(src.procfs_root, as_string(v, k));
+                        else
+                            return at(v, "unknown setting path." + k);
+                        return {};
+                    });
 }
 
 }  // namespace
 
-Result<void> apply_config_yaml(const YamlNode& root, DaemonConfig& config) {
+Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& config) {
     if (root.is_null()) return {};
     if (!root.is_map()) return at(root, "the config file must be a mapping of settings");
     for (const auto& [key, v] : root.map) {
@@ -164,37 +166,41 @@ Result<void> apply_config_yaml(const YamlNode& root, DaemonConfig& config) {
                 config.simulate = s;
             }
         } else if (key == "devices") {
-            r = each_key(v, key, [&](const std::string& k, const YamlNode& n) -> Result<void> {
-                if (k == "include")
-                    RDMADIAG_TRY_ASSIGN(config.sources.include_devices, as_list(n, k));
-                else if (k == "exclude")
-                    RDMADIAG_TRY_ASSIGN(config.sources.exclude_devices, as_list(n, k));
-                else
-                    return at(n, "unknown setting devices." + k);
-                return {};
-            });
+            r = each_key(v, key,
+                         [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
+                             if (k == "include")
+                                 RDMADIAG_TRY_ASSIGN(config.sources.include_devices, as_list(n, k));
+                             else if (k == "exclude")
+                                 RDMADIAG_TRY_ASSIGN(config.sources.exclude_devices, as_list(n, k));
+                             else
+                                 return at(n, "unknown setting devices." + k);
+                             return {};
+                         });
         } else if (key == "intervals") {
-            r = each_key(v, key, [&](const std::string& k, const YamlNode& n) -> Result<void> {
-                if (k == "counters")
-                    RDMADIAG_TRY_ASSIGN(config.sources.counter_interval, as_duration(n, k));
-                else if (k == "pkeys")
-                    RDMADIAG_TRY_ASSIGN(config.sources.pkey_interval, as_duration(n, k));
-                else
-                    return at(n, "unknown setting intervals." + k);
-                return {};
-            });
+            r = each_key(
+                v, key, [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
+                    if (k == "counters")
+                        RDMADIAG_TRY_ASSIGN(config.sources.counter_interval, as_duration(n, k));
+                    else if (k == "pkeys")
+                        RDMADIAG_TRY_ASSIGN(config.sources.pkey_interval, as_duration(n, k));
+                    else
+                        return at(n, "unknown setting intervals." + k);
+                    return {};
+                });
         } else if (key == "sources") {
-            r = each_key(v, key, [&](const std::string& k, const YamlNode& n) -> Result<void> {
-                bool on = false;
-                RDMADIAG_TRY_ASSIGN(on, as_bool(n, "sources." + k));
-                config.source_switches[k] = on;
-                return {};
-            });
+            r = each_key(v, key,
+                         [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
+                             bool on = false;
+                             RDMADIAG_TRY_ASSIGN(on, as_bool(n, "sources." + k));
+                             config.source_switches[k] = on;
+                             return {};
+                         });
         } else if (key == "source-options") {
-            r = each_key(v, key, [&](const std::string& k, const YamlNode& n) -> Result<void> {
-                RDMADIAG_TRY_ASSIGN(config.sources.extra[k], as_string(n, k));
-                return {};
-            });
+            r = each_key(v, key,
+                         [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
+                             RDMADIAG_TRY_ASSIGN(config.sources.extra[k], as_string(n, k));
+                             return {};
+                         });
         } else {
             r = at(v, "unknown setting " + key);
         }
@@ -206,13 +212,13 @@ Result<void> apply_config_yaml(const YamlNode& root, DaemonConfig& config) {
 #undef RDMADIAG_TRY_ASSIGN
 
 Result<void> apply_config_text(std::string_view text, DaemonConfig& config) {
-    auto root = parse_simple_yaml(text);
+    auto root = common::parse_simple_yaml(text);
     if (!root) return root.error();
     return apply_config_yaml(*root, config);
 }
 
 Result<void> apply_config_file(const std::string& path, DaemonConfig& config) {
-    auto text = read_text_file(path);
+    auto text = common::read_text_file(path);
     if (!text) return text.error();
     auto r = apply_config_text(*text, config);
     if (!r) return make_error(path + ": " + r.error().message);
@@ -220,28 +226,7 @@ Result<void> apply_config_file(const std::string& path, DaemonConfig& config) {
     return {};
 }
 
-Result<std::string> civetweb_listen_spec(const std::string& address) {
-    auto valid_port = [](std::string_view p) {
-        unsigned v = 0;
-        auto [ptr, ec] = std::from_chars(p.data(), p.data() + p.size(), v);
-        return !p.empty() && ec == std::errc() && ptr == p.data() + p.size() && v <= 65535;
-    };
-    if (!address.empty() && address.front() == '[') {
-        size_t close = address.find("]:");
-        if (close == std::string::npos || !valid_port(std::string_view(address).substr(close + 2)))
-            return make_error("listen address '" + address + "': expected [ADDR]:PORT");
-        return address;  // CivetWeb takes [::1]:9857 as written
-    }
-    size_t colon = address.rfind(':');
-    std::string host = colon == std::string::npos ? "" : address.substr(0, colon);
-    std::string port = colon == std::string::npos ? address : address.substr(colon + 1);
-    if (!valid_port(port) || host.find(':') != std::string::npos)
-        return make_error("listen address '" + address + "': expected HOST:PORT or :PORT");
-    if (host.empty() || host == "0.0.0.0") return port;
-    return host + ":" + port;
-}
-
-Result<std::vector<std::string>> select_sources(const SourceRegistry& registry,
+Result<std::vector<std::string>> select_sources(const sources::SourceRegistry& registry,
                                                 const DaemonConfig& config) {
     for (const auto& [name, on] : config.source_switches) {
         if (!registry.find(name)) return make_error("unknown source '" + name + "'");
@@ -259,4 +244,4 @@ Result<std::vector<std::string>> select_sources(const SourceRegistry& registry,
     return out;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

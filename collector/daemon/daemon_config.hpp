@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "collector/daemon/log.hpp"
-#include "collector/daemon/simple_yaml.hpp"
-#include "collector/model/result.hpp"
+#include "collector/common/log.hpp"
+#include "collector/common/result.hpp"
+#include "collector/common/simple_yaml.hpp"
 #include "collector/sources/source_registry.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 // Not 9100 (node_exporter), 9315 / 9683 (InfiniBand exporters) or 9879 (rdma_exporter).
 constexpr int kDefaultPort = 9857;
@@ -36,28 +36,25 @@ struct WebSettings {
 
 struct DaemonConfig {
     WebSettings web;
-    LogLevel log_level = LogLevel::info;
-    LogFormat log_format = LogFormat::logfmt;
-    SourceSettings sources;
+    common::LogLevel log_level = common::LogLevel::info;
+    common::LogFormat log_format = common::LogFormat::logfmt;
+    sources::SourceSettings sources;
     std::map<std::string, bool> source_switches;  // --source.X / --no-source.X
     std::optional<std::string> simulate;          // scenario, "" for the default one
     std::string config_file;                      // where the file settings came from
 };
 
 // Applies a parsed config file over `config`. Unknown keys are errors, so typos do not pass.
-Result<void> apply_config_yaml(const YamlNode& root, DaemonConfig& config);
+Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& config);
 Result<void> apply_config_text(std::string_view text, DaemonConfig& config);
 Result<void> apply_config_file(const std::string& path, DaemonConfig& config);
 
-// "host:port", ":port" or "port" to CivetWeb's listening_ports form; IPv6 "[::1]:port" too.
-Result<std::string> civetweb_listen_spec(const std::string& address);
-
 // The sources to run: each registered source's default, then the switches. With --simulate only
 // the simulated fabric runs, plus what is switched on explicitly.
-Result<std::vector<std::string>> select_sources(const SourceRegistry& registry,
+Result<std::vector<std::string>> select_sources(const sources::SourceRegistry& registry,
                                                 const DaemonConfig& config);
 
 // Name of the source that plays the simulated fabric.
 constexpr std::string_view kSimulatedSourceName = "sim";
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -8,28 +8,10 @@
 #include <cstring>
 #include <system_error>
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 namespace {
 constexpr uint64_t kWakeTag = ~uint64_t{0};
-}
-
-UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
-    if (this != &other) {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = other.release();
-    }
-    return *this;
-}
-
-UniqueFd::~UniqueFd() {
-    if (fd_ >= 0) ::close(fd_);
-}
-
-int UniqueFd::release() {
-    int fd = fd_;
-    fd_ = -1;
-    return fd;
 }
 
 EpollLoop::EpollLoop()
@@ -93,4 +75,4 @@ void EpollLoop::wake() const {
     (void)r;  // EAGAIN means a wake-up is already pending
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -5,28 +5,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "collector/model/result.hpp"
-#include "collector/model/time.hpp"
+#include "collector/common/result.hpp"
+#include "collector/common/time.hpp"
+#include "collector/common/unique_fd.hpp"
 
-namespace rdmadiag {
-
-class UniqueFd {
-public:
-    UniqueFd() = default;
-    explicit UniqueFd(int fd) : fd_(fd) {}
-    UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
-    UniqueFd& operator=(UniqueFd&& other) noexcept;
-    UniqueFd(const UniqueFd&) = delete;
-    UniqueFd& operator=(const UniqueFd&) = delete;
-    ~UniqueFd();
-
-    int get() const { return fd_; }
-    int release();
-    explicit operator bool() const { return fd_ >= 0; }
-
-private:
-    int fd_ = -1;
-};
+namespace rdmadiag::daemon {
 
 class EpollLoop {
 public:
@@ -45,9 +28,9 @@ public:
     size_t watched() const { return watched_; }
 
 private:
-    UniqueFd epoll_;
-    UniqueFd wake_;
+    common::UniqueFd epoll_;
+    common::UniqueFd wake_;
     size_t watched_ = 0;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 size_t PollSchedule::add(Duration interval, TimePoint start) {
     if (interval <= Duration::zero()) interval = std::chrono::seconds(1);
@@ -37,4 +37,4 @@ void PollSchedule::run_at(size_t index, TimePoint when) {
     e.due = std::min(e.due, when);
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

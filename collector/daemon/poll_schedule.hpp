@@ -7,9 +7,9 @@
 #include <optional>
 #include <vector>
 
-#include "collector/model/time.hpp"
+#include "collector/common/time.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 class PollSchedule {
 public:
@@ -35,4 +35,4 @@ private:
     std::vector<Entry> entries_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <system_error>
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 static_assert(sizeof(sigset_t) <= 128, "sigset_t larger than expected");
 
@@ -24,7 +24,7 @@ SignalWatcher::SignalWatcher() {
         throw std::system_error(e, std::generic_category(), "pthread_sigmask");
     std::memcpy(old_mask_, &old, sizeof old);
     restore_ = true;
-    fd_ = UniqueFd(::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
+    fd_ = common::UniqueFd(::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
     if (!fd_) throw std::system_error(errno, std::generic_category(), "signalfd");
 }
 
@@ -50,4 +50,4 @@ std::optional<DaemonSignal> SignalWatcher::wait(Duration timeout) {
     return DaemonSignal::terminate;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -8,7 +8,7 @@
 
 #include "collector/daemon/epoll_loop.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 
 enum class DaemonSignal { terminate, reload };
 
@@ -24,9 +24,9 @@ public:
     int fd() const { return fd_.get(); }
 
 private:
-    UniqueFd fd_;
+    common::UniqueFd fd_;
     bool restore_ = false;
     unsigned char old_mask_[128];  // sigset_t, kept opaque to spare includers <signal.h>
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -1,6 +1,6 @@
 #include "collector/engine/counter_names.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 uint32_t CounterNames::intern(std::string_view name) {
     if (auto it = ids_.find(name); it != ids_.end()) return it->second;
@@ -16,4 +16,4 @@ std::optional<uint32_t> CounterNames::find(std::string_view name) const {
     return it->second;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

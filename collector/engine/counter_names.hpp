@@ -9,7 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 class CounterNames {
 public:
@@ -26,4 +26,4 @@ private:
     std::unordered_map<std::string_view, uint32_t> ids_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -1,6 +1,6 @@
 #include "collector/engine/counter_tracker.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 namespace {
 
@@ -100,4 +100,4 @@ CounterChange apply_counter_sample(CounterState& state, const CounterSample& sam
     return change;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

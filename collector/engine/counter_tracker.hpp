@@ -6,7 +6,7 @@
 #include "collector/model/counter_state.hpp"
 #include "collector/model/observation.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 enum class CounterChange : uint8_t {
     first,      // first reading: the baseline
@@ -29,4 +29,4 @@ CounterChange apply_counter_sample(CounterTrack& state, const CounterSample& sam
 CounterChange apply_counter_sample(CounterState& state, const CounterSample& sample, TimePoint when,
                                    bool fresh);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -4,14 +4,14 @@
 #include "collector/engine/mr/mr_health_tracker.hpp"
 #include "collector/engine/pkey/pkey_views.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings) {
     auto engine = std::make_unique<Engine>(settings.limits);
-    engine->add_module(std::make_unique<PKeyViews>(settings.pkey));
-    engine->add_module(std::make_unique<EventTotals>());
-    engine->add_module(std::make_unique<MrHealthTracker>(settings.mr));
+    engine->add_module(std::make_unique<engine::pkey::PKeyViews>(settings.pkey));
+    engine->add_module(std::make_unique<engine::events::EventTotals>());
+    engine->add_module(std::make_unique<engine::mr::MrHealthTracker>(settings.mr));
     return engine;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

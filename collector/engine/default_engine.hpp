@@ -7,14 +7,14 @@
 #include "collector/engine/mr/mr_health_settings.hpp"
 #include "collector/engine/pkey/pkey_settings.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 struct EngineSettings {
     EngineLimits limits;
-    PKeySettings pkey;
-    MrHealthSettings mr;
+    engine::pkey::PKeySettings pkey;
+    engine::mr::MrHealthSettings mr;
 };
 
 std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings = {});
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -1,6 +1,6 @@
 #include "collector/engine/engine.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 Engine::Engine(EngineLimits limits)
     : limits_(limits), inventory_(limits.inventory), findings_(limits.finding_history) {}
@@ -62,4 +62,4 @@ std::vector<PortRef> Engine::take_refresh_requests() {
     return out;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -11,7 +11,7 @@
 #include "collector/engine/inventory.hpp"
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 struct EngineLimits {
     InventoryLimits inventory;
@@ -56,4 +56,4 @@ private:
     SnapshotPtr last_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -10,7 +10,7 @@
 #include "collector/model/observation.hpp"
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 class EngineContext {
 public:
@@ -41,4 +41,4 @@ public:
     virtual void contribute(Snapshot& snapshot) const = 0;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

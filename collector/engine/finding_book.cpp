@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 bool FindingBook::raise(Finding finding) {
     auto id = finding.id();
@@ -64,4 +64,4 @@ std::vector<Finding> FindingBook::active() const {
     return out;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -10,7 +10,7 @@
 
 #include "collector/model/finding.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 class FindingBook {
 public:
@@ -36,4 +36,4 @@ private:
     uint64_t raised_total_ = 0;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <variant>
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 Transport infer_transport(const DeviceInfo& info, std::optional<LinkLayer> link_layer) {
     if (info.node_type && *info.node_type == "RNIC") return Transport::iwarp;
@@ -205,4 +205,4 @@ void Inventory::fill(Snapshot& snap) const {
     snap.errors.assign(errors_.begin(), errors_.end());
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -13,7 +13,7 @@
 #include "collector/model/observation.hpp"
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 struct InventoryLimits {
     size_t events = 1000;
@@ -74,4 +74,4 @@ private:
 // The transport an MR or port follows, from the device's node type and a port's link layer.
 Transport infer_transport(const DeviceInfo& info, std::optional<LinkLayer> link_layer);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

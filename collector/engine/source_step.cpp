@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <vector>
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
 namespace {
 
 // Collects one round of observations so the engine sees them in time order.
-class OrderedFeed final : public ObservationSink {
+class OrderedFeed final : public sources::ObservationSink {
 public:
     explicit OrderedFeed(Engine& engine) : engine_(engine) {}
     void emit(Observation obs) override { pending_.push_back(std::move(obs)); }
@@ -28,7 +28,7 @@ private:
 
 }  // namespace
 
-void step_source(Source& source, TimePoint now, Engine& engine) {
+void step_source(sources::Source& source, TimePoint now, Engine& engine) {
     OrderedFeed feed(engine);
     source.poll(now, feed);
     feed.drain();
@@ -41,4 +41,4 @@ void step_source(Source& source, TimePoint now, Engine& engine) {
     engine.advance(now);
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

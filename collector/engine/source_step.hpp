@@ -6,8 +6,8 @@
 #include "collector/engine/engine.hpp"
 #include "collector/sources/source.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 
-void step_source(Source& source, TimePoint now, Engine& engine);
+void step_source(sources::Source& source, TimePoint now, Engine& engine);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "collector/common/time.hpp"
 #include "collector/json/checked_json.hpp"
-#include "collector/model/time.hpp"
 
 namespace rdmadiag::json_detail {
 

@@ -5,8 +5,8 @@
 
 #include "collector/json/checked_json.hpp"
 
+#include "collector/common/result.hpp"
 #include "collector/model/mr_state.hpp"
-#include "collector/model/result.hpp"
 
 namespace rdmadiag {
 

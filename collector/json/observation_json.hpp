@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
+#include "collector/common/result.hpp"
 #include "collector/json/checked_json.hpp"
 #include "collector/model/observation.hpp"
-#include "collector/model/result.hpp"
 
 namespace rdmadiag {
 

@@ -5,8 +5,8 @@
 
 #include <string_view>
 
+#include "collector/common/result.hpp"
 #include "collector/json/checked_json.hpp"
-#include "collector/model/result.hpp"
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag {

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "collector/common/time.hpp"
 #include "collector/model/counter.hpp"
-#include "collector/model/time.hpp"
 
 namespace rdmadiag {
 

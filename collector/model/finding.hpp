@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "collector/model/time.hpp"
+#include "collector/common/time.hpp"
 
 namespace rdmadiag {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "collector/common/time.hpp"
 #include "collector/model/observation.hpp"
-#include "collector/model/time.hpp"
 
 namespace rdmadiag {
 

@@ -9,11 +9,11 @@
 #include <variant>
 #include <vector>
 
+#include "collector/common/time.hpp"
 #include "collector/model/counter.hpp"
 #include "collector/model/pkey.hpp"
 #include "collector/model/port_ref.hpp"
 #include "collector/model/rdma_enums.hpp"
-#include "collector/model/time.hpp"
 
 namespace rdmadiag {
 

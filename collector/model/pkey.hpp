@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 
 namespace rdmadiag {
 

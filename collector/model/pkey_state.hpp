@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "collector/common/time.hpp"
 #include "collector/model/pkey.hpp"
 #include "collector/model/port_ref.hpp"
-#include "collector/model/time.hpp"
 
 namespace rdmadiag {
 

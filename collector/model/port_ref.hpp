@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 
 namespace rdmadiag {
 

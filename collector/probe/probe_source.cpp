@@ -19,7 +19,7 @@
 #include <x86intrin.h>
 #endif
 
-namespace rdmadiag {
+namespace rdmadiag::probe {
 
 int64_t system_monotonic_ns() {
     timespec ts{};
@@ -69,7 +69,7 @@ MrOp op_of(uint8_t op) {
 
 }  // namespace
 
-Result<ProbeSocketAccess> socket_access(const SourceSettings& settings) {
+Result<ProbeSocketAccess> socket_access(const sources::SourceSettings& settings) {
     ProbeSocketAccess out;
     if (auto it = settings.extra.find("probe.socket_mode"); it != settings.extra.end()) {
         unsigned mode = 0;
@@ -91,7 +91,8 @@ Result<ProbeSocketAccess> socket_access(const SourceSettings& settings) {
     return out;
 }
 
-ProbeSource::ProbeSource(const SourceSettings& settings, ProbeLimits limits, ProbeClocks clocks)
+ProbeSource::ProbeSource(const sources::SourceSettings& settings, ProbeLimits limits,
+                         ProbeClocks clocks)
     : limits_(limits), procfs_(settings.procfs_root), clocks_(clocks) {
     auto it = settings.extra.find("probe.socket");
     path_ = it != settings.extra.end() ? it->second : kDefaultSocket;
@@ -178,14 +179,14 @@ std::vector<int> ProbeSource::event_fds() const {
     return {epoll_fd_};
 }
 
-void ProbeSource::emit_status(TimePoint now, ObservationSink& sink) {
+void ProbeSource::emit_status(TimePoint now, sources::ObservationSink& sink) {
     if (status_sent_) return;
     status_sent_ = true;
     sink.emit(
         Observation{now, "probe", SourceStatus{availability_.available, availability_.reason}});
 }
 
-void ProbeSource::accept_clients(TimePoint now, ObservationSink& sink) {
+void ProbeSource::accept_clients(TimePoint now, sources::ObservationSink& sink) {
     for (;;) {
         int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (fd < 0) return;
@@ -327,7 +328,8 @@ TimePoint ProbeSource::record_time(const rdmadiag_probe_record& r, uint32_t cloc
     return now - Duration{probe_record_age_ns(r.stamp, clock, readings)};
 }
 
-bool ProbeSource::drain(Client& c, TimePoint now, ObservationSink& sink, std::string& reason) {
+bool ProbeSource::drain(Client& c, TimePoint now, sources::ObservationSink& sink,
+                        std::string& reason) {
     size_t budget = limits_.max_records_per_poll;
     MrOwner owner{c.pid, c.comm};
     for (size_t i = 0; i < c.rings.size();) {
@@ -390,7 +392,8 @@ bool ProbeSource::drain(Client& c, TimePoint now, ObservationSink& sink, std::st
     return true;
 }
 
-void ProbeSource::drop(int fd, TimePoint now, ObservationSink& sink, const std::string& reason) {
+void ProbeSource::drop(int fd, TimePoint now, sources::ObservationSink& sink,
+                       const std::string& reason) {
     auto it = clients_.find(fd);
     if (it == clients_.end()) return;
     Client& c = it->second;
@@ -408,7 +411,7 @@ void ProbeSource::drop(int fd, TimePoint now, ObservationSink& sink, const std::
     clients_.erase(it);
 }
 
-void ProbeSource::on_readable(int fd, TimePoint now, ObservationSink& sink) {
+void ProbeSource::on_readable(int fd, TimePoint now, sources::ObservationSink& sink) {
     emit_status(now, sink);
     if (fd != epoll_fd_) return;
     tsc_now_ = clocks_.tsc();
@@ -433,7 +436,7 @@ void ProbeSource::on_readable(int fd, TimePoint now, ObservationSink& sink) {
     }
 }
 
-void ProbeSource::poll(TimePoint now, ObservationSink& sink) {
+void ProbeSource::poll(TimePoint now, sources::ObservationSink& sink) {
     emit_status(now, sink);
     tsc_now_ = clocks_.tsc();
     mono_now_ = clocks_.monotonic_ns();
@@ -446,16 +449,16 @@ void ProbeSource::poll(TimePoint now, ObservationSink& sink) {
     for (const auto& [fd, reason] : cut) drop(fd, now, sink, reason);
 }
 
-SourceEntry probe_source_entry() {
-    SourceEntry e;
+sources::SourceEntry probe_source_entry() {
+    sources::SourceEntry e;
     e.name = "probe";
     e.description = "MR operations reported by applications linked with librdmadiag_probe";
     // Off for one-shot commands (they would only listen for a moment); the daemon turns it on.
     e.enabled_by_default = false;
-    e.factory = [](const SourceSettings& s) -> Result<std::unique_ptr<Source>> {
-        return std::unique_ptr<Source>(std::make_unique<ProbeSource>(s));
+    e.factory = [](const sources::SourceSettings& s) -> Result<std::unique_ptr<sources::Source>> {
+        return std::unique_ptr<sources::Source>(std::make_unique<ProbeSource>(s));
     };
     return e;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::probe

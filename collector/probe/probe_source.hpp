@@ -18,7 +18,7 @@
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::probe {
 
 struct ProbeLimits {
     size_t max_clients = 64;
@@ -48,7 +48,7 @@ struct ProbeSocketAccess {
     unsigned mode = 0660;
     std::optional<gid_t> gid;
 };
-Result<ProbeSocketAccess> socket_access(const SourceSettings& settings);
+Result<ProbeSocketAccess> socket_access(const sources::SourceSettings& settings);
 
 // The clocks that probe records are stamped with: CLOCK_MONOTONIC, and the TSC, converted
 // through it. Fuzzing hands in clocks of its own, so that a run does not depend on when it runs.
@@ -70,22 +70,22 @@ struct ProbeClockReadings {
 // stamp that cannot be believed (from the future, older than five minutes, beyond any clock).
 int64_t probe_record_age_ns(uint64_t stamp, uint32_t clock, const ProbeClockReadings& clocks);
 
-class ProbeSource final : public Source {
+class ProbeSource final : public sources::Source {
 public:
     // Listens at settings.extra["probe.socket"] (default /run/rdmadiag/probe.sock), with the
     // access socket_access() reads from the settings.
-    explicit ProbeSource(const SourceSettings& settings, ProbeLimits limits = {},
+    explicit ProbeSource(const sources::SourceSettings& settings, ProbeLimits limits = {},
                          ProbeClocks clocks = {});
     ~ProbeSource() override;
     ProbeSource(const ProbeSource&) = delete;
     ProbeSource& operator=(const ProbeSource&) = delete;
 
     std::string_view name() const override { return "probe"; }
-    Availability availability() const override { return availability_; }
+    sources::Availability availability() const override { return availability_; }
     Duration poll_interval() const override { return std::chrono::milliseconds(20); }
-    void poll(TimePoint now, ObservationSink& sink) override;
+    void poll(TimePoint now, sources::ObservationSink& sink) override;
     std::vector<int> event_fds() const override;
-    void on_readable(int fd, TimePoint now, ObservationSink& sink) override;
+    void on_readable(int fd, TimePoint now, sources::ObservationSink& sink) override;
 
     const std::string& socket_path() const { return path_; }
     size_t clients() const { return clients_.size(); }
@@ -104,18 +104,18 @@ private:
         size_t invalid_records = 0;
     };
 
-    void accept_clients(TimePoint now, ObservationSink& sink);
+    void accept_clients(TimePoint now, sources::ObservationSink& sink);
     // Returns false when the client is gone or must go (reason set).
     bool read_messages(Client& c, std::string& reason);
-    bool drain(Client& c, TimePoint now, ObservationSink& sink, std::string& reason);
-    void drop(int fd, TimePoint now, ObservationSink& sink, const std::string& reason);
+    bool drain(Client& c, TimePoint now, sources::ObservationSink& sink, std::string& reason);
+    void drop(int fd, TimePoint now, sources::ObservationSink& sink, const std::string& reason);
     TimePoint record_time(const rdmadiag_probe_record& r, uint32_t clock, TimePoint now) const;
-    void emit_status(TimePoint now, ObservationSink& sink);
+    void emit_status(TimePoint now, sources::ObservationSink& sink);
 
     ProbeLimits limits_;
     std::string path_;
     std::string procfs_;
-    Availability availability_;
+    sources::Availability availability_;
     int listen_fd_ = -1;
     int epoll_fd_ = -1;
     std::map<int, Client> clients_;
@@ -129,6 +129,6 @@ private:
     int64_t mono_now_ = 0;
 };
 
-SourceEntry probe_source_entry();
+sources::SourceEntry probe_source_entry();
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::probe

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace rdmadiag {
+namespace rdmadiag::probe {
 
 namespace {
 
@@ -141,4 +141,4 @@ RingDrain RingReader::drain(size_t max,
     return d;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::probe

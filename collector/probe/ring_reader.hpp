@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <functional>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/probe/include/rdmadiag_probe_layout.h"
 
-namespace rdmadiag {
+namespace rdmadiag::probe {
 
 struct RingDrain {
     size_t valid = 0;
@@ -56,4 +56,4 @@ private:
 // Whether a copied record is one the probe could have written at ring position `pos`.
 bool valid_probe_record(const rdmadiag_probe_record& r, uint64_t pos);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::probe

@@ -4,9 +4,9 @@
 
 #include "collector/json/observation_json.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 
-Recorder::Recorder(std::ostream& out, const RecordingHeader& header, ObservationSink* next)
+Recorder::Recorder(std::ostream& out, const RecordingHeader& header, sources::ObservationSink* next)
     : out_(out), next_(next) {
     out_ << recording_header_line(header) << '\n';
 }
@@ -31,4 +31,4 @@ void Recorder::flush() {
     if (!out_.good() && error_ == 0) error_ = errno != 0 ? errno : EIO;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

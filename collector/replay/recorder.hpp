@@ -8,13 +8,14 @@
 #include "collector/replay/recording_format.hpp"
 #include "collector/sources/source.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 
-class Recorder final : public ObservationSink {
+class Recorder final : public sources::ObservationSink {
 public:
     // Writes the header at once. `next` (may be null) receives every observation after it is
     // written.
-    Recorder(std::ostream& out, const RecordingHeader& header, ObservationSink* next = nullptr);
+    Recorder(std::ostream& out, const RecordingHeader& header,
+             sources::ObservationSink* next = nullptr);
 
     void emit(Observation obs) override;
     void flush();
@@ -28,9 +29,9 @@ public:
 
 private:
     std::ostream& out_;
-    ObservationSink* next_;
+    sources::ObservationSink* next_;
     uint64_t written_ = 0;
     int error_ = 0;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

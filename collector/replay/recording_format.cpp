@@ -2,7 +2,7 @@
 
 #include "collector/json/checked_json.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 
 std::string recording_header_line(const RecordingHeader& h) {
     rdmadiag::OrderedJson j{{"format", kRecordingFormat},
@@ -44,4 +44,4 @@ Result<RecordingHeader> parse_recording_header(std::string_view line) {
     return h;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

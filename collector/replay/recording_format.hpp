@@ -6,10 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include "collector/model/result.hpp"
-#include "collector/model/time.hpp"
+#include "collector/common/result.hpp"
+#include "collector/common/time.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 
 inline constexpr std::string_view kRecordingFormat = "rdmadiag-recording";
 inline constexpr int kRecordingVersion = 1;
@@ -26,4 +26,4 @@ std::string recording_header_line(const RecordingHeader& header);
 // Fails when the line is not a header, or names a version this build cannot read.
 Result<RecordingHeader> parse_recording_header(std::string_view line);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

@@ -6,7 +6,7 @@
 
 #include "collector/json/observation_json.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 
 namespace {
 Result<RecordingHeader> read_header(std::istream& in, uint64_t& line) {
@@ -57,4 +57,4 @@ Result<Recording> read_recording_file(const std::string& path) {
     return r;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

@@ -11,7 +11,7 @@
 #include "collector/model/observation.hpp"
 #include "collector/replay/recording_format.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 
 struct RecordingProblem {
     uint64_t line = 0;  // 1-based
@@ -47,4 +47,4 @@ struct Recording {
 Result<Recording> read_recording(std::istream& in);
 Result<Recording> read_recording_file(const std::string& path);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

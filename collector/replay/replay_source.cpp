@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cmath>
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 
 ReplaySource::ReplaySource(Recording recording, ReplaySettings settings)
     : recording_(std::move(recording)), settings_(settings) {
@@ -11,7 +11,7 @@ ReplaySource::ReplaySource(Recording recording, ReplaySettings settings)
     if (settings_.batch == 0) settings_.batch = 1;
 }
 
-Availability ReplaySource::availability() const {
+sources::Availability ReplaySource::availability() const {
     if (recording_.observations.empty()) {
         return {false, "the recording holds no observations"};
     }
@@ -40,7 +40,7 @@ std::optional<TimePoint> ReplaySource::next_due() const {
     return *started_ + std::chrono::duration_cast<Duration>(offset / settings_.speed);
 }
 
-void ReplaySource::poll(TimePoint now, ObservationSink& sink) {
+void ReplaySource::poll(TimePoint now, sources::ObservationSink& sink) {
     if (finished()) return;
     if (!started_) started_ = now;
     const auto& obs = recording_.observations;
@@ -54,4 +54,4 @@ void ReplaySource::poll(TimePoint now, ObservationSink& sink) {
     while (!finished() && obs[next_].time <= reached) sink.emit(obs[next_++]);
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

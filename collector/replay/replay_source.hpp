@@ -10,21 +10,21 @@
 #include "collector/replay/recording_reader.hpp"
 #include "collector/sources/source.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 
 struct ReplaySettings {
     double speed = 1.0;   // 0: as fast as possible
     size_t batch = 4096;  // as fast as possible: observations per poll
 };
 
-class ReplaySource final : public Source {
+class ReplaySource final : public sources::Source {
 public:
     ReplaySource(Recording recording, ReplaySettings settings);
 
     std::string_view name() const override { return "replay"; }
-    Availability availability() const override;
+    sources::Availability availability() const override;
     Duration poll_interval() const override;
-    void poll(TimePoint now, ObservationSink& sink) override;
+    void poll(TimePoint now, sources::ObservationSink& sink) override;
     // At a speed, the recorded span over the speed: polled on a clock that starts at the first
     // observation's time, speed 1 hands each observation over at its recorded time. As fast as
     // possible has no length on any clock.
@@ -44,4 +44,4 @@ private:
     std::optional<TimePoint> started_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

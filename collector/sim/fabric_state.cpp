@@ -112,7 +112,8 @@ const FabricState::PortEntry* FabricState::find_port(const PortRef& ref) const {
     return const_cast<FabricState*>(this)->find_port(ref);
 }
 
-Result<void> FabricState::apply(const EffectAction& action, TimePoint when, ObservationSink& sink) {
+Result<void> FabricState::apply(const EffectAction& action, TimePoint when,
+                                sources::ObservationSink& sink) {
     return std::visit(
         [&](const auto& a) -> Result<void> {
             using T = std::decay_t<decltype(a)>;
@@ -219,7 +220,7 @@ Result<void> FabricState::apply_port(const PortStep& step) {
 }
 
 Result<void> FabricState::apply_event(const EventStep& step, TimePoint when,
-                                      ObservationSink& sink) {
+                                      sources::ObservationSink& sink) {
     const auto* dev = find_device(step.event.device);
     if (dev == nullptr) return make_error("no device " + step.event.device);
     if (step.event.port && find_port(PortRef{step.event.device, *step.event.port}) == nullptr) {
@@ -230,7 +231,8 @@ Result<void> FabricState::apply_event(const EventStep& step, TimePoint when,
     return {};
 }
 
-Result<void> FabricState::apply_mr(const MrStep& step, TimePoint when, ObservationSink& sink) {
+Result<void> FabricState::apply_mr(const MrStep& step, TimePoint when,
+                                   sources::ObservationSink& sink) {
     auto it = std::find_if(mrs_.begin(), mrs_.end(), [&](const ScenarioMr& m) {
         return m.device == step.device && m.id == step.id;
     });
@@ -266,19 +268,19 @@ Result<void> FabricState::apply_device(const DeviceStep& step) {
     return {};
 }
 
-void FabricState::emit(TimePoint when, ObservationBody body, ObservationSink& sink) const {
+void FabricState::emit(TimePoint when, ObservationBody body, sources::ObservationSink& sink) const {
     sink.emit(Observation{when, source_, std::move(body)});
 }
 
 void FabricState::emit_tables(const DeviceEntry& dev, const PortEntry& port, TimePoint when,
-                              ObservationSink& sink) const {
+                              sources::ObservationSink& sink) const {
     (void)dev;
     for (const auto& [view, table] : port.tables) {
         emit(when, PKeyTableSample{port.state.port, view, table}, sink);
     }
 }
 
-void FabricState::sample_counters(TimePoint when, ObservationSink& sink) {
+void FabricState::sample_counters(TimePoint when, sources::ObservationSink& sink) {
     DeviceList list;
     for (const auto& d : devices_) {
         if (d.present) list.devices.push_back(d.info.device);
@@ -302,7 +304,7 @@ void FabricState::sample_counters(TimePoint when, ObservationSink& sink) {
     }
 }
 
-void FabricState::sample_tables(TimePoint when, ObservationSink& sink) {
+void FabricState::sample_tables(TimePoint when, sources::ObservationSink& sink) {
     for (auto& d : devices_) {
         if (!d.present) continue;
         d.unseen = false;
@@ -311,7 +313,7 @@ void FabricState::sample_tables(TimePoint when, ObservationSink& sink) {
     }
 }
 
-void FabricState::sample_port(const PortRef& ref, TimePoint when, ObservationSink& sink) {
+void FabricState::sample_port(const PortRef& ref, TimePoint when, sources::ObservationSink& sink) {
     const auto* dev = find_device(ref.device);
     if (dev == nullptr || !dev->present) return;
     const auto* port = find_port(ref);

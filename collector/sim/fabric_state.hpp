@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/sim/scenario.hpp"
 #include "collector/sim/timeline.hpp"
 #include "collector/sources/source.hpp"
@@ -22,14 +22,14 @@ public:
     // Applies one effect; async and MR events are emitted to `sink` at `when`. An effect that
     // cannot apply (key not in the table, index out of range, unknown counter) changes nothing and
     // says why.
-    Result<void> apply(const EffectAction& action, TimePoint when, ObservationSink& sink);
+    Result<void> apply(const EffectAction& action, TimePoint when, sources::ObservationSink& sink);
 
     // What a poll of the fast kind reads: the device list, port states and counters.
-    void sample_counters(TimePoint when, ObservationSink& sink);
+    void sample_counters(TimePoint when, sources::ObservationSink& sink);
     // What a poll of the slow kind reads: device identities and every P_Key view of every port.
-    void sample_tables(TimePoint when, ObservationSink& sink);
+    void sample_tables(TimePoint when, sources::ObservationSink& sink);
     // One port re-read now (state and every view). Nothing for an absent device or unknown port.
-    void sample_port(const PortRef& port, TimePoint when, ObservationSink& sink);
+    void sample_port(const PortRef& port, TimePoint when, sources::ObservationSink& sink);
 
     // For tests and validation.
     const PKeyTable* table(const PortRef& port, PKeyView view) const;
@@ -61,14 +61,14 @@ private:
     Result<void> apply_table(const TableEffect& effect);
     Result<void> apply_counter(const CounterStep& step);
     Result<void> apply_port(const PortStep& step);
-    Result<void> apply_event(const EventStep& step, TimePoint when, ObservationSink& sink);
-    Result<void> apply_mr(const MrStep& step, TimePoint when, ObservationSink& sink);
+    Result<void> apply_event(const EventStep& step, TimePoint when, sources::ObservationSink& sink);
+    Result<void> apply_mr(const MrStep& step, TimePoint when, sources::ObservationSink& sink);
     Result<void> apply_device(const DeviceStep& step);
     void grow_counters(PortEntry& port, TimePoint when);
 
-    void emit(TimePoint when, ObservationBody body, ObservationSink& sink) const;
+    void emit(TimePoint when, ObservationBody body, sources::ObservationSink& sink) const;
     void emit_tables(const DeviceEntry& dev, const PortEntry& port, TimePoint when,
-                     ObservationSink& sink) const;
+                     sources::ObservationSink& sink) const;
 
     std::string source_;
     std::vector<DeviceEntry> devices_;

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 
 namespace rdmadiag::sim {
 

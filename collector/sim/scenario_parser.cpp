@@ -12,7 +12,7 @@ namespace rdmadiag::sim {
 
 namespace {
 
-class DiscardSink final : public ObservationSink {
+class DiscardSink final : public sources::ObservationSink {
 public:
     void emit(Observation) override {}
 };

@@ -21,7 +21,7 @@ ScenarioPlayer::ScenarioPlayer(Scenario scenario, PlayerOptions options)
     options_.pkey_interval = positive_or(options_.pkey_interval, std::chrono::seconds(10));
 }
 
-void ScenarioPlayer::start(TimePoint start, ObservationSink& sink) {
+void ScenarioPlayer::start(TimePoint start, sources::ObservationSink& sink) {
     if (started_) return;
     started_ = true;
     start_ = start;
@@ -43,7 +43,7 @@ TimePoint ScenarioPlayer::next_effect_time() const {
     return start_ + period + effects_[next_effect_].at;
 }
 
-void ScenarioPlayer::apply_next_effect(ObservationSink& sink) {
+void ScenarioPlayer::apply_next_effect(sources::ObservationSink& sink) {
     const auto& e = effects_[next_effect_];
     const TimePoint when = next_effect_time();
     auto r = state_.apply(e.action, when, sink);
@@ -62,7 +62,7 @@ void ScenarioPlayer::apply_next_effect(ObservationSink& sink) {
     }
 }
 
-void ScenarioPlayer::play_until(TimePoint now, ObservationSink& sink) {
+void ScenarioPlayer::play_until(TimePoint now, sources::ObservationSink& sink) {
     if (!started_) start(now, sink);
     while (true) {
         const TimePoint te = next_effect_time();
@@ -88,7 +88,7 @@ void ScenarioPlayer::play_until(TimePoint now, ObservationSink& sink) {
     played_ = std::max(played_, now);
 }
 
-void ScenarioPlayer::refresh(const PortRef& port, TimePoint now, ObservationSink& sink) {
+void ScenarioPlayer::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {
     play_until(now, sink);
     if (port.port != 0) {
         state_.sample_port(port, now, sink);

@@ -25,14 +25,14 @@ public:
     ScenarioPlayer(Scenario scenario, PlayerOptions options);
 
     // Fixes time zero of the scenario and emits the source's status. Later calls are ignored.
-    void start(TimePoint start, ObservationSink& sink);
+    void start(TimePoint start, sources::ObservationSink& sink);
     bool started() const { return started_; }
     TimePoint start_time() const { return start_; }
 
     // Emits everything due at or before `now` (starting at `now` if not started yet).
-    void play_until(TimePoint now, ObservationSink& sink);
+    void play_until(TimePoint now, sources::ObservationSink& sink);
     // Plays up to `now`, then re-reads one port (all of a device's ports for port 0).
-    void refresh(const PortRef& port, TimePoint now, ObservationSink& sink);
+    void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink);
 
     const Scenario& scenario() const { return scenario_; }
     const FabricState& state() const { return state_; }
@@ -42,7 +42,7 @@ public:
 
 private:
     TimePoint next_effect_time() const;
-    void apply_next_effect(ObservationSink& sink);
+    void apply_next_effect(sources::ObservationSink& sink);
 
     Scenario scenario_;
     PlayerOptions options_;

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/sim/scenario.hpp"
 
 namespace rdmadiag::sim {

@@ -4,29 +4,31 @@
 
 #include "collector/sim/shipped_scenarios.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::sim {
 
 SimulatedFabric::SimulatedFabric(sim::Scenario scenario, sim::PlayerOptions options)
     : player_(std::move(scenario), std::move(options)) {}
 
-Availability SimulatedFabric::availability() const {
+sources::Availability SimulatedFabric::availability() const {
     // A scenario that parsed always plays; there is nothing on the machine it depends on.
-    return Availability{true, "simulated fabric, scenario '" + player_.scenario().name + "'"};
+    return sources::Availability{true,
+                                 "simulated fabric, scenario '" + player_.scenario().name + "'"};
 }
 
 Duration SimulatedFabric::poll_interval() const {
     return std::min(player_.options().counter_interval, player_.options().pkey_interval);
 }
 
-void SimulatedFabric::poll(TimePoint now, ObservationSink& sink) {
+void SimulatedFabric::poll(TimePoint now, sources::ObservationSink& sink) {
     player_.play_until(now, sink);
 }
 
-void SimulatedFabric::refresh(const PortRef& port, TimePoint now, ObservationSink& sink) {
+void SimulatedFabric::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {
     player_.refresh(port, now, sink);
 }
 
-Result<std::unique_ptr<SimulatedFabric>> make_simulated_fabric(const SourceSettings& settings) {
+Result<std::unique_ptr<SimulatedFabric>> make_simulated_fabric(
+    const sources::SourceSettings& settings) {
     auto scenario = sim::load_scenario(settings.scenario);
     if (!scenario) return scenario.error();
     sim::PlayerOptions options;
@@ -36,14 +38,14 @@ Result<std::unique_ptr<SimulatedFabric>> make_simulated_fabric(const SourceSetti
     return std::make_unique<SimulatedFabric>(std::move(*scenario), std::move(options));
 }
 
-Result<std::unique_ptr<Source>> make_sim_source(const SourceSettings& settings) {
+Result<std::unique_ptr<sources::Source>> make_sim_source(const sources::SourceSettings& settings) {
     auto fabric = make_simulated_fabric(settings);
     if (!fabric) return fabric.error();
-    return std::unique_ptr<Source>(std::move(*fabric));
+    return std::unique_ptr<sources::Source>(std::move(*fabric));
 }
 
 Duration scenario_natural_end(const sim::Scenario& scenario) {
     return scenario.end;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sim

@@ -6,27 +6,27 @@
 
 #include <memory>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/sim/scenario_player.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::sim {
 
 constexpr std::string_view kSimSourceName = "sim";
 
-class SimulatedFabric final : public Source {
+class SimulatedFabric final : public sources::Source {
 public:
     SimulatedFabric(sim::Scenario scenario, sim::PlayerOptions options);
 
     std::string_view name() const override { return kSimSourceName; }
-    Availability availability() const override;
+    sources::Availability availability() const override;
     Duration poll_interval() const override;
     // The first poll fixes the scenario's time zero unless start() did.
-    void poll(TimePoint now, ObservationSink& sink) override;
-    void refresh(const PortRef& port, TimePoint now, ObservationSink& sink) override;
+    void poll(TimePoint now, sources::ObservationSink& sink) override;
+    void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
 
-    void start(TimePoint start, ObservationSink& sink) { player_.start(start, sink); }
+    void start(TimePoint start, sources::ObservationSink& sink) { player_.start(start, sink); }
     const sim::Scenario& scenario() const { return player_.scenario(); }
     const sim::ScenarioPlayer& player() const { return player_; }
     // When the scenario's story is told (for a loop: one period), from its start.
@@ -39,12 +39,13 @@ private:
 
 // Builds the source from settings: settings.scenario names a shipped scenario or a file (empty:
 // the default); the counter and P_Key intervals are the settings' ones.
-Result<std::unique_ptr<Source>> make_sim_source(const SourceSettings& settings);
+Result<std::unique_ptr<sources::Source>> make_sim_source(const sources::SourceSettings& settings);
 
 // Same, keeping the concrete type (the CLI's --simulate reads natural_end()).
-Result<std::unique_ptr<SimulatedFabric>> make_simulated_fabric(const SourceSettings& settings);
+Result<std::unique_ptr<SimulatedFabric>> make_simulated_fabric(
+    const sources::SourceSettings& settings);
 
 // The natural end of a scenario: the time its story has been told (the loop period for a loop).
 Duration scenario_natural_end(const sim::Scenario& scenario);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sim

@@ -12,7 +12,7 @@
 
 #include "collector/model/observation.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::sources {
 
 class ObservationSink {
 public:
@@ -66,4 +66,4 @@ public:
     }
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sources

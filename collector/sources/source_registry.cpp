@@ -1,9 +1,9 @@
 #include "collector/sources/source_registry.hpp"
 
-#include <algorithm>
 #include <fnmatch.h>
+#include <algorithm>
 
-namespace rdmadiag {
+namespace rdmadiag::sources {
 
 namespace {
 bool matches_any(const std::vector<std::string>& patterns, const std::string& name) {
@@ -35,4 +35,4 @@ const SourceEntry* SourceRegistry::find(std::string_view name) const {
     return nullptr;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sources

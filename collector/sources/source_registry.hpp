@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/sources/source.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::sources {
 
 // Settings every source may read. Roots are parameters so tests point them at fixtures.
 struct SourceSettings {
@@ -47,4 +47,4 @@ private:
     std::vector<SourceEntry> entries_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sources

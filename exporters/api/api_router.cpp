@@ -2,13 +2,13 @@
 
 #include <charconv>
 
-#include "collector/daemon/malloc_tuning.hpp"
+#include "collector/common/malloc_tuning.hpp"
 #include "collector/json/checked_json.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "exporters/api/snapshot_views.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 using json = rdmadiag::Json;
 
@@ -48,7 +48,7 @@ std::shared_ptr<const std::string> ApiRouter::metrics_text() const {
         std::lock_guard lock(cache_mutex_);
         if (cached_text_ && snap == cached_snapshot_ && stats == cached_stats_) return cached_text_;
     }
-    auto text = std::make_shared<const std::string>(serialize_metrics(metrics_));
+    auto text = std::make_shared<const std::string>(prom::serialize_metrics(metrics_));
     {
         std::lock_guard lock(cache_mutex_);
         cached_snapshot_ = std::move(snap);
@@ -57,7 +57,7 @@ std::shared_ptr<const std::string> ApiRouter::metrics_text() const {
     }
     // Serializing went through every sample as a labelled prometheus-cpp value, several times
     // the size of the text; that memory is free now, and is given back rather than kept.
-    release_free_heap();
+    common::release_free_heap();
     return text;
 }
 
@@ -116,4 +116,4 @@ HttpResponse ApiRouter::handle(const HttpRequest& req) const {
     return json_ok(events_view(*snap, *filter));  // the last route left: /api/v1/events
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

@@ -8,15 +8,15 @@
 #include <memory>
 #include <mutex>
 
-#include "collector/daemon/snapshot_store.hpp"
+#include "collector/publish/snapshot_store.hpp"
 #include "exporters/api/http_types.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 class ApiRouter {
 public:
     // `metrics` must build its families from `store` (the /metrics cache is keyed on it).
-    ApiRouter(const SnapshotStore& store, const prometheus::Collectable& metrics)
+    ApiRouter(const publish::SnapshotStore& store, const prometheus::Collectable& metrics)
         : store_(store), metrics_(metrics) {}
 
     HttpResponse handle(const HttpRequest& request) const;
@@ -27,16 +27,16 @@ public:
 private:
     std::shared_ptr<const std::string> metrics_text() const;
 
-    const SnapshotStore& store_;
+    const publish::SnapshotStore& store_;
     const prometheus::Collectable& metrics_;
     // /metrics text of the last published snapshot and stats: scrapes between two collector
     // rounds serialize nothing.
     mutable std::mutex cache_mutex_;
     mutable SnapshotPtr cached_snapshot_;
-    mutable std::shared_ptr<const CollectorStats> cached_stats_;
+    mutable std::shared_ptr<const publish::CollectorStats> cached_stats_;
     mutable std::shared_ptr<const std::string> cached_text_;
 };
 
 HttpResponse json_error(int status, std::string_view message);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

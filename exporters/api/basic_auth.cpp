@@ -4,7 +4,7 @@
 
 #include <memory>
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 namespace {
 
@@ -112,4 +112,4 @@ bool BasicAuth::allows(std::string_view header) const {
     return true;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

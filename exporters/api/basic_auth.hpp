@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 struct BasicCredentials {
     std::string user;
@@ -38,4 +38,4 @@ private:
     mutable std::map<std::string, std::string> verified_;  // user -> password that verified
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

@@ -16,7 +16,7 @@
 #include "exporters/api/loopback_backend.hpp"
 #include "exporters/api/tls_frontend.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 namespace {
 
@@ -131,14 +131,15 @@ Result<void> ConnectionGate::start() {
     }
     max_pending_ = std::max<size_t>(max_pending_, 1);
 
-    listen_ = UniqueFd(::socket(addr->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    listen_ =
+        common::UniqueFd(::socket(addr->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     int one = 1;
     setsockopt(listen_.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (addr->ss_family == AF_INET6) setsockopt(listen_.get(), IPPROTO_IPV6, IPV6_V6ONLY, &one, 4);
     if (!listen_ || ::bind(listen_.get(), reinterpret_cast<sockaddr*>(&*addr), len) != 0 ||
         ::listen(listen_.get(), 1024) != 0) {
         int e = errno;
-        listen_ = UniqueFd();
+        listen_ = common::UniqueFd();
         return make_error("cannot listen on " + options_.listen_address + ": " + std::strerror(e),
                           e);
     }
@@ -148,8 +149,8 @@ Result<void> ConnectionGate::start() {
     port_ = ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
                                               : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
 
-    epoll_ = UniqueFd(::epoll_create1(EPOLL_CLOEXEC));
-    wake_ = UniqueFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    epoll_ = common::UniqueFd(::epoll_create1(EPOLL_CLOEXEC));
+    wake_ = common::UniqueFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.u64 = kListenTag;
@@ -182,7 +183,7 @@ void ConnectionGate::stop() {
     pending_at_.clear();
     for (auto& r2 : ready_) ::close(r2.fd);
     ready_.clear();
-    listen_ = UniqueFd();
+    listen_ = common::UniqueFd();
 }
 
 ConnectionGateStats ConnectionGate::stats() const {
@@ -360,7 +361,7 @@ void ConnectionGate::relay(int client, std::string head) {
     }
     *stamped += "\r\n";
     *stamped += head.substr(end + 4);  // body bytes, if any: the listener refuses them
-    UniqueFd backend = connect_loopback_backend(options_.backend_port, options_.timeout);
+    common::UniqueFd backend = connect_loopback_backend(options_.backend_port, options_.timeout);
     if (!backend || !write_all(backend.get(), stamped->data(), stamped->size(), deadline)) {
         std::string reply = status_reply(503, reason_of(503));
         write_all(client, reply.data(), reply.size(), deadline);
@@ -374,4 +375,4 @@ void ConnectionGate::relay(int client, std::string head) {
     count(&ConnectionGateStats::relayed);
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

@@ -25,11 +25,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collector/common/result.hpp"
+#include "collector/common/time.hpp"
 #include "collector/daemon/epoll_loop.hpp"
-#include "collector/model/result.hpp"
-#include "collector/model/time.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 struct ConnectionGateOptions {
     std::string listen_address;  // HOST:PORT, :PORT or [V6]:PORT; :PORT is every IPv4 address
@@ -86,9 +86,9 @@ private:
 
     ConnectionGateOptions options_;
     size_t max_pending_ = 0;
-    UniqueFd listen_;
-    UniqueFd epoll_;
-    UniqueFd wake_;
+    common::UniqueFd listen_;
+    common::UniqueFd epoll_;
+    common::UniqueFd wake_;
     int port_ = 0;
     std::atomic<bool> stopping_{false};
     std::thread gate_;
@@ -104,4 +104,4 @@ private:
     ConnectionGateStats stats_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

@@ -3,14 +3,36 @@
 #include <civetweb.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <charconv>
 
 #include <cstring>
 #include <mutex>
 
+#include "collector/common/log.hpp"
 #include "collector/daemon/daemon_config.hpp"
-#include "collector/daemon/log.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
+
+Result<std::string> civetweb_listen_spec(const std::string& address) {
+    auto valid_port = [](std::string_view p) {
+        unsigned v = 0;
+        auto [ptr, ec] = std::from_chars(p.data(), p.data() + p.size(), v);
+        return !p.empty() && ec == std::errc() && ptr == p.data() + p.size() && v <= 65535;
+    };
+    if (!address.empty() && address.front() == '[') {
+        size_t close = address.find("]:");
+        if (close == std::string::npos || !valid_port(std::string_view(address).substr(close + 2)))
+            return make_error("listen address '" + address + "': expected [ADDR]:PORT");
+        return address;  // CivetWeb takes [::1]:9857 as written
+    }
+    size_t colon = address.rfind(':');
+    std::string host = colon == std::string::npos ? "" : address.substr(0, colon);
+    std::string port = colon == std::string::npos ? address : address.substr(colon + 1);
+    if (!valid_port(port) || host.find(':') != std::string::npos)
+        return make_error("listen address '" + address + "': expected HOST:PORT or :PORT");
+    if (host.empty() || host == "0.0.0.0") return port;
+    return host + ":" + port;
+}
 
 namespace {
 
@@ -61,7 +83,7 @@ std::once_flag g_library_once;
 
 }  // namespace
 
-HttpServer::HttpServer(HttpServerOptions options, Handler handler, Logger* log)
+HttpServer::HttpServer(HttpServerOptions options, Handler handler, common::Logger* log)
     : options_(std::move(options)),
       handler_(std::move(handler)),
       log_(log),
@@ -272,7 +294,7 @@ int HttpServer::serve(mg_connection* conn) {
             500, "application/json", "{\"error\":\"internal error\",\"status\":500}\n", {}};
     }
     write_response(conn, resp, head);
-    if (log_ && log_->enabled(LogLevel::debug)) {
+    if (log_ && log_->enabled(common::LogLevel::debug)) {
         log_->debug("request", {{"method", req.method},
                                 {"path", req.path},
                                 {"status", std::to_string(resp.status)},
@@ -281,4 +303,4 @@ int HttpServer::serve(mg_connection* conn) {
     return resp.status;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

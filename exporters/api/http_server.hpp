@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "collector/model/result.hpp"
-#include "collector/model/time.hpp"
+#include "collector/common/result.hpp"
+#include "collector/common/time.hpp"
 #include "exporters/api/basic_auth.hpp"
 #include "exporters/api/connection_gate.hpp"
 #include "exporters/api/http_types.hpp"
@@ -23,9 +23,11 @@
 struct mg_context;
 struct mg_connection;
 
-namespace rdmadiag {
-
+namespace rdmadiag::api {}  // namespace rdmadiag::api
+namespace rdmadiag::common {
 class Logger;
+}  // namespace rdmadiag::common
+namespace rdmadiag::api {
 
 struct HttpServerOptions {
     std::string listen_address = ":9857";  // HOST:PORT, :PORT; port 0 picks a free one
@@ -37,11 +39,14 @@ struct HttpServerOptions {
     WebConfig web;
 };
 
+// "host:port", ":port" or "port" to CivetWeb's listening_ports form; IPv6 "[::1]:port" too.
+Result<std::string> civetweb_listen_spec(const std::string& address);
+
 class HttpServer {
 public:
     using Handler = std::function<HttpResponse(const HttpRequest&)>;
 
-    HttpServer(HttpServerOptions options, Handler handler, Logger* log = nullptr);
+    HttpServer(HttpServerOptions options, Handler handler, common::Logger* log = nullptr);
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;
@@ -66,7 +71,7 @@ private:
 
     HttpServerOptions options_;
     Handler handler_;
-    Logger* log_;
+    common::Logger* log_;
     BasicAuth auth_;
     mg_context* ctx_ = nullptr;
     std::unique_ptr<TlsFrontend> frontend_;
@@ -74,4 +79,4 @@ private:
     std::string frontend_token_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

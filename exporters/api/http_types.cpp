@@ -1,6 +1,6 @@
 #include "exporters/api/http_types.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 namespace {
 
@@ -72,4 +72,4 @@ std::string_view http_reason(int status) {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

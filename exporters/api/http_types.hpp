@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 struct HttpRequest {
     std::string method;
@@ -30,4 +30,4 @@ struct HttpResponse {
 
 std::string_view http_reason(int status);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

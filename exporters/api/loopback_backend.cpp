@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdint>
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 void set_socket_timeouts(int fd, Duration timeout) {
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(timeout).count();
@@ -17,16 +17,17 @@ void set_socket_timeouts(int fd, Duration timeout) {
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
 
-UniqueFd connect_loopback_backend(int port, Duration timeout) {
-    UniqueFd backend(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+common::UniqueFd connect_loopback_backend(int port, Duration timeout) {
+    common::UniqueFd backend(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
     if (!backend) return backend;
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(static_cast<uint16_t>(port));
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     set_socket_timeouts(backend.get(), timeout);
-    if (::connect(backend.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return UniqueFd();
+    if (::connect(backend.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
+        return common::UniqueFd();
     return backend;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

@@ -7,7 +7,7 @@
 #include "collector/json/pkey_state_json.hpp"
 #include "collector/json/snapshot_json.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 using json = rdmadiag::Json;
 
@@ -56,7 +56,7 @@ json differences(const PKeyTable& device, const PKeyTable& other) {
 
 }  // namespace
 
-json status_view(const Snapshot& snap, const CollectorStats* stats) {
+json status_view(const Snapshot& snap, const publish::CollectorStats* stats) {
     json j = header(snap);
     json sources = json::array();
     for (const auto& s : snap.sources) {
@@ -181,4 +181,4 @@ json mrs_view(const Snapshot& snap, const std::optional<std::string>& state) {
     return j;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

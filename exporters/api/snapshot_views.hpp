@@ -6,11 +6,11 @@
 #include <optional>
 #include <string>
 
-#include "collector/daemon/collector_stats.hpp"
 #include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
+#include "collector/publish/collector_stats.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 struct PortFilter {
     std::optional<std::string> device;
@@ -18,7 +18,7 @@ struct PortFilter {
     bool matches(const PortRef& ref) const;
 };
 
-rdmadiag::Json status_view(const Snapshot& snap, const CollectorStats* stats);
+rdmadiag::Json status_view(const Snapshot& snap, const publish::CollectorStats* stats);
 rdmadiag::Json ports_view(const Snapshot& snap, const PortFilter& filter);
 // Every view of every port's table with generations, plus where each view differs from the
 // device view, index by index.
@@ -28,4 +28,4 @@ rdmadiag::Json findings_view(const Snapshot& snap);
 rdmadiag::Json events_view(const Snapshot& snap, const PortFilter& filter);
 rdmadiag::Json mrs_view(const Snapshot& snap, const std::optional<std::string>& state);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

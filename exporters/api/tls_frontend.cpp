@@ -17,7 +17,7 @@
 
 #include "exporters/api/loopback_backend.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 namespace {
 
@@ -159,7 +159,7 @@ Result<void> TlsFrontend::start() {
         ctx_ = nullptr;
         return make_error(err);
     }
-    listen_ = UniqueFd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    listen_ = common::UniqueFd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
     int one = 1;
     setsockopt(listen_.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (::bind(listen_.get(), reinterpret_cast<sockaddr*>(&*addr), sizeof *addr) != 0 ||
@@ -172,7 +172,7 @@ Result<void> TlsFrontend::start() {
     socklen_t len = sizeof bound;
     getsockname(listen_.get(), reinterpret_cast<sockaddr*>(&bound), &len);
     port_ = ntohs(bound.sin_port);
-    wake_ = UniqueFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    wake_ = common::UniqueFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
     stopping_ = false;
     acceptor_ = std::thread([this] { accept_loop(); });
     return {};
@@ -191,7 +191,7 @@ void TlsFrontend::stop() {
         SSL_CTX_free(ctx_);
         ctx_ = nullptr;
     }
-    listen_ = UniqueFd();
+    listen_ = common::UniqueFd();
 }
 
 void TlsFrontend::reap(bool all) {
@@ -280,7 +280,8 @@ void TlsFrontend::serve(int client) {
     } else {
         *stamped += "\r\n";
         *stamped += head.substr(end + 4);  // body bytes, if any: the listener refuses them
-        UniqueFd backend = connect_loopback_backend(options_.backend_port, options_.timeout);
+        common::UniqueFd backend =
+            connect_loopback_backend(options_.backend_port, options_.timeout);
         if (!backend || !write_all(backend.get(), stamped->data(), stamped->size())) {
             ssl_reply(ssl, 503, "Service Unavailable");
         } else {
@@ -295,4 +296,4 @@ void TlsFrontend::serve(int client) {
     ERR_clear_error();
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

@@ -16,14 +16,14 @@
 #include <string>
 #include <thread>
 
+#include "collector/common/result.hpp"
+#include "collector/common/time.hpp"
 #include "collector/daemon/epoll_loop.hpp"
-#include "collector/model/result.hpp"
-#include "collector/model/time.hpp"
 #include "exporters/api/web_config.hpp"
 
 typedef struct ssl_ctx_st SSL_CTX;
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 constexpr const char* kFrontendHeader = "X-Rdmadiag-Frontend";
 
@@ -62,8 +62,8 @@ private:
     TlsFrontendOptions options_;
     std::function<std::string(SSL_CTX*)> configure_;
     SSL_CTX* ctx_ = nullptr;
-    UniqueFd listen_;
-    UniqueFd wake_;
+    common::UniqueFd listen_;
+    common::UniqueFd wake_;
     int port_ = 0;
     std::atomic<bool> stopping_{false};
     std::atomic<size_t> active_{0};
@@ -76,4 +76,4 @@ private:
 // A random token for kFrontendHeader (hex of 16 bytes from the OpenSSL RNG).
 std::string make_frontend_token();
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

@@ -1,13 +1,14 @@
 #include "exporters/api/web_config.hpp"
+#include "collector/common/text_file.hpp"
 
 #include <algorithm>
 #include <iterator>
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 namespace {
 
-Error at(const YamlNode& n, std::string what) {
+Error at(const common::YamlNode& n, std::string what) {
     return make_error("line " + std::to_string(n.line) + ": " + std::move(what));
 }
 
@@ -33,7 +34,7 @@ std::optional<ClientAuth> parse_client_auth(std::string_view s) {
     return std::nullopt;
 }
 
-Result<TlsSettings> parse_tls(const YamlNode& node, const std::string& base) {
+Result<TlsSettings> parse_tls(const common::YamlNode& node, const std::string& base) {
     if (!node.is_map()) return at(node, "tls_server_config must be a mapping");
     TlsSettings tls;
     static const char* const kKnown[] = {"cert_file",        "key_file",    "client_ca_file",
@@ -75,7 +76,7 @@ Result<TlsSettings> parse_tls(const YamlNode& node, const std::string& base) {
 }  // namespace
 
 Result<WebConfig> parse_web_config(std::string_view text, const std::string& base_dir) {
-    auto root = parse_simple_yaml(text);
+    auto root = common::parse_simple_yaml(text);
     if (!root) return root.error();
     WebConfig config;
     if (root->is_null()) return config;
@@ -113,7 +114,7 @@ Result<WebConfig> parse_web_config(std::string_view text, const std::string& bas
 }
 
 Result<WebConfig> load_web_config(const std::string& path) {
-    auto text = read_text_file(path);
+    auto text = common::read_text_file(path);
     if (!text) return text.error();
     auto slash = path.rfind('/');
     std::string base = slash == std::string::npos ? "" : path.substr(0, slash);
@@ -122,4 +123,4 @@ Result<WebConfig> load_web_config(const std::string& path) {
     return config;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
-#include "collector/daemon/simple_yaml.hpp"
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
+#include "collector/common/simple_yaml.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 
 enum class TlsVersion { tls10, tls11, tls12, tls13 };
 enum class ClientAuth { none, request, require_any, verify_if_given, require_and_verify };
@@ -33,4 +33,4 @@ struct WebConfig {
 Result<WebConfig> parse_web_config(std::string_view text, const std::string& base_dir = "");
 Result<WebConfig> load_web_config(const std::string& path);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

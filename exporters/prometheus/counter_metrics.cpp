@@ -2,7 +2,7 @@
 // narrow counters that sit at their maximum and so stopped counting.
 #include "exporters/prometheus/snapshot_metrics.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 namespace {
 
@@ -46,4 +46,4 @@ void add_counter_metrics(const Snapshot& snap, MetricWriter& out) {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

@@ -1,7 +1,7 @@
 // Async events by type, as totals.
 #include "exporters/prometheus/snapshot_metrics.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 void add_event_metrics(const Snapshot& snap, MetricWriter& out) {
     for (const auto& t : snap.event_totals) {
@@ -15,4 +15,4 @@ void add_event_metrics(const Snapshot& snap, MetricWriter& out) {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

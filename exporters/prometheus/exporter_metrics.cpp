@@ -3,7 +3,7 @@
 
 #include "exporters/prometheus/snapshot_metrics.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 namespace {
 double epoch_seconds(TimePoint t) {
@@ -24,7 +24,8 @@ void add_exporter_metrics(const Snapshot& snap, MetricWriter& out) {
     }
 }
 
-void add_source_metrics(const Snapshot& snap, const CollectorStats* stats, MetricWriter& out) {
+void add_source_metrics(const Snapshot& snap, const publish::CollectorStats* stats,
+                        MetricWriter& out) {
     for (const auto& s : snap.sources) {
         MetricLabels l{{"source", s.name}};
         out.gauge("rdmadiag_source_up",
@@ -60,4 +61,4 @@ void add_source_metrics(const Snapshot& snap, const CollectorStats* stats, Metri
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

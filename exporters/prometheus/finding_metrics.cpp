@@ -5,7 +5,7 @@
 
 #include "exporters/prometheus/snapshot_metrics.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 void add_finding_metrics(const Snapshot& snap, MetricWriter& out) {
     using Key = std::tuple<std::string, std::string, std::string, std::string>;
@@ -25,4 +25,4 @@ void add_finding_metrics(const Snapshot& snap, MetricWriter& out) {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 prometheus::MetricFamily& MetricWriter::family(std::string_view name, std::string_view help,
                                                prometheus::MetricType type) {
@@ -43,4 +43,4 @@ std::vector<prometheus::MetricFamily> MetricWriter::take() {
     return out;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

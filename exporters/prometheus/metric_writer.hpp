@@ -10,7 +10,7 @@
 
 #include <prometheus/metric_family.h>
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 using MetricLabels = std::vector<prometheus::ClientMetric::Label>;
 
@@ -31,4 +31,4 @@ private:
     std::map<std::string, size_t, std::less<>> index_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

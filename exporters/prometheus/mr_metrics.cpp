@@ -3,7 +3,7 @@
 
 #include "exporters/prometheus/snapshot_metrics.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 void add_mr_metrics(const Snapshot& snap, MetricWriter& out) {
     constexpr MrState kStates[] = {MrState::valid, MrState::invalid, MrState::unknown,
@@ -19,4 +19,4 @@ void add_mr_metrics(const Snapshot& snap, MetricWriter& out) {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

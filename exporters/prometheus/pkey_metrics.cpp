@@ -1,7 +1,7 @@
 // P_Key tables per view, and the coherence of the event-driven cache with the device.
 #include "exporters/prometheus/snapshot_metrics.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 void add_pkey_metrics(const Snapshot& snap, MetricWriter& out) {
     for (const auto& d : snap.devices) {
@@ -53,4 +53,4 @@ void add_pkey_metrics(const Snapshot& snap, MetricWriter& out) {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

@@ -3,7 +3,7 @@
 
 #include "exporters/prometheus/snapshot_metrics.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 namespace {
 
@@ -67,4 +67,4 @@ void add_port_metrics(const Snapshot& snap, MetricWriter& out) {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

@@ -6,7 +6,7 @@
 
 #include "exporters/prometheus/snapshot_metrics.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 std::vector<prometheus::MetricFamily> SnapshotCollectable::Collect() const {
     auto snap = store_.latest();
@@ -20,4 +20,4 @@ std::string serialize_metrics(const prometheus::Collectable& collectable) {
     return out.str();
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

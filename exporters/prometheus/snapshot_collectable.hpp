@@ -6,20 +6,20 @@
 
 #include <string>
 
-#include "collector/daemon/snapshot_store.hpp"
+#include "collector/publish/snapshot_store.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 class SnapshotCollectable final : public prometheus::Collectable {
 public:
-    explicit SnapshotCollectable(const SnapshotStore& store) : store_(store) {}
+    explicit SnapshotCollectable(const publish::SnapshotStore& store) : store_(store) {}
     std::vector<prometheus::MetricFamily> Collect() const override;
 
 private:
-    const SnapshotStore& store_;
+    const publish::SnapshotStore& store_;
 };
 
 // The text exposition format (0.0.4) of a collectable, as /metrics serves it.
 std::string serialize_metrics(const prometheus::Collectable& collectable);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

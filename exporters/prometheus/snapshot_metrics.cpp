@@ -1,13 +1,13 @@
 #include "exporters/prometheus/snapshot_metrics.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 MetricLabels port_labels(const PortRef& ref) {
     return {{"device", ref.device}, {"port", std::to_string(ref.port)}};
 }
 
 std::vector<prometheus::MetricFamily> snapshot_metrics(const Snapshot& snap,
-                                                       const CollectorStats* stats) {
+                                                       const publish::CollectorStats* stats) {
     MetricWriter out;
     add_exporter_metrics(snap, out);
     add_source_metrics(snap, stats, out);
@@ -21,4 +21,4 @@ std::vector<prometheus::MetricFamily> snapshot_metrics(const Snapshot& snap,
     return out.take();
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

@@ -8,11 +8,11 @@
 
 #include <prometheus/metric_family.h>
 
-#include "collector/daemon/collector_stats.hpp"
 #include "collector/model/snapshot.hpp"
+#include "collector/publish/collector_stats.hpp"
 #include "exporters/prometheus/metric_writer.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 
 void add_exporter_metrics(const Snapshot& snap, MetricWriter& out);
 void add_device_metrics(const Snapshot& snap, MetricWriter& out);
@@ -22,12 +22,13 @@ void add_counter_metrics(const Snapshot& snap, MetricWriter& out);
 void add_event_metrics(const Snapshot& snap, MetricWriter& out);
 void add_finding_metrics(const Snapshot& snap, MetricWriter& out);
 void add_mr_metrics(const Snapshot& snap, MetricWriter& out);
-void add_source_metrics(const Snapshot& snap, const CollectorStats* stats, MetricWriter& out);
+void add_source_metrics(const Snapshot& snap, const publish::CollectorStats* stats,
+                        MetricWriter& out);
 
 // All of the above, in this order.
-std::vector<prometheus::MetricFamily> snapshot_metrics(const Snapshot& snap,
-                                                       const CollectorStats* stats = nullptr);
+std::vector<prometheus::MetricFamily> snapshot_metrics(
+    const Snapshot& snap, const publish::CollectorStats* stats = nullptr);
 
 MetricLabels port_labels(const PortRef& ref);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

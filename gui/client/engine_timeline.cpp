@@ -31,7 +31,7 @@ Result<void> EngineTimeline::restart() {
     length_ = *length;
     step_ = source_->poll_interval();
     if (step_ <= Duration::zero()) step_ = std::chrono::seconds(1);
-    engine_ = make_default_engine();
+    engine_ = engine::make_default_engine();
     engine_->advance(start_);
     at_ = start_;
     started_ = false;
@@ -39,7 +39,7 @@ Result<void> EngineTimeline::restart() {
 }
 
 void EngineTimeline::step_to(TimePoint t) {
-    step_source(*source_, t, *engine_);
+    engine::step_source(*source_, t, *engine_);
     at_ = t;
 }
 
@@ -62,10 +62,10 @@ SnapshotPtr EngineTimeline::seek(Duration offset) {
 Result<std::unique_ptr<EngineTimeline>> make_scenario_timeline(const std::string& scenario,
                                                                TimePoint start) {
     const std::string name = scenario.empty() ? std::string("default") : scenario;
-    SourceMaker make = [name]() -> Result<std::unique_ptr<Source>> {
-        SourceSettings settings;
+    SourceMaker make = [name]() -> Result<std::unique_ptr<sources::Source>> {
+        sources::SourceSettings settings;
         settings.scenario = name;
-        return make_sim_source(settings);
+        return sim::make_sim_source(settings);
     };
     return EngineTimeline::create(std::move(make), start,
                                   "scenario '" + name + "' (simulated fabric)");

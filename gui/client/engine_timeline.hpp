@@ -7,14 +7,14 @@
 #include <functional>
 #include <memory>
 
+#include "collector/common/result.hpp"
 #include "collector/engine/engine.hpp"
-#include "collector/model/result.hpp"
 #include "collector/sources/source.hpp"
 #include "gui/client/timeline.hpp"
 
 namespace rdmadiag::gui {
 
-using SourceMaker = std::function<Result<std::unique_ptr<Source>>()>;
+using SourceMaker = std::function<Result<std::unique_ptr<sources::Source>>()>;
 
 class EngineTimeline final : public Timeline {
 public:
@@ -36,8 +36,8 @@ private:
     std::string description_;
     Duration length_{};
     Duration step_{};
-    std::unique_ptr<Source> source_;
-    std::unique_ptr<Engine> engine_;
+    std::unique_ptr<sources::Source> source_;
+    std::unique_ptr<engine::Engine> engine_;
     TimePoint at_{};  // the engine has been driven up to here
     bool started_ = false;
 };

@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
-#include "collector/model/result.hpp"
-#include "collector/model/time.hpp"
+#include "collector/common/result.hpp"
+#include "collector/common/time.hpp"
 
 namespace rdmadiag::gui {
 

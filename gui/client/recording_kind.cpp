@@ -19,7 +19,7 @@ RecordingKind detect_recording_kind(std::string_view text) {
         if (j.is_object()) {
             const auto format = j.find("format");
             if (format != j.end() && format->is_string() &&
-                format->get<std::string>() == kRecordingFormat) {
+                format->get<std::string>() == replay::kRecordingFormat) {
                 return RecordingKind::observations;
             }
         }

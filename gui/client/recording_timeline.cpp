@@ -6,7 +6,7 @@
 
 namespace rdmadiag::gui {
 
-Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(Recording recording,
+Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(replay::Recording recording,
                                                                 const std::string& name) {
     if (recording.observations.empty()) {
         return make_error("recording " + name + " holds no observations");
@@ -19,9 +19,10 @@ Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(Recording record
     if (!recording.problems.empty()) {
         description += ", " + std::to_string(recording.problems.size()) + " lines skipped";
     }
-    auto shared = std::make_shared<const Recording>(std::move(recording));
-    SourceMaker make = [shared]() -> Result<std::unique_ptr<Source>> {
-        return std::unique_ptr<Source>(std::make_unique<ReplaySource>(*shared, ReplaySettings{}));
+    auto shared = std::make_shared<const replay::Recording>(std::move(recording));
+    SourceMaker make = [shared]() -> Result<std::unique_ptr<sources::Source>> {
+        return std::unique_ptr<sources::Source>(
+            std::make_unique<replay::ReplaySource>(*shared, replay::ReplaySettings{}));
     };
     return EngineTimeline::create(std::move(make), start, std::move(description));
 }
@@ -29,7 +30,7 @@ Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(Recording record
 Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(std::string_view text,
                                                                 const std::string& name) {
     std::istringstream in{std::string(text)};
-    auto rec = read_recording(in);
+    auto rec = replay::read_recording(in);
     if (!rec) return make_error(name + ": " + rec.error().message);
     return make_recording_timeline(std::move(*rec), name);
 }

@@ -7,14 +7,14 @@
 #include <string>
 #include <string_view>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/replay/recording_reader.hpp"
 #include "gui/client/engine_timeline.hpp"
 
 namespace rdmadiag::gui {
 
 // Fails when the recording holds no observations. `name` says where it came from (a path).
-Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(Recording recording,
+Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(replay::Recording recording,
                                                                 const std::string& name);
 
 // The text of a recording file: read, then played. Lines the reader skipped are counted in the

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "gui/client/timeline.hpp"
 
 namespace rdmadiag::gui {

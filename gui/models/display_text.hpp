@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "collector/common/time.hpp"
 #include "collector/model/finding.hpp"
-#include "collector/model/time.hpp"
 
 namespace rdmadiag::gui {
 

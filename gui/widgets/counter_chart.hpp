@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "collector/common/time.hpp"
 #include "collector/model/port_ref.hpp"
-#include "collector/model/time.hpp"
 
 namespace rdmadiag::gui {
 

@@ -113,7 +113,7 @@ constexpr int kGrowthPasses = 10;
 
 void BM_EngineThroughput(benchmark::State& state) {
     auto stream = make_stream();
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     int pass = 0;
     uint64_t fed = 0;
     for (auto _ : state) {
@@ -135,8 +135,9 @@ void BM_EngineMemoryPerPort(benchmark::State& state) {
         const size_t before = heap_in_use();
         // Arg 0: the whole default engine; arg 1: the engine core (inventory, findings) alone,
         // so the P_Key module's share is the difference.
-        std::unique_ptr<Engine> engine =
-            state.range(0) == 0 ? make_default_engine() : std::make_unique<Engine>();
+        std::unique_ptr<engine::Engine> engine = state.range(0) == 0
+                                                     ? engine::make_default_engine()
+                                                     : std::make_unique<engine::Engine>();
         size_t earlier = 0;
         for (int pass = 1; pass <= kSteadyPasses; ++pass) {
             for (const auto& o : stream) engine->consume(o);

@@ -39,7 +39,7 @@ namespace {
 
 using namespace rdmadiag;
 
-class CountingSink final : public ObservationSink {
+class CountingSink final : public sources::ObservationSink {
 public:
     void emit(Observation obs) override {
         (void)obs;
@@ -54,9 +54,9 @@ public:
     Collector() {
         dir_ = std::filesystem::temp_directory_path() /
                ("rdmadiag-probe-bench-" + std::to_string(getpid()));
-        SourceSettings s;
+        sources::SourceSettings s;
         s.extra["probe.socket"] = (dir_ / "probe.sock").string();
-        src_ = std::make_unique<ProbeSource>(s);
+        src_ = std::make_unique<probe::ProbeSource>(s);
         if (!src_->availability().available) std::abort();
         if (rdmadiag_probe_init(src_->socket_path().c_str()) != 0) std::abort();
         device_ = rdmadiag_probe_device("bench0");
@@ -78,7 +78,7 @@ public:
 
 private:
     std::filesystem::path dir_;
-    std::unique_ptr<ProbeSource> src_;
+    std::unique_ptr<probe::ProbeSource> src_;
     std::mutex mutex_;
     CountingSink sink_;
     int device_ = -1;

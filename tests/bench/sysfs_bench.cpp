@@ -46,17 +46,17 @@ private:
     sysfs::PosixSysfsReader real_;
 };
 
-rdmadiag::SourceSettings settings() {
-    rdmadiag::SourceSettings s;
+rdmadiag::sources::SourceSettings settings() {
+    rdmadiag::sources::SourceSettings s;
     s.sysfs_root = g_root;
     return s;
 }
 
 void BM_SysfsFullSample(benchmark::State& state) {
-    rdmadiag::SysfsSource src(settings(), std::make_unique<sysfs::PosixSysfsReader>());
+    rdmadiag::sysfs::SysfsSource src(settings(), std::make_unique<sysfs::PosixSysfsReader>());
     size_t observations = 0;
     for (auto _ : state) {
-        rdmadiag::VectorSink sink;
+        rdmadiag::sources::VectorSink sink;
         src.sample_all(rdmadiag::TimePoint{}, sink);
         observations = sink.observations.size();
         benchmark::DoNotOptimize(sink.observations.data());
@@ -147,8 +147,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     {
-        rdmadiag::SysfsSource probe(settings(), std::make_unique<RecordingReader>(&g_files));
-        rdmadiag::VectorSink sink;
+        rdmadiag::sysfs::SysfsSource probe(settings(), std::make_unique<RecordingReader>(&g_files));
+        rdmadiag::sources::VectorSink sink;
         probe.sample_all(rdmadiag::TimePoint{}, sink);
         for (const auto& o : sink.observations) {
             if (std::holds_alternative<rdmadiag::SampleError>(o.body)) {

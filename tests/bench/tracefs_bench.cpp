@@ -51,7 +51,7 @@ void BM_ParseTraceLines(benchmark::State& state) {
     size_t events = 0;
     for (auto _ : state) {
         for (const auto& l : lines) {
-            auto r = parse_mr_trace_line(l, "mlx5_0");
+            auto r = tracefs::parse_mr_trace_line(l, "mlx5_0");
             events += r.ok() && r->has_value();
         }
     }
@@ -62,7 +62,7 @@ void BM_ParseTraceLines(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseTraceLines)->Unit(benchmark::kMillisecond);
 
-class CountingSink final : public ObservationSink {
+class CountingSink final : public sources::ObservationSink {
 public:
     void emit(Observation obs) override {
         (void)obs;
@@ -75,10 +75,10 @@ void BM_TracefsSourceFeed(benchmark::State& state) {
     auto lines = make_lines(100000);
     std::string text;
     for (const auto& l : lines) text += l + "\n";
-    SourceSettings s;
+    sources::SourceSettings s;
     s.tracefs_root = "/nonexistent";  // feed() needs no tracefs
     s.extra["tracefs.device"] = "mlx5_0";
-    TracefsSource src(s, TracefsMode::once, Duration::zero());
+    tracefs::TracefsSource src(s, tracefs::TracefsMode::once, Duration::zero());
     CountingSink sink;
     for (auto _ : state) {
         for (size_t off = 0; off < text.size(); off += 65536) {

@@ -1,6 +1,6 @@
 #include "collector/engine/events/event_totals.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::events {
 
 void EventTotals::observe(const Observation& obs, EngineContext& ctx) {
     (void)ctx;
@@ -18,4 +18,4 @@ void EventTotals::contribute(Snapshot& snapshot) const {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::events

@@ -9,7 +9,7 @@
 
 #include "collector/engine/engine_module.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::events {
 
 class EventTotals final : public EngineModule {
 public:
@@ -21,4 +21,4 @@ private:
     std::map<Key, uint64_t> counts_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::events

@@ -1,6 +1,6 @@
 #include "collector/engine/mr/mr_advice.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::mr {
 
 namespace {
 
@@ -45,4 +45,4 @@ std::string mr_advice(MrState state, Transport transport, const MrOwner& owner) 
     return {};
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::mr

@@ -7,9 +7,9 @@
 
 #include "collector/model/mr_state.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::mr {
 
 // Empty for states that need nothing (valid, invalid, deregistered).
 std::string mr_advice(MrState state, Transport transport, const MrOwner& owner);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::mr

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cstddef>
 
-#include "collector/model/time.hpp"
+#include "collector/common/time.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::mr {
 
 struct MrHealthSettings {
     // An MR unknown for longer than this raises mr.unknown_state.
@@ -20,4 +20,4 @@ struct MrHealthSettings {
     size_t max_recoveries = 200;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::mr

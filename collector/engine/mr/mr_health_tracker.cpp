@@ -4,7 +4,7 @@
 
 #include "collector/engine/mr/mr_advice.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::mr {
 
 namespace {
 
@@ -429,4 +429,4 @@ void MrHealthTracker::contribute(Snapshot& snapshot) const {
     out.dropped_records = dropped_;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::mr

@@ -23,7 +23,7 @@
 #include "collector/engine/mr/mr_health_settings.hpp"
 #include "collector/model/mr_state.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::mr {
 
 inline constexpr const char* kRuleMrUnknown = "mr.unknown_state";
 inline constexpr const char* kRuleMrNeedsDereg = "mr.needs_dereg";
@@ -74,4 +74,4 @@ private:
     uint64_t dropped_ = 0;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::mr

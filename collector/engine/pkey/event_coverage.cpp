@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 namespace {
 bool covers(const std::vector<EventCoverage>& list, const PortRef& port) {
@@ -47,4 +47,4 @@ std::string EventCoverageMap::watchers(const PortRef& port) const {
     return s;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

@@ -9,7 +9,7 @@
 
 #include "collector/model/observation.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 class EventCoverageMap {
 public:
@@ -25,4 +25,4 @@ private:
     std::map<std::string, std::vector<EventCoverage>, std::less<>> by_source_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

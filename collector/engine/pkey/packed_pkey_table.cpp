@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 PackedPKeyTable::PackedPKeyTable(const PKeyTable& table)
     : slots_(static_cast<uint32_t>(table.keys.size())) {
@@ -36,4 +36,4 @@ size_t PackedPKeyTable::used() const {
     return unpack().used();
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

@@ -9,7 +9,7 @@
 
 #include "collector/model/pkey.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 class PackedPKeyTable {
 public:
@@ -36,4 +36,4 @@ inline SharedPKeyTable share_pkey_table(const PKeyTable& table) {
     return std::make_shared<const PackedPKeyTable>(table);
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

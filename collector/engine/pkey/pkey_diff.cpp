@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 namespace {
 
@@ -125,4 +125,4 @@ std::string describe_changes(const std::vector<PKeyEntryChange>& changes, size_t
     return s;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

@@ -7,7 +7,7 @@
 
 #include "collector/model/pkey_state.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 // The changes from `before` to `after`, by index. Indexes unreadable in either table are left
 // out: nothing is known of them. A key that arrives where `before` held another base key carries
@@ -28,4 +28,4 @@ std::string describe_change(const PKeyEntryChange& change);
 // The changes in one line, at most `limit` of them then "and N more".
 std::string describe_changes(const std::vector<PKeyEntryChange>& changes, size_t limit = 4);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cstddef>
 
-#include "collector/model/time.hpp"
+#include "collector/common/time.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 struct PKeySettings {
     // How long the cache may differ from the device before it is called stale. The kernel reloads
@@ -33,4 +33,4 @@ struct PKeySettings {
     size_t change_history = 256;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

@@ -5,13 +5,13 @@
 #include "collector/engine/pkey/pkey_diff.hpp"
 #include "collector/engine/pkey/rules/pkey_rule.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 namespace {
 
 std::optional<size_t> violation_counter_index(const CounterSample& sample) {
-    for (size_t i = 0; i < std::size(kViolationCounters); ++i) {
-        if (kViolationCounters[i].name == sample.name) return i;
+    for (size_t i = 0; i < std::size(engine::pkey::rules::kViolationCounters); ++i) {
+        if (engine::pkey::rules::kViolationCounters[i].name == sample.name) return i;
     }
     return std::nullopt;
 }
@@ -62,7 +62,7 @@ void PKeyViews::observe(const Observation& obs, EngineContext& ctx) {
 void PKeyViews::on_table(const Observation& obs, const PKeyTableSample& sample,
                          EngineContext& ctx) {
     auto& t = track(sample.port);
-    PKeyRuleContext rc{sample.port, t, settings_, ctx};
+    rules::PKeyRuleContext rc{sample.port, t, settings_, ctx};
     const TimePoint now = ctx.now();
     auto& v = t.view(sample.view);
     v.source = source_index(obs.source);
@@ -104,7 +104,7 @@ void PKeyViews::on_table(const Observation& obs, const PKeyTableSample& sample,
     evaluate(rc);
 }
 
-void PKeyViews::record_change(PKeyRuleContext& rc, PKeyView view, const PKeyTable& before,
+void PKeyViews::record_change(rules::PKeyRuleContext& rc, PKeyView view, const PKeyTable& before,
                               const PKeyTable& after, uint64_t old_generation,
                               TimePoint old_confirmed) {
     auto& t = rc.track;
@@ -120,16 +120,16 @@ void PKeyViews::record_change(PKeyRuleContext& rc, PKeyView view, const PKeyTabl
     history_.push_back(diff);
     while (history_.size() > settings_.change_history) history_.pop_front();
     if (view != t.primary()) return;
-    report_index_moves(rc, diff);
-    report_removals(rc, diff);
-    report_membership_changes(rc, diff);
-    report_index_reuses(rc, diff);
+    engine::pkey::rules::report_index_moves(rc, diff);
+    engine::pkey::rules::report_removals(rc, diff);
+    engine::pkey::rules::report_membership_changes(rc, diff);
+    engine::pkey::rules::report_index_reuses(rc, diff);
     t.recent_changes.push_back(rc.now());
-    look_back_for_violations(rc, diff, old_confirmed);
+    engine::pkey::rules::look_back_for_violations(rc, diff, old_confirmed);
     t.last_diff = std::make_unique<PKeyDiff>(std::move(diff));
 }
 
-void PKeyViews::reload_cache(PKeyRuleContext& rc, bool after_event) {
+void PKeyViews::reload_cache(rules::PKeyRuleContext& rc, bool after_event) {
     auto& t = rc.track;
     const auto& dev = t.view(PKeyView::device);
     auto& cache = t.view(PKeyView::cache);
@@ -138,7 +138,7 @@ void PKeyViews::reload_cache(PKeyRuleContext& rc, bool after_event) {
         return;
     }
     const bool same = cache.present() && (cache.table == dev.table || *cache.table == *dev.table);
-    if (after_event && same) report_spurious_event(rc, t.reload_requested);
+    if (after_event && same) engine::pkey::rules::report_spurious_event(rc, t.reload_requested);
     if (!same) {
         cache.generation = cache.present() ? cache.generation + 1 : 1;
         cache.changed = rc.now();
@@ -147,7 +147,7 @@ void PKeyViews::reload_cache(PKeyRuleContext& rc, bool after_event) {
     cache.confirmed = rc.now();
     cache.source = dev.source;
     cache.loaded_generation = dev.generation;
-    if (after_event) note_cache_healed(rc);
+    if (after_event) engine::pkey::rules::note_cache_healed(rc);
     t.stale_since.reset();
     t.reload_pending = false;
 }
@@ -164,7 +164,7 @@ void PKeyViews::on_event(const AsyncEvent& event, EngineContext& ctx) {
     }
     for (const auto& port : targets) {
         auto& t = track(port);
-        PKeyRuleContext rc{port, t, settings_, ctx};
+        rules::PKeyRuleContext rc{port, t, settings_, ctx};
         // The consumer re-queries the table now: ask for a fresh read and reload from it.
         t.reload_pending = true;
         t.reload_requested = ctx.now();
@@ -179,13 +179,15 @@ void PKeyViews::on_counter(const CounterSample& sample, EngineContext& ctx) {
     const CounterTrack* c = ctx.inventory().counter(sample.port, sample.kind, sample.name);
     if (!c) return;
     auto& t = track(sample.port);
-    PKeyRuleContext rc{sample.port, t, settings_, ctx};
+    rules::PKeyRuleContext rc{sample.port, t, settings_, ctx};
     const uint64_t previous = t.violation_totals[*which];
     const bool seen = t.violation_seen[*which];
     t.violation_totals[*which] = c->total;
     t.violation_seen[*which] = true;
-    if (seen && c->total > previous) note_violation_rise(rc, *c, c->total - previous);
-    if (c->saturated || rc.port_finding_active(kRuleCounterSaturated)) judge_counter_saturation(rc);
+    if (seen && c->total > previous)
+        engine::pkey::rules::note_violation_rise(rc, *c, c->total - previous);
+    if (c->saturated || rc.port_finding_active(engine::pkey::rules::kRuleCounterSaturated))
+        engine::pkey::rules::judge_counter_saturation(rc);
     evaluate(rc);
 }
 
@@ -195,7 +197,7 @@ void PKeyViews::on_status(const Observation& obs, const SourceStatus& status, En
         const bool watched = coverage_.watched(port);
         if (watched == t.watched) continue;
         t.watched = watched;
-        PKeyRuleContext rc{port, t, settings_, ctx};
+        rules::PKeyRuleContext rc{port, t, settings_, ctx};
         // Events before the watch began were not seen: start from the table as it is now, as a
         // consumer starting now would.
         if (watched) reload_cache(rc, false);
@@ -204,19 +206,19 @@ void PKeyViews::on_status(const Observation& obs, const SourceStatus& status, En
     }
 }
 
-void PKeyViews::evaluate(PKeyRuleContext& rc) {
+void PKeyViews::evaluate(rules::PKeyRuleContext& rc) {
     auto& t = rc.track;
     if (t.reload_pending && rc.now() >= t.reload_requested + settings_.reload_wait) {
         // No fresh read came: the consumer got whatever the table was at the last read.
         reload_cache(rc, true);
     }
-    TimePoint next = judge_cache_staleness(rc);
-    next = std::min(next, judge_view_divergence(rc));
-    if (!t.held.empty()) next = std::min(next, expire_held_findings(rc));
-    if (!t.recent_changes.empty() || rc.port_finding_active(kRuleFlapping)) {
-        next = std::min(next, judge_flapping(rc));
+    TimePoint next = engine::pkey::rules::judge_cache_staleness(rc);
+    next = std::min(next, engine::pkey::rules::judge_view_divergence(rc));
+    if (!t.held.empty()) next = std::min(next, engine::pkey::rules::expire_held_findings(rc));
+    if (!t.recent_changes.empty() || rc.port_finding_active(engine::pkey::rules::kRuleFlapping)) {
+        next = std::min(next, engine::pkey::rules::judge_flapping(rc));
     }
-    next = std::min(next, judge_violations_quiet(rc));
+    next = std::min(next, engine::pkey::rules::judge_violations_quiet(rc));
     t.next_check = next;
     next_check_ = std::min(next_check_, next);
 }
@@ -226,7 +228,7 @@ void PKeyViews::tick(EngineContext& ctx) {
     next_check_ = TimePoint::max();
     for (auto& [port, t] : ports_) {
         if (t.next_check <= ctx.now()) {
-            PKeyRuleContext rc{port, t, settings_, ctx};
+            rules::PKeyRuleContext rc{port, t, settings_, ctx};
             evaluate(rc);
         } else {
             next_check_ = std::min(next_check_, t.next_check);
@@ -283,4 +285,4 @@ void PKeyViews::contribute(Snapshot& snapshot) const {
     snapshot.pkey_changes.assign(history_.begin(), history_.end());
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

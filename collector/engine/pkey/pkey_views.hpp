@@ -15,9 +15,11 @@
 #include "collector/engine/pkey/vacated_indexes.hpp"
 #include "collector/model/pkey_state.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
+namespace rules {
 struct PKeyRuleContext;
+}
 
 class PKeyViews final : public EngineModule {
 public:
@@ -39,11 +41,11 @@ private:
     void on_counter(const CounterSample& sample, EngineContext& ctx);
     void on_status(const Observation& obs, const SourceStatus& status, EngineContext& ctx);
 
-    void record_change(PKeyRuleContext& rc, PKeyView view, const PKeyTable& before,
+    void record_change(rules::PKeyRuleContext& rc, PKeyView view, const PKeyTable& before,
                        const PKeyTable& after, uint64_t old_generation, TimePoint old_confirmed);
-    void reload_cache(PKeyRuleContext& rc, bool after_event);
+    void reload_cache(rules::PKeyRuleContext& rc, bool after_event);
     // Runs the time-driven rules for one port and schedules its next look.
-    void evaluate(PKeyRuleContext& rc);
+    void evaluate(rules::PKeyRuleContext& rc);
     PortPKeyTrack& track(const PortRef& port);
     // Sources are few: views keep a small index instead of a copy of the name.
     uint16_t source_index(const std::string& name);
@@ -60,4 +62,4 @@ private:
     TimePoint next_check_ = TimePoint::max();
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

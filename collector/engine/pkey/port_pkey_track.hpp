@@ -13,7 +13,7 @@
 #include "collector/model/finding.hpp"
 #include "collector/model/pkey_state.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 struct TrackedView {
     SharedPKeyTable table;  // null: this view has not been seen
@@ -78,4 +78,4 @@ struct PortPKeyTrack {
     }
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

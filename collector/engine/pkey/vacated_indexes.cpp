@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 namespace {
 
@@ -51,4 +51,4 @@ void VacatedIndexes::apply(std::vector<PKeyEntryChange>& changes, const PKeyTabl
               [](const VacatedIndex& a, const VacatedIndex& b) { return a.index < b.index; });
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

@@ -10,7 +10,7 @@
 #include "collector/model/pkey.hpp"
 #include "collector/model/pkey_state.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 
 struct VacatedIndex {
     uint16_t index = 0;
@@ -31,4 +31,4 @@ private:
     std::vector<VacatedIndex> entries_;  // by index, at most one per index
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

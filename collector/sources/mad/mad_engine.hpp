@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/sources/mad/mad_header.hpp"
 #include "collector/sources/mad/mad_transport.hpp"
 

@@ -5,7 +5,7 @@
 #include "collector/sources/mad/mad_observations.hpp"
 #include "collector/sources/mad/umad_transport.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::mad {
 
 namespace {
 
@@ -25,7 +25,7 @@ Result<uint64_t> parse_uint(std::string_view text, std::string_view what) {
 
 }  // namespace
 
-Result<MadSourceOptions> parse_mad_options(const SourceSettings& settings) {
+Result<MadSourceOptions> parse_mad_options(const sources::SourceSettings& settings) {
     MadSourceOptions o;
     o.interval = settings.pkey_interval;
     auto get = [&](const char* key) -> const std::string* {
@@ -72,7 +72,7 @@ Result<MadSourceOptions> parse_mad_options(const SourceSettings& settings) {
 MadSource::MadSource(MadSourceOptions options) : options_(std::move(options)) {}
 MadSource::~MadSource() = default;
 
-Availability MadSource::availability() const {
+sources::Availability MadSource::availability() const {
     auto names = mad::local_ca_names();
     if (!names) return {false, names.error().message};
     if (!options_.ca.empty() &&
@@ -92,7 +92,7 @@ Result<void> MadSource::ensure_open() {
     return {};
 }
 
-void MadSource::poll(TimePoint now, ObservationSink& sink) {
+void MadSource::poll(TimePoint now, sources::ObservationSink& sink) {
     std::string src(name());
     if (auto ok = ensure_open(); !ok) {
         sink.emit(Observation{now, src, SourceStatus{false, ok.error().message}});
@@ -129,17 +129,17 @@ void MadSource::poll(TimePoint now, ObservationSink& sink) {
             up, up ? "" : (reading.errors.empty() ? "nothing answered" : reading.errors.front())}});
 }
 
-void MadSource::refresh(const PortRef& port, TimePoint now, ObservationSink& sink) {
+void MadSource::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {
     // A sweep reads a port's table in a handful of MADs; re-reading everything in the scope keeps
     // one code path and costs milliseconds.
     (void)port;
     poll(now, sink);
 }
 
-Result<std::unique_ptr<Source>> make_mad_source(const SourceSettings& settings) {
+Result<std::unique_ptr<sources::Source>> make_mad_source(const sources::SourceSettings& settings) {
     auto options = parse_mad_options(settings);
     if (!options) return options.error();
-    return std::unique_ptr<Source>(std::make_unique<MadSource>(std::move(*options)));
+    return std::unique_ptr<sources::Source>(std::make_unique<MadSource>(std::move(*options)));
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::mad

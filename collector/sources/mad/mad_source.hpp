@@ -14,13 +14,13 @@
 #include <optional>
 #include <string>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/sources/mad/mad_engine.hpp"
 #include "collector/sources/mad/mad_sweep.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::mad {
 
 struct MadSourceOptions {
     bool subnet = false;
@@ -32,18 +32,18 @@ struct MadSourceOptions {
 };
 
 // Reads mad.* from settings.extra; a bad value is a configuration error.
-Result<MadSourceOptions> parse_mad_options(const SourceSettings& settings);
+Result<MadSourceOptions> parse_mad_options(const sources::SourceSettings& settings);
 
-class MadSource final : public Source {
+class MadSource final : public sources::Source {
 public:
     explicit MadSource(MadSourceOptions options);
     ~MadSource() override;
 
     std::string_view name() const override { return "mad"; }
-    Availability availability() const override;
+    sources::Availability availability() const override;
     Duration poll_interval() const override { return options_.interval; }
-    void poll(TimePoint now, ObservationSink& sink) override;
-    void refresh(const PortRef& port, TimePoint now, ObservationSink& sink) override;
+    void poll(TimePoint now, sources::ObservationSink& sink) override;
+    void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
 
     // The last sweep's MAD statistics (sent, retries, timeouts).
     const mad::MadEngineStats& last_stats() const { return last_stats_; }
@@ -58,6 +58,6 @@ private:
     mad::MadEngineStats last_stats_;
 };
 
-Result<std::unique_ptr<Source>> make_mad_source(const SourceSettings& settings);
+Result<std::unique_ptr<sources::Source>> make_mad_source(const sources::SourceSettings& settings);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::mad

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/sources/mad/mad_engine.hpp"
 #include "collector/sources/mad/subnet_reading.hpp"
 

@@ -52,7 +52,7 @@ void print(const Observation& obs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    SourceSettings settings;
+    sources::SourceSettings settings;
     int repeat = 1;
     bool quiet = false;
     for (int i = 1; i < argc; ++i) {
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
             settings.extra[key] = value;
         }
     }
-    auto source = make_mad_source(settings);
+    auto source = mad::make_mad_source(settings);
     if (!source) {
         std::cerr << "rdmadiag-mad-sweep: " << source.error().message << "\n";
         return 2;
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     }
     int status = 0;
     for (int r = 0; r < repeat; ++r) {
-        VectorSink sink;
+        sources::VectorSink sink;
         auto t0 = std::chrono::steady_clock::now();
         (*source)->poll(SystemClock().now(), sink);
         auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
             if (std::holds_alternative<SampleError>(obs.body)) ++errors;
             if (auto* s = std::get_if<SourceStatus>(&obs.body); s && !s->up) status = 1;
         }
-        const auto& st = static_cast<MadSource&>(**source).last_stats();
+        const auto& st = static_cast<mad::MadSource&>(**source).last_stats();
         std::printf(
             "# sweep %d: %.1f ms, %zu P_Key tables, %zu counters, %zu errors, %llu MADs sent, "
             "%llu answered, %llu retries, %llu timeouts\n",

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/sources/mad/mad_bytes.hpp"
 
 namespace rdmadiag::mad {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/sources/mad/mad_bytes.hpp"
 #include "collector/sources/mad/smp_attributes.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::netlink {
 
 namespace {
 
@@ -66,12 +66,12 @@ Result<NlTransport> open_rdma_netlink() {
     return t;
 }
 
-NetlinkSource::NetlinkSource(const SourceSettings& settings, NlTransport transport)
+NetlinkSource::NetlinkSource(const sources::SourceSettings& settings, NlTransport transport)
     : settings_(settings), injected_(std::move(transport)), interval_(settings.pkey_interval) {
     availability_ = {true, ""};
 }
 
-void NetlinkSource::poll(TimePoint now, ObservationSink& sink) {
+void NetlinkSource::poll(TimePoint now, sources::ObservationSink& sink) {
     auto status = [&](bool up, std::string reason) {
         availability_ = {up, reason};
         if (!last_up_ || *last_up_ != up || !up) {
@@ -122,16 +122,16 @@ void NetlinkSource::poll(TimePoint now, ObservationSink& sink) {
     status(true, "");
 }
 
-SourceEntry netlink_source_entry() {
-    SourceEntry e;
+sources::SourceEntry netlink_source_entry() {
+    sources::SourceEntry e;
     e.name = "netlink";
     e.description = "live MRs per device from RDMA netlink (RDMA_NLDEV_CMD_RES_MR_GET)";
     // Created by name by `rdmadiag mrs` and the daemon, like tracefs.
     e.enabled_by_default = false;
-    e.factory = [](const SourceSettings& s) -> Result<std::unique_ptr<Source>> {
-        return std::unique_ptr<Source>(std::make_unique<NetlinkSource>(s));
+    e.factory = [](const sources::SourceSettings& s) -> Result<std::unique_ptr<sources::Source>> {
+        return std::unique_ptr<sources::Source>(std::make_unique<NetlinkSource>(s));
     };
     return e;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::netlink

@@ -13,7 +13,7 @@
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::netlink {
 
 // One request/reply exchange; the real one talks to NETLINK_RDMA, tests inject replies.
 using NlTransport = std::function<Result<std::vector<uint8_t>>(std::span<const uint8_t> request)>;
@@ -21,24 +21,24 @@ using NlTransport = std::function<Result<std::vector<uint8_t>>(std::span<const u
 // A transport over a NETLINK_RDMA socket opened for one poll.
 Result<NlTransport> open_rdma_netlink();
 
-class NetlinkSource final : public Source {
+class NetlinkSource final : public sources::Source {
 public:
-    explicit NetlinkSource(const SourceSettings& settings, NlTransport transport = {});
+    explicit NetlinkSource(const sources::SourceSettings& settings, NlTransport transport = {});
 
     std::string_view name() const override { return "netlink"; }
-    Availability availability() const override { return availability_; }
+    sources::Availability availability() const override { return availability_; }
     Duration poll_interval() const override { return interval_; }
-    void poll(TimePoint now, ObservationSink& sink) override;
+    void poll(TimePoint now, sources::ObservationSink& sink) override;
 
 private:
-    SourceSettings settings_;
+    sources::SourceSettings settings_;
     NlTransport injected_;
-    Availability availability_;
+    sources::Availability availability_;
     Duration interval_;
     uint32_t seq_ = 1;
     std::optional<bool> last_up_;
 };
 
-SourceEntry netlink_source_entry();
+sources::SourceEntry netlink_source_entry();
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::netlink

@@ -8,7 +8,7 @@
 #include <functional>
 #include <optional>
 
-namespace rdmadiag {
+namespace rdmadiag::netlink {
 
 namespace {
 
@@ -265,4 +265,4 @@ std::vector<uint8_t> nl_mr_dump_request(uint32_t seq, uint32_t device_index) {
     return request(seq, RDMA_NLDEV_CMD_RES_MR_GET, device_index);
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::netlink

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "collector/common/result.hpp"
 #include "collector/model/observation.hpp"
-#include "collector/model/result.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::netlink {
 
 struct NlDevice {
     uint32_t index = 0;
@@ -33,4 +33,4 @@ Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::
 std::vector<uint8_t> nl_device_dump_request(uint32_t seq);
 std::vector<uint8_t> nl_mr_dump_request(uint32_t seq, uint32_t device_index);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::netlink

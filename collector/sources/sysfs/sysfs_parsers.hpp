@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "collector/common/result.hpp"
 #include "collector/model/rdma_enums.hpp"
-#include "collector/model/result.hpp"
 
 namespace rdmadiag::sysfs {
 

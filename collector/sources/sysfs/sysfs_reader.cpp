@@ -8,7 +8,7 @@
 #include <cstring>
 #include <memory>
 
-#include "collector/sources/sysfs/unique_fd.hpp"
+#include "collector/common/unique_fd.hpp"
 
 namespace rdmadiag::sysfs {
 
@@ -23,7 +23,7 @@ struct DirCloser {
 }  // namespace
 
 Result<size_t> PosixSysfsReader::read_file(const std::string& path, char* buf, size_t size) {
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    common::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid()) return errno_error("cannot open", path, errno);
     ssize_t n;
     do {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 
 namespace rdmadiag::sysfs {
 

@@ -6,7 +6,7 @@
 #include "collector/model/counter.hpp"
 #include "collector/sources/sysfs/sysfs_parsers.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::sysfs {
 
 namespace {
 
@@ -64,7 +64,7 @@ private:
 // refresh. Every failed value becomes a SampleError and nothing else.
 class SysfsSource::Pass {
 public:
-    Pass(SysfsSource& src, TimePoint now, ObservationSink& sink)
+    Pass(SysfsSource& src, TimePoint now, sources::ObservationSink& sink)
         : src_(src), now_(now), sink_(sink) {}
 
     void emit(ObservationBody body) {
@@ -250,10 +250,11 @@ public:
 private:
     SysfsSource& src_;
     TimePoint now_;
-    ObservationSink& sink_;
+    sources::ObservationSink& sink_;
 };
 
-SysfsSource::SysfsSource(SourceSettings settings, std::unique_ptr<sysfs::SysfsReader> reader)
+SysfsSource::SysfsSource(sources::SourceSettings settings,
+                         std::unique_ptr<sysfs::SysfsReader> reader)
     : settings_(std::move(settings)),
       reader_(std::move(reader)),
       class_dir_(settings_.sysfs_root + "/class/infiniband") {}
@@ -282,17 +283,17 @@ Result<std::vector<std::string>> SysfsSource::list_devices() const {
     return selected;
 }
 
-Availability SysfsSource::availability() const {
+sources::Availability SysfsSource::availability() const {
     auto devices = list_devices();
-    if (!devices) return Availability{false, devices.error().message};
-    return Availability{true, ""};
+    if (!devices) return sources::Availability{false, devices.error().message};
+    return sources::Availability{true, ""};
 }
 
 Duration SysfsSource::poll_interval() const {
     return std::min(settings_.counter_interval, settings_.pkey_interval);
 }
 
-void SysfsSource::poll(TimePoint now, ObservationSink& sink) {
+void SysfsSource::poll(TimePoint now, sources::ObservationSink& sink) {
     // A cadence is due when its time has come; the next one is counted from the slot it was due
     // in, so a late poll does not shift every later one.
     auto due = [now](std::optional<TimePoint>& next, Duration interval) {
@@ -310,11 +311,11 @@ void SysfsSource::poll(TimePoint now, ObservationSink& sink) {
     if (parts.counters || parts.tables) sample(now, sink, parts);
 }
 
-void SysfsSource::sample_all(TimePoint now, ObservationSink& sink) {
+void SysfsSource::sample_all(TimePoint now, sources::ObservationSink& sink) {
     sample(now, sink, Parts{true, true});
 }
 
-void SysfsSource::sample(TimePoint now, ObservationSink& sink, Parts parts) {
+void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts parts) {
     Pass pass(*this, now, sink);
     auto devices = list_devices();
     if (!devices) {
@@ -359,7 +360,7 @@ void SysfsSource::sample(TimePoint now, ObservationSink& sink, Parts parts) {
     }
 }
 
-void SysfsSource::refresh(const PortRef& port, TimePoint now, ObservationSink& sink) {
+void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {
     Pass pass(*this, now, sink);
     auto devices = list_devices();
     const bool known = devices && std::binary_search(devices->begin(), devices->end(), port.device);
@@ -386,18 +387,20 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, ObservationSink& s
     }
 }
 
-Result<std::unique_ptr<Source>> make_sysfs_source(const SourceSettings& settings,
-                                                  std::unique_ptr<sysfs::SysfsReader> reader) {
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(
+    const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader) {
     if (settings.counter_interval <= Duration::zero() ||
         settings.pkey_interval <= Duration::zero()) {
         return make_error("sysfs source: counter and P_Key intervals must be positive", EINVAL);
     }
     if (settings.sysfs_root.empty()) return make_error("sysfs source: empty sysfs root", EINVAL);
-    return std::unique_ptr<Source>(std::make_unique<SysfsSource>(settings, std::move(reader)));
+    return std::unique_ptr<sources::Source>(
+        std::make_unique<SysfsSource>(settings, std::move(reader)));
 }
 
-Result<std::unique_ptr<Source>> make_sysfs_source(const SourceSettings& settings) {
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(
+    const sources::SourceSettings& settings) {
     return make_sysfs_source(settings, std::make_unique<sysfs::PosixSysfsReader>());
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sysfs

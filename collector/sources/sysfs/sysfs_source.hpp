@@ -13,30 +13,30 @@
 #include <string>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 #include "collector/sources/sysfs/sysfs_reader.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::sysfs {
 
 constexpr std::string_view kSysfsSourceName = "sysfs";
 
-class SysfsSource final : public Source {
+class SysfsSource final : public sources::Source {
 public:
-    SysfsSource(SourceSettings settings, std::unique_ptr<sysfs::SysfsReader> reader);
+    SysfsSource(sources::SourceSettings settings, std::unique_ptr<sysfs::SysfsReader> reader);
 
     std::string_view name() const override { return kSysfsSourceName; }
-    Availability availability() const override;
+    sources::Availability availability() const override;
 
     // The shorter of the two cadences; poll() works out which parts are due.
     Duration poll_interval() const override;
-    void poll(TimePoint now, ObservationSink& sink) override;
-    void refresh(const PortRef& port, TimePoint now, ObservationSink& sink) override;
+    void poll(TimePoint now, sources::ObservationSink& sink) override;
+    void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
 
     // Everything, now, whatever is due (one-shot commands, benchmarks). Does not move the
     // cadences.
-    void sample_all(TimePoint now, ObservationSink& sink);
+    void sample_all(TimePoint now, sources::ObservationSink& sink);
 
     // <root>/class/infiniband
     const std::string& class_dir() const { return class_dir_; }
@@ -48,11 +48,11 @@ private:
     };
     class Pass;
 
-    void sample(TimePoint now, ObservationSink& sink, Parts parts);
+    void sample(TimePoint now, sources::ObservationSink& sink, Parts parts);
     // Selected device names, sorted; an error saying why when the source is down.
     Result<std::vector<std::string>> list_devices() const;
 
-    SourceSettings settings_;
+    sources::SourceSettings settings_;
     std::unique_ptr<sysfs::SysfsReader> reader_;
     std::string class_dir_;
     std::optional<TimePoint> next_counters_;
@@ -69,9 +69,9 @@ private:
 };
 
 // The factory the source registry calls: reads settings.sysfs_root through the real file system.
-Result<std::unique_ptr<Source>> make_sysfs_source(const SourceSettings& settings);
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings);
 // The same over any reader (tests inject failures through it).
-Result<std::unique_ptr<Source>> make_sysfs_source(const SourceSettings& settings,
-                                                  std::unique_ptr<sysfs::SysfsReader> reader);
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(
+    const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sysfs

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cstdint>
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 
 namespace {
 
@@ -134,4 +134,4 @@ size_t find_spliced_record(std::string_view line) {
     return i;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

@@ -10,10 +10,10 @@
 #include <optional>
 #include <string_view>
 
-#include "collector/model/result.hpp"
-#include "collector/model/time.hpp"
+#include "collector/common/result.hpp"
+#include "collector/common/time.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 
 struct FtraceLine {
     std::string_view comm;
@@ -31,4 +31,4 @@ Result<std::optional<FtraceLine>> split_ftrace_line(std::string_view line);
 // read), or npos.
 size_t find_spliced_record(std::string_view line);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 
 class LineAssembler {
 public:
@@ -64,4 +64,4 @@ private:
     uint64_t overlong_ = 0;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

@@ -3,7 +3,7 @@
 #include <array>
 #include <charconv>
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 
 namespace {
 
@@ -238,4 +238,4 @@ Result<std::optional<TraceMrEvent>> parse_mr_trace_line(std::string_view line,
     return std::optional<TraceMrEvent>{std::move(out)};
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

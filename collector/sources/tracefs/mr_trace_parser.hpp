@@ -16,14 +16,14 @@
 #include <optional>
 #include <string_view>
 
+#include "collector/common/result.hpp"
 #include "collector/model/observation.hpp"
-#include "collector/model/result.hpp"
 #include "collector/sources/tracefs/ftrace_line.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 
 struct TraceMrEvent {
-    Duration timestamp{};  // trace clock
+    Duration timestamp{};    // trace clock
     std::string_view event;  // static storage, not a view into the line
     std::optional<uint32_t> cpu;
     MrEvent mr;
@@ -42,4 +42,4 @@ Result<MrEvent> parse_mr_trace_body(std::string_view event, std::string_view bod
 Result<std::optional<TraceMrEvent>> parse_mr_trace_line(std::string_view line,
                                                         std::string_view device = {});
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

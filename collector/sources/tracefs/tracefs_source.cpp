@@ -11,10 +11,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "collector/model/time.hpp"
+#include "collector/common/time.hpp"
 #include "collector/sources/tracefs/mr_trace_parser.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 
 namespace {
 
@@ -80,7 +80,7 @@ Duration realtime_minus_monotonic() {
 }
 
 // Trace events carry no device; with exactly one RDMA device on the host it is that one.
-std::string only_device(const SourceSettings& s) {
+std::string only_device(const sources::SourceSettings& s) {
     auto it = s.extra.find("tracefs.device");
     if (it != s.extra.end()) return it->second;
     std::error_code ec;
@@ -95,7 +95,7 @@ std::string only_device(const SourceSettings& s) {
 
 }  // namespace
 
-TracefsSource::TracefsSource(const SourceSettings& settings, TracefsMode mode,
+TracefsSource::TracefsSource(const sources::SourceSettings& settings, TracefsMode mode,
                              std::optional<Duration> clock_offset)
     : mode_(mode), device_(only_device(settings)) {
     clock_offset_ = clock_offset ? *clock_offset : realtime_minus_monotonic();
@@ -175,7 +175,8 @@ void TracefsSource::close_pipe() {
     lines_ = LineAssembler();  // a line cut by the end of the pipe is not glued to the next one
 }
 
-void TracefsSource::set_status(bool up, std::string reason, TimePoint now, ObservationSink& sink) {
+void TracefsSource::set_status(bool up, std::string reason, TimePoint now,
+                               sources::ObservationSink& sink) {
     if (status_sent_ && availability_.available == up && availability_.reason == reason) return;
     availability_ = {up, std::move(reason)};
     status_sent_ = true;
@@ -229,14 +230,14 @@ std::vector<int> TracefsSource::event_fds() const {
     return {epoll_fd_};
 }
 
-void TracefsSource::emit_status(TimePoint now, ObservationSink& sink) {
+void TracefsSource::emit_status(TimePoint now, sources::ObservationSink& sink) {
     if (status_sent_) return;
     status_sent_ = true;
-    Availability a = availability();
+    sources::Availability a = availability();
     sink.emit(Observation{now, "tracefs", SourceStatus{a.available, a.reason}});
 }
 
-void TracefsSource::poll(TimePoint now, ObservationSink& sink) {
+void TracefsSource::poll(TimePoint now, sources::ObservationSink& sink) {
     now_ = now;
     emit_status(now, sink);
     if (mode_ == TracefsMode::follow) {
@@ -265,7 +266,7 @@ void TracefsSource::poll(TimePoint now, ObservationSink& sink) {
     feed("\n", sink);  // a last line without newline still counts
 }
 
-void TracefsSource::on_readable(int fd, TimePoint now, ObservationSink& sink) {
+void TracefsSource::on_readable(int fd, TimePoint now, sources::ObservationSink& sink) {
     now_ = now;
     emit_status(now, sink);
     if (fd != epoll_fd_ || pipe_fd_ < 0) return;
@@ -295,11 +296,11 @@ void TracefsSource::on_readable(int fd, TimePoint now, ObservationSink& sink) {
     }
 }
 
-void TracefsSource::feed(std::string_view chunk, ObservationSink& sink) {
+void TracefsSource::feed(std::string_view chunk, sources::ObservationSink& sink) {
     lines_.feed(chunk, [&](std::string_view line) { handle_line(line, sink, 0); });
 }
 
-void TracefsSource::handle_line(std::string_view line, ObservationSink& sink, int depth) {
+void TracefsSource::handle_line(std::string_view line, sources::ObservationSink& sink, int depth) {
     if (depth == 0) ++stats_.lines;
     if (depth == 0) {
         size_t splice = find_spliced_record(line);
@@ -327,8 +328,8 @@ void TracefsSource::handle_line(std::string_view line, ObservationSink& sink, in
     sink.emit(Observation{TimePoint{} + clock_offset_ + ev.timestamp, "tracefs", std::move(ev.mr)});
 }
 
-SourceEntry tracefs_source_entry() {
-    SourceEntry e;
+sources::SourceEntry tracefs_source_entry() {
+    sources::SourceEntry e;
     e.name = "tracefs";
     e.description = "kernel MR events (rpcrdma, rdma_core) from tracefs";
     // Off in generic one-shot collection; `rdmadiag status`, `check` and `mrs` switch it on
@@ -336,7 +337,7 @@ SourceEntry tracefs_source_entry() {
     e.enabled_by_default = false;
     // One-shot by default (reads <root>/trace, changes nothing); a daemon sets
     // tracefs.mode=follow to enable the events and read trace_pipe.
-    e.factory = [](const SourceSettings& s) -> Result<std::unique_ptr<Source>> {
+    e.factory = [](const sources::SourceSettings& s) -> Result<std::unique_ptr<sources::Source>> {
         auto it = s.extra.find("tracefs.mode");
         std::string mode = it == s.extra.end() ? "once" : it->second;
         if (mode != "once" && mode != "follow") {
@@ -349,10 +350,10 @@ SourceEntry tracefs_source_entry() {
             if (!t) return make_error("tracefs.boot_time: " + t.error().message);
             offset = t->time_since_epoch();
         }
-        return std::unique_ptr<Source>(std::make_unique<TracefsSource>(
+        return std::unique_ptr<sources::Source>(std::make_unique<TracefsSource>(
             s, mode == "follow" ? TracefsMode::follow : TracefsMode::once, offset));
     };
     return e;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

@@ -18,7 +18,7 @@
 #include "collector/sources/source_registry.hpp"
 #include "collector/sources/tracefs/line_assembler.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 
 enum class TracefsMode { follow, once };
 
@@ -29,24 +29,24 @@ struct TracefsStats {
     uint64_t spliced = 0;  // torn lines that held two records
 };
 
-class TracefsSource final : public Source {
+class TracefsSource final : public sources::Source {
 public:
     // `clock_offset` maps the trace clock onto wall time (realtime - monotonic when empty).
-    TracefsSource(const SourceSettings& settings, TracefsMode mode,
+    TracefsSource(const sources::SourceSettings& settings, TracefsMode mode,
                   std::optional<Duration> clock_offset = std::nullopt);
     ~TracefsSource() override;
     TracefsSource(const TracefsSource&) = delete;
     TracefsSource& operator=(const TracefsSource&) = delete;
 
     std::string_view name() const override { return "tracefs"; }
-    Availability availability() const override { return availability_; }
+    sources::Availability availability() const override { return availability_; }
     Duration poll_interval() const override;
-    void poll(TimePoint now, ObservationSink& sink) override;
+    void poll(TimePoint now, sources::ObservationSink& sink) override;
     std::vector<int> event_fds() const override;
-    void on_readable(int fd, TimePoint now, ObservationSink& sink) override;
+    void on_readable(int fd, TimePoint now, sources::ObservationSink& sink) override;
 
     // Parses a chunk of trace text as if read from the pipe (tests, replays of captured logs).
-    void feed(std::string_view chunk, ObservationSink& sink);
+    void feed(std::string_view chunk, sources::ObservationSink& sink);
 
     const std::string& root() const { return root_; }
     const std::string& device() const { return device_; }
@@ -55,17 +55,17 @@ public:
 
 private:
     void probe_events(bool enable);
-    void handle_line(std::string_view line, ObservationSink& sink, int depth);
-    void emit_status(TimePoint now, ObservationSink& sink);
+    void handle_line(std::string_view line, sources::ObservationSink& sink, int depth);
+    void emit_status(TimePoint now, sources::ObservationSink& sink);
     // Follow mode: opens trace_pipe into the source's epoll set; false (reason set) on failure.
     bool open_pipe(std::string& why);
     void close_pipe();
-    void set_status(bool up, std::string reason, TimePoint now, ObservationSink& sink);
+    void set_status(bool up, std::string reason, TimePoint now, sources::ObservationSink& sink);
 
     TracefsMode mode_;
     std::string root_;
     std::string device_;
-    Availability availability_;
+    sources::Availability availability_;
     Duration clock_offset_{};
     int pipe_fd_ = -1;
     int epoll_fd_ = -1;  // follow mode: watches pipe_fd_, handed to the collector
@@ -80,6 +80,6 @@ private:
 };
 
 // The registry entry ("tracefs"; extra option tracefs.mode = once (default) or follow).
-SourceEntry tracefs_source_entry();
+sources::SourceEntry tracefs_source_entry();
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

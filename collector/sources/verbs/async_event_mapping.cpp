@@ -2,7 +2,7 @@
 
 #include <array>
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 
 namespace {
 
@@ -159,4 +159,4 @@ PortStateSample port_state_sample(const PortRef& port, const VerbsPortAttributes
     return s;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

@@ -10,7 +10,7 @@
 #include "collector/model/observation.hpp"
 #include "collector/sources/verbs/verbs_backend.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 
 // ibv_event_type code -> type; codes this build does not know map to AsyncEventType::unknown.
 AsyncEventType async_event_type_from_code(int code);
@@ -32,4 +32,4 @@ std::optional<std::string> port_rate_text(uint8_t active_width, uint8_t active_s
 
 PortStateSample port_state_sample(const PortRef& port, const VerbsPortAttributes& attr);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

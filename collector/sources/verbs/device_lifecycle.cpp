@@ -4,7 +4,7 @@
 
 #include "collector/sources/verbs/async_event_mapping.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 
 namespace {
 
@@ -32,11 +32,12 @@ void declare_coverage(Status& status, const std::vector<PortRef>& ports) {
 VerbsDeviceSet::VerbsDeviceSet(VerbsBackend& backend, Selector selected, std::string source_name)
     : backend_(backend), selected_(std::move(selected)), source_name_(std::move(source_name)) {}
 
-void VerbsDeviceSet::emit(TimePoint now, ObservationSink& sink, ObservationBody body) const {
+void VerbsDeviceSet::emit(TimePoint now, sources::ObservationSink& sink,
+                          ObservationBody body) const {
     sink.emit(Observation{now, source_name_, std::move(body)});
 }
 
-void VerbsDeviceSet::scan(TimePoint now, ObservationSink& sink) {
+void VerbsDeviceSet::scan(TimePoint now, sources::ObservationSink& sink) {
     auto listed = backend_.list_devices();
     if (!listed) {
         // A failed listing proves nothing about the devices already open: keep them.
@@ -95,7 +96,8 @@ void VerbsDeviceSet::scan(TimePoint now, ObservationSink& sink) {
     publish(now, sink);
 }
 
-void VerbsDeviceSet::open_device(const VerbsDeviceId& id, TimePoint now, ObservationSink& sink) {
+void VerbsDeviceSet::open_device(const VerbsDeviceId& id, TimePoint now,
+                                 sources::ObservationSink& sink) {
     auto opened = backend_.open(id);
     if (!opened) {
         const std::string& message = opened.error().message;
@@ -116,7 +118,7 @@ void VerbsDeviceSet::open_device(const VerbsDeviceId& id, TimePoint now, Observa
 }
 
 void VerbsDeviceSet::read_port(Entry& e, uint32_t port, bool with_pkeys, TimePoint now,
-                               ObservationSink& sink) {
+                               sources::ObservationSink& sink) {
     const PortRef ref{e.id.name, port};
     auto attr = e.device->query_port(port);
     if (!attr) {
@@ -152,7 +154,7 @@ void VerbsDeviceSet::read_port(Entry& e, uint32_t port, bool with_pkeys, TimePoi
     emit(now, sink, PKeyTableSample{ref, PKeyView::device, std::move(table)});
 }
 
-void VerbsDeviceSet::on_readable(int fd, TimePoint now, ObservationSink& sink) {
+void VerbsDeviceSet::on_readable(int fd, TimePoint now, sources::ObservationSink& sink) {
     auto it = std::find_if(open_.begin(), open_.end(),
                            [&](const auto& kv) { return kv.second.device->async_fd() == fd; });
     if (it == open_.end()) return;
@@ -200,7 +202,7 @@ void VerbsDeviceSet::close_lost() {
     lost_reason_.clear();
 }
 
-void VerbsDeviceSet::refresh(const PortRef& port, TimePoint now, ObservationSink& sink) {
+void VerbsDeviceSet::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {
     auto it = open_.find(port.device);
     if (it == open_.end()) return;
     Entry& e = it->second;
@@ -211,7 +213,7 @@ void VerbsDeviceSet::refresh(const PortRef& port, TimePoint now, ObservationSink
     }
 }
 
-void VerbsDeviceSet::publish(TimePoint now, ObservationSink& sink) {
+void VerbsDeviceSet::publish(TimePoint now, sources::ObservationSink& sink) {
     DeviceList list{open_devices()};
     if (!last_list_ || *last_list_ != list) {
         emit(now, sink, list);
@@ -276,4 +278,4 @@ std::string describe_ports(const std::vector<PortRef>& ports) {
     return out;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

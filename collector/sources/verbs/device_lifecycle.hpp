@@ -19,7 +19,7 @@
 #include "collector/sources/source.hpp"
 #include "collector/sources/verbs/verbs_backend.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 
 class VerbsDeviceSet {
 public:
@@ -30,14 +30,14 @@ public:
     // Lists the devices, opens new ones, closes those gone. Emits the first port reads of a
     // newly opened device, open failures (once per device and message), and the device list
     // and source status whenever they change.
-    void scan(TimePoint now, ObservationSink& sink);
+    void scan(TimePoint now, sources::ObservationSink& sink);
 
     // Reads every event waiting on one device's descriptor (up to a bound, so one busy device
     // cannot starve the loop), acks each, emits it, and re-reads the port when it says to.
-    void on_readable(int fd, TimePoint now, ObservationSink& sink);
+    void on_readable(int fd, TimePoint now, sources::ObservationSink& sink);
 
     // Re-reads one port, or every port of the device when port.port is 0.
-    void refresh(const PortRef& port, TimePoint now, ObservationSink& sink);
+    void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink);
 
     std::vector<int> fds() const;
     std::vector<std::string> open_devices() const;
@@ -56,11 +56,12 @@ private:
         bool lost = false;  // context unusable: close at the end of the current call
     };
 
-    void open_device(const VerbsDeviceId& id, TimePoint now, ObservationSink& sink);
-    void read_port(Entry& e, uint32_t port, bool with_pkeys, TimePoint now, ObservationSink& sink);
+    void open_device(const VerbsDeviceId& id, TimePoint now, sources::ObservationSink& sink);
+    void read_port(Entry& e, uint32_t port, bool with_pkeys, TimePoint now,
+                   sources::ObservationSink& sink);
     void close_lost();
-    void publish(TimePoint now, ObservationSink& sink);
-    void emit(TimePoint now, ObservationSink& sink, ObservationBody body) const;
+    void publish(TimePoint now, sources::ObservationSink& sink);
+    void emit(TimePoint now, sources::ObservationSink& sink, ObservationBody body) const;
 
     VerbsBackend& backend_;
     Selector selected_;
@@ -77,4 +78,4 @@ private:
 // "rxe0:1, mlx5_0:1-2": the ports an event source covers, compactly.
 std::string describe_ports(const std::vector<PortRef>& ports);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

@@ -10,7 +10,7 @@
 
 #include "collector/model/rdma_enums.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 
 // The pure mapping indexes AsyncEventType by ibv_event_type value.
 static_assert(static_cast<int>(AsyncEventType::cq_err) == IBV_EVENT_CQ_ERR);
@@ -208,4 +208,4 @@ std::unique_ptr<VerbsBackend> make_ibverbs_backend() {
     return std::make_unique<IbverbsBackend>();
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

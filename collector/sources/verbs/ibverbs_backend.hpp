@@ -5,8 +5,8 @@
 
 #include "collector/sources/verbs/verbs_backend.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 
 std::unique_ptr<VerbsBackend> make_ibverbs_backend();
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

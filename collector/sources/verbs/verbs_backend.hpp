@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 
 // One entry of the device list. `identity` tells two devices of the same name apart (a device
 // removed and added again between two scans): the uverbs node and the node GUID.
@@ -72,4 +72,4 @@ public:
     virtual Result<std::unique_ptr<VerbsDevice>> open(const VerbsDeviceId& id) = 0;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

@@ -1,10 +1,10 @@
 #include "collector/sources/verbs/verbs_event_source.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 
 VerbsEventSource::VerbsEventSource(std::unique_ptr<VerbsBackend> backend,
-                                   const SourceSettings& settings, Duration rescan_interval,
-                                   TimePoint now)
+                                   const sources::SourceSettings& settings,
+                                   Duration rescan_interval, TimePoint now)
     : backend_(std::move(backend)),
       settings_(settings),
       rescan_interval_(rescan_interval),
@@ -14,32 +14,32 @@ VerbsEventSource::VerbsEventSource(std::unique_ptr<VerbsBackend> backend,
     devices_.scan(now, first_scan_);
 }
 
-Availability VerbsEventSource::availability() const {
-    if (!devices_.open_devices().empty()) return Availability{true, {}};
-    return Availability{false, devices_.down_reason()};
+sources::Availability VerbsEventSource::availability() const {
+    if (!devices_.open_devices().empty()) return sources::Availability{true, {}};
+    return sources::Availability{false, devices_.down_reason()};
 }
 
-void VerbsEventSource::flush_first_scan(ObservationSink& sink) {
+void VerbsEventSource::flush_first_scan(sources::ObservationSink& sink) {
     for (auto& obs : first_scan_.observations) sink.emit(std::move(obs));
     first_scan_.observations.clear();
 }
 
-void VerbsEventSource::poll(TimePoint now, ObservationSink& sink) {
+void VerbsEventSource::poll(TimePoint now, sources::ObservationSink& sink) {
     flush_first_scan(sink);
     devices_.scan(now, sink);
 }
 
-void VerbsEventSource::on_readable(int fd, TimePoint now, ObservationSink& sink) {
+void VerbsEventSource::on_readable(int fd, TimePoint now, sources::ObservationSink& sink) {
     flush_first_scan(sink);
     devices_.on_readable(fd, now, sink);
 }
 
-void VerbsEventSource::refresh(const PortRef& port, TimePoint now, ObservationSink& sink) {
+void VerbsEventSource::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {
     flush_first_scan(sink);
     devices_.refresh(port, now, sink);
 }
 
-Result<Duration> verbs_rescan_interval(const SourceSettings& settings) {
+Result<Duration> verbs_rescan_interval(const sources::SourceSettings& settings) {
     auto it = settings.extra.find("verbs.rescan_interval");
     if (it == settings.extra.end()) return VerbsEventSource::kDefaultRescanInterval;
     auto d = parse_duration(it->second);
@@ -48,4 +48,4 @@ Result<Duration> verbs_rescan_interval(const SourceSettings& settings) {
     return d.value();
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

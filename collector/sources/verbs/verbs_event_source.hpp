@@ -18,39 +18,39 @@
 #include "collector/sources/verbs/device_lifecycle.hpp"
 #include "collector/sources/verbs/verbs_backend.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 
-class VerbsEventSource final : public Source {
+class VerbsEventSource final : public sources::Source {
 public:
     static constexpr std::string_view kName = "verbs";
     static constexpr Duration kDefaultRescanInterval = std::chrono::seconds(2);
 
     // Opens the selected devices at once, so their descriptors are ready before the loop starts;
     // what that first scan observed is emitted by the first poll() or on_readable().
-    VerbsEventSource(std::unique_ptr<VerbsBackend> backend, const SourceSettings& settings,
+    VerbsEventSource(std::unique_ptr<VerbsBackend> backend, const sources::SourceSettings& settings,
                      Duration rescan_interval, TimePoint now);
 
     std::string_view name() const override { return kName; }
-    Availability availability() const override;
+    sources::Availability availability() const override;
     Duration poll_interval() const override { return rescan_interval_; }
-    void poll(TimePoint now, ObservationSink& sink) override;
+    void poll(TimePoint now, sources::ObservationSink& sink) override;
     std::vector<int> event_fds() const override { return devices_.fds(); }
-    void on_readable(int fd, TimePoint now, ObservationSink& sink) override;
-    void refresh(const PortRef& port, TimePoint now, ObservationSink& sink) override;
+    void on_readable(int fd, TimePoint now, sources::ObservationSink& sink) override;
+    void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
 
     std::vector<PortRef> watched_ports() const { return devices_.watched_ports(); }
 
 private:
-    void flush_first_scan(ObservationSink& sink);
+    void flush_first_scan(sources::ObservationSink& sink);
 
     std::unique_ptr<VerbsBackend> backend_;
-    SourceSettings settings_;
+    sources::SourceSettings settings_;
     Duration rescan_interval_;
     VerbsDeviceSet devices_;
-    VectorSink first_scan_;
+    sources::VectorSink first_scan_;
 };
 
 // The rescan interval from settings.extra["verbs.rescan_interval"] ("2s", "500ms").
-Result<Duration> verbs_rescan_interval(const SourceSettings& settings);
+Result<Duration> verbs_rescan_interval(const sources::SourceSettings& settings);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

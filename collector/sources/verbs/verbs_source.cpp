@@ -3,9 +3,10 @@
 #include "collector/sources/verbs/ibverbs_backend.hpp"
 #include "collector/sources/verbs/verbs_event_source.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 
-Result<std::unique_ptr<Source>> make_verbs_source(const SourceSettings& settings) {
+Result<std::unique_ptr<sources::Source>> make_verbs_source(
+    const sources::SourceSettings& settings) {
     auto interval = verbs_rescan_interval(settings);
     if (!interval) return interval.error();
     // libibverbs reads the live /sys only: it has nothing that belongs to another tree.
@@ -13,8 +14,8 @@ Result<std::unique_ptr<Source>> make_verbs_source(const SourceSettings& settings
         return make_error("verbs devices are live only: not read with sysfs root " +
                           settings.sysfs_root);
     }
-    return std::unique_ptr<Source>(std::make_unique<VerbsEventSource>(
+    return std::unique_ptr<sources::Source>(std::make_unique<VerbsEventSource>(
         make_ibverbs_backend(), settings, interval.value(), SystemClock().now()));
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

@@ -34,13 +34,13 @@
 namespace rdmadiag {
 namespace {
 
-class EngineSink final : public ObservationSink {
+class EngineSink final : public sources::ObservationSink {
 public:
-    explicit EngineSink(Engine& engine) : engine_(engine) {}
+    explicit EngineSink(engine::Engine& engine) : engine_(engine) {}
     void emit(Observation obs) override { engine_.consume(obs); }
 
 private:
-    Engine& engine_;
+    engine::Engine& engine_;
 };
 
 class MrProbeOnRxe : public vm::RxeQpPair {
@@ -52,10 +52,10 @@ protected:
               ("rdmadiag-vm-probe-" + std::to_string(getpid()));
         std::filesystem::create_directories(dir);
         settings.extra["probe.socket"] = (dir / "probe.sock").string();
-        probe = std::make_unique<ProbeSource>(settings);
+        probe = std::make_unique<probe::ProbeSource>(settings);
         ASSERT_TRUE(probe->availability().available) << probe->availability().reason;
-        netlink = std::make_unique<NetlinkSource>(settings);
-        engine = make_default_engine();
+        netlink = std::make_unique<netlink::NetlinkSource>(settings);
+        engine = engine::make_default_engine();
         ASSERT_EQ(rdmadiag_probe_init(probe->socket_path().c_str()), 0);
         dev = rdmadiag_probe_device("rxe0");
         ASSERT_GE(dev, 0);
@@ -78,7 +78,7 @@ protected:
                 if (::poll(&p, 1, 20) > 0 && (p.revents & POLLIN))
                     probe->on_readable(fd, SystemClock().now(), sink);
             }
-            step_source(*probe, SystemClock().now(), *engine);
+            engine::step_source(*probe, SystemClock().now(), *engine);
             if (done()) return true;
         }
         return false;
@@ -86,7 +86,7 @@ protected:
 
     // One netlink poll: its rxe0 listing (also handed to the engine).
     std::optional<MrInventory> netlink_listing() {
-        VectorSink out;
+        sources::VectorSink out;
         const TimePoint now = SystemClock().now();
         netlink->poll(now, out);
         std::optional<MrInventory> rxe0;
@@ -126,7 +126,7 @@ protected:
         FindingSubject subject;
         subject.device = "rxe0";
         subject.mr = lkey;
-        return engine->findings().find(kRuleMrNeedsDereg, subject);
+        return engine->findings().find(engine::mr::kRuleMrNeedsDereg, subject);
     }
 
     static void print(const char* what, const ibv_wc& wc) {
@@ -136,10 +136,10 @@ protected:
     }
 
     std::filesystem::path dir;
-    SourceSettings settings;
-    std::unique_ptr<ProbeSource> probe;
-    std::unique_ptr<NetlinkSource> netlink;
-    std::unique_ptr<Engine> engine;
+    sources::SourceSettings settings;
+    std::unique_ptr<probe::ProbeSource> probe;
+    std::unique_ptr<netlink::NetlinkSource> netlink;
+    std::unique_ptr<engine::Engine> engine;
     int dev = -1;
     MrRecord last_record;
 };

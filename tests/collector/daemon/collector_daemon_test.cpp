@@ -7,7 +7,7 @@
 #include "collector/engine/default_engine.hpp"
 #include "tests/collector/daemon/test_sources.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 namespace {
 
 using std::chrono::milliseconds;
@@ -16,7 +16,7 @@ using testing::ScriptedSource;
 // Waits (bounded) until the store holds a snapshot satisfying `pred`: the daemon runs on its own
 // thread on the system clock, so the test observes its publications rather than sleeping.
 template <class Pred>
-SnapshotPtr wait_for(const SnapshotStore& store, Pred pred) {
+SnapshotPtr wait_for(const publish::SnapshotStore& store, Pred pred) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (std::chrono::steady_clock::now() < deadline) {
         auto s = store.latest();
@@ -26,23 +26,23 @@ SnapshotPtr wait_for(const SnapshotStore& store, Pred pred) {
     return store.latest();
 }
 
-SourceRegistry registry(std::atomic<int>& built) {
-    SourceRegistry r;
+sources::SourceRegistry registry(std::atomic<int>& built) {
+    sources::SourceRegistry r;
     r.add({"alpha", "device alpha", true,
-           [&built](const SourceSettings& s) -> Result<std::unique_ptr<Source>> {
+           [&built](const sources::SourceSettings& s) -> Result<std::unique_ptr<sources::Source>> {
                ++built;
                std::string root = s.sysfs_root;
-               return std::unique_ptr<Source>(
+               return std::unique_ptr<sources::Source>(
                    std::make_unique<ScriptedSource>("alpha", milliseconds(5), [root](TimePoint) {
                        return std::vector<ObservationBody>{DeviceInfo{"alpha_" + root.substr(1)}};
                    }));
            }});
     r.add({"broken", "fails to build", false,
-           [](const SourceSettings&) -> Result<std::unique_ptr<Source>> {
+           [](const sources::SourceSettings&) -> Result<std::unique_ptr<sources::Source>> {
                return make_error("no permission to open /dev/infiniband/umad0");
            }});
     r.add({"throws", "throws while building", false,
-           [](const SourceSettings&) -> Result<std::unique_ptr<Source>> {
+           [](const sources::SourceSettings&) -> Result<std::unique_ptr<sources::Source>> {
                throw std::runtime_error("bad option");
            }});
     return r;
@@ -50,9 +50,9 @@ SourceRegistry registry(std::atomic<int>& built) {
 
 struct Fixture {
     std::atomic<int> built{0};
-    SourceRegistry reg = registry(built);
-    SnapshotStore store;
-    Logger log{LogLevel::error, LogFormat::logfmt, [](std::string_view) {}};
+    sources::SourceRegistry reg = registry(built);
+    publish::SnapshotStore store;
+    common::Logger log{common::LogLevel::error, common::LogFormat::logfmt, [](std::string_view) {}};
     SystemClock clock;
 };
 
@@ -62,7 +62,7 @@ bool has_device(const Snapshot& s, const std::string& name) {
 
 TEST(CollectorDaemon, StartsTheSelectedSourcesAndPublishes) {
     Fixture f;
-    CollectorDaemon d(f.reg, make_default_engine(), f.store, f.log, f.clock);
+    CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);
     DaemonConfig c;
     c.sources.sysfs_root = "/one";
     ASSERT_TRUE(d.start(c).ok());
@@ -75,7 +75,7 @@ TEST(CollectorDaemon, StartsTheSelectedSourcesAndPublishes) {
 
 TEST(CollectorDaemon, ASourceThatCannotBeBuiltRunsAsDownWithTheReason) {
     Fixture f;
-    CollectorDaemon d(f.reg, make_default_engine(), f.store, f.log, f.clock);
+    CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);
     DaemonConfig c;
     c.source_switches = {{"broken", true}, {"throws", true}};
     ASSERT_TRUE(d.start(c).ok());
@@ -96,7 +96,7 @@ TEST(CollectorDaemon, ASourceThatCannotBeBuiltRunsAsDownWithTheReason) {
 
 TEST(CollectorDaemon, ReloadRebuildsSourcesAndKeepsTheEngine) {
     Fixture f;
-    CollectorDaemon d(f.reg, make_default_engine(), f.store, f.log, f.clock);
+    CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);
     DaemonConfig c;
     c.sources.sysfs_root = "/one";
     ASSERT_TRUE(d.start(c).ok());
@@ -111,7 +111,7 @@ TEST(CollectorDaemon, ReloadRebuildsSourcesAndKeepsTheEngine) {
 
 TEST(CollectorDaemon, AFailedReloadKeepsTheRunningSources) {
     Fixture f;
-    CollectorDaemon d(f.reg, make_default_engine(), f.store, f.log, f.clock);
+    CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);
     DaemonConfig c;
     ASSERT_TRUE(d.start(c).ok());
     DaemonConfig bad;
@@ -126,4 +126,4 @@ TEST(CollectorDaemon, AFailedReloadKeepsTheRunningSources) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

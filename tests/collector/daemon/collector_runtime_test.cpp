@@ -6,7 +6,7 @@
 #include "collector/engine/default_engine.hpp"
 #include "tests/collector/daemon/test_sources.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 namespace {
 
 using std::chrono::milliseconds;
@@ -17,10 +17,10 @@ using testing::ScriptedSource;
 struct Fixture {
     ManualClock clock{TimePoint{seconds(1'700'000'000)}};
     std::vector<std::string> lines;
-    Logger log{LogLevel::debug, LogFormat::logfmt,
-               [this](std::string_view l) { lines.emplace_back(l); }, &clock};
-    std::unique_ptr<Engine> engine = make_default_engine();
-    SnapshotStore store;
+    common::Logger log{common::LogLevel::debug, common::LogFormat::logfmt,
+                       [this](std::string_view l) { lines.emplace_back(l); }, &clock};
+    std::unique_ptr<engine::Engine> engine = engine::make_default_engine();
+    publish::SnapshotStore store;
 };
 
 std::vector<ObservationBody> port_state(PortState state) {
@@ -35,7 +35,7 @@ TEST(CollectorRuntime, PollsOnScheduleFeedsTheEngineAndPublishes) {
     auto src = std::make_unique<ScriptedSource>(
         "sysfs", seconds(1), [](TimePoint) { return port_state(PortState::active); });
     auto* raw = src.get();
-    std::vector<std::unique_ptr<Source>> sources;
+    std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::move(src));
     CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
     rt.step();
@@ -65,7 +65,7 @@ TEST(CollectorRuntime, AnUnavailableSourceIsDownWithItsReasonAndNeverPolled) {
         "tracefs", seconds(1), [](TimePoint) { return port_state(PortState::down); });
     src->availability_ = {false, "tracefs is not mounted"};
     auto* raw = src.get();
-    std::vector<std::unique_ptr<Source>> sources;
+    std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::move(src));
     CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
     rt.step();
@@ -81,7 +81,7 @@ TEST(CollectorRuntime, AnUnavailableSourceIsDownWithItsReasonAndNeverPolled) {
 
 TEST(CollectorRuntime, AThrowingSourceCostsOnlyItself) {
     Fixture f;
-    std::vector<std::unique_ptr<Source>> sources;
+    std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::make_unique<ScriptedSource>(
         "broken", seconds(1),
         [](TimePoint) -> std::vector<ObservationBody> { throw std::runtime_error("boom"); }));
@@ -99,7 +99,7 @@ TEST(CollectorRuntime, EventDescriptorsAreReadWhenReady) {
     Fixture f;
     auto src = std::make_unique<PipeEventSource>();
     int w = src->write_end();
-    std::vector<std::unique_ptr<Source>> sources;
+    std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::move(src));
     CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
     rt.prepare();
@@ -121,9 +121,9 @@ TEST(CollectorRuntime, UnknownReadyTagsAreIgnored) {
 
 // An engine module that asks for a refresh of the port of every PKEY_CHANGE it sees, the way the
 // P_Key rules do.
-class RefreshOnPKeyChange final : public EngineModule {
+class RefreshOnPKeyChange final : public engine::EngineModule {
 public:
-    void observe(const Observation& obs, EngineContext& ctx) override {
+    void observe(const Observation& obs, engine::EngineContext& ctx) override {
         if (const auto* e = std::get_if<AsyncEvent>(&obs.body); e && e->port)
             ctx.request_refresh(PortRef{e->device, *e->port});
     }
@@ -144,7 +144,7 @@ TEST(CollectorRuntime, RoutesRefreshRequestsToEverySource) {
         return std::vector<ObservationBody>{s};
     };
     auto* raw = polled.get();
-    std::vector<std::unique_ptr<Source>> sources;
+    std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::move(events));
     sources.push_back(std::move(polled));
     CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
@@ -173,7 +173,7 @@ TEST(CollectorRuntime, RefreshLoopsAreBounded) {
             AsyncEvent{"mlx5_0", 1, AsyncEventType::pkey_change, {}}};
     };
     auto* raw = src.get();
-    std::vector<std::unique_ptr<Source>> sources;
+    std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::move(src));
     RuntimeOptions options;
     options.max_refresh_rounds = 3;
@@ -187,7 +187,7 @@ TEST(CollectorRuntime, StartAndStopRunTheLoopOnItsOwnThread) {
     SystemClock clock;
     auto src = std::make_unique<ScriptedSource>(
         "sysfs", milliseconds(10), [](TimePoint) { return port_state(PortState::active); });
-    std::vector<std::unique_ptr<Source>> sources;
+    std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::move(src));
     CollectorRuntime rt(std::move(sources), *f.engine, f.store, clock, f.log);
     rt.start();
@@ -200,4 +200,4 @@ TEST(CollectorRuntime, StartAndStopRunTheLoopOnItsOwnThread) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

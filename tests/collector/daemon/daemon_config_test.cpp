@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 namespace {
 
 TEST(DaemonConfig, DefaultsListenOnTheRdmadiagPort) {
@@ -50,8 +50,8 @@ simulate: pkey-stale
     EXPECT_EQ(c.web.max_connections, 4u);
     EXPECT_EQ(c.web.request_timeout, std::chrono::seconds(2));
     EXPECT_EQ(c.web.max_request_bytes, 4096u);
-    EXPECT_EQ(c.log_level, LogLevel::debug);
-    EXPECT_EQ(c.log_format, LogFormat::json);
+    EXPECT_EQ(c.log_level, common::LogLevel::debug);
+    EXPECT_EQ(c.log_format, common::LogFormat::json);
     EXPECT_EQ(c.sources.sysfs_root, "/fixtures/sys");
     EXPECT_EQ(c.sources.tracefs_root, "/fixtures/tracing");
     EXPECT_EQ(c.sources.procfs_root, "/fixtures/proc");
@@ -119,27 +119,14 @@ TEST(DaemonConfig, FileErrorsNameTheFile) {
     EXPECT_EQ(r.error().message, path + ": line 2: unknown setting web.nope");
     { std::ofstream(path) << "log:\n  level: warn\n"; }
     ASSERT_TRUE(apply_config_file(path, c).ok());
-    EXPECT_EQ(c.log_level, LogLevel::warn);
+    EXPECT_EQ(c.log_level, common::LogLevel::warn);
     EXPECT_EQ(c.config_file, path);
     std::remove(path.c_str());
 }
 
-TEST(DaemonConfig, ListenAddressesInCivetWebForm) {
-    EXPECT_EQ(*civetweb_listen_spec(":9857"), "9857");
-    EXPECT_EQ(*civetweb_listen_spec("9857"), "9857");
-    EXPECT_EQ(*civetweb_listen_spec("0.0.0.0:9857"), "9857");
-    EXPECT_EQ(*civetweb_listen_spec("127.0.0.1:0"), "127.0.0.1:0");
-    EXPECT_EQ(*civetweb_listen_spec("[::1]:9857"), "[::1]:9857");
-    EXPECT_FALSE(civetweb_listen_spec("127.0.0.1:http").ok());
-    EXPECT_FALSE(civetweb_listen_spec("127.0.0.1:70000").ok());
-    EXPECT_FALSE(civetweb_listen_spec("::1:9857").ok());
-    EXPECT_FALSE(civetweb_listen_spec("[::1]9857").ok());
-    EXPECT_FALSE(civetweb_listen_spec("").ok());
-}
-
-SourceRegistry registry() {
-    SourceRegistry r;
-    auto none = [](const SourceSettings&) -> Result<std::unique_ptr<Source>> {
+sources::SourceRegistry registry() {
+    sources::SourceRegistry r;
+    auto none = [](const sources::SourceSettings&) -> Result<std::unique_ptr<sources::Source>> {
         return make_error("unused");
     };
     r.add({"sysfs", "sysfs", true, none});
@@ -169,16 +156,16 @@ TEST(DaemonConfig, UnknownSourcesAndMissingSimulatorAreErrors) {
     auto r = select_sources(registry(), c);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, "unknown source 'sysf'");
-    SourceRegistry empty;
+    sources::SourceRegistry empty;
     DaemonConfig s;
     s.simulate = "";
     EXPECT_FALSE(select_sources(empty, s).ok());
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 namespace {
 
 TEST(DaemonConfig, TheShippedExampleFileLoads) {
@@ -193,4 +180,4 @@ TEST(DaemonConfig, TheShippedExampleFileLoads) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -5,7 +5,7 @@
 
 #include <thread>
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 namespace {
 
 struct Pipe {
@@ -66,18 +66,5 @@ TEST(EpollLoop, RemovedDescriptorsAreNoLongerReported) {
     EXPECT_EQ(loop.watched(), 0u);
 }
 
-TEST(UniqueFd, ClosesOnDestructionAndMoves) {
-    int fds[2];
-    ASSERT_EQ(::pipe(fds), 0);
-    ::close(fds[1]);
-    {
-        UniqueFd a(fds[0]);
-        UniqueFd b(std::move(a));
-        EXPECT_FALSE(a);
-        EXPECT_EQ(b.get(), fds[0]);
-    }
-    EXPECT_EQ(::close(fds[0]), -1);  // already closed
-}
-
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 namespace {
 
 using std::chrono::milliseconds;
@@ -74,4 +74,4 @@ TEST(PollSchedule, ZeroIntervalIsTakenAsOneSecondNotABusyLoop) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
-namespace rdmadiag {
+namespace rdmadiag::daemon {
 namespace {
 
 TEST(SignalWatcher, TurnsSignalsIntoValues) {
@@ -26,4 +26,4 @@ TEST(SignalWatcher, RestoresTheSignalMask) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::daemon

@@ -13,7 +13,7 @@
 
 namespace rdmadiag::testing {
 
-class ScriptedSource final : public Source {
+class ScriptedSource final : public sources::Source {
 public:
     using Step = std::function<std::vector<ObservationBody>(TimePoint now)>;
 
@@ -21,21 +21,21 @@ public:
         : name_(std::move(name)), interval_(interval), step_(std::move(step)) {}
 
     std::string_view name() const override { return name_; }
-    Availability availability() const override { return availability_; }
+    sources::Availability availability() const override { return availability_; }
     Duration poll_interval() const override { return interval_; }
-    void poll(TimePoint now, ObservationSink& sink) override {
+    void poll(TimePoint now, sources::ObservationSink& sink) override {
         ++polls;
         poll_times.push_back(now);
         for (auto& body : step_(now)) sink.emit(Observation{now, name_, std::move(body)});
     }
-    void refresh(const PortRef& port, TimePoint now, ObservationSink& sink) override {
+    void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override {
         refreshed.push_back(port);
         if (on_refresh) {
             for (auto& body : on_refresh(port)) sink.emit(Observation{now, name_, std::move(body)});
         }
     }
 
-    Availability availability_{true, ""};
+    sources::Availability availability_{true, ""};
     int polls = 0;
     std::vector<TimePoint> poll_times;
     std::vector<PortRef> refreshed;
@@ -48,7 +48,7 @@ private:
 };
 
 // Each line written to the pipe becomes an AsyncEvent PKEY_CHANGE on "<device>:<port>".
-class PipeEventSource final : public Source {
+class PipeEventSource final : public sources::Source {
 public:
     PipeEventSource() {
         if (::pipe(fds_) != 0) fds_[0] = fds_[1] = -1;
@@ -59,9 +59,9 @@ public:
         }
     }
     std::string_view name() const override { return "events"; }
-    Availability availability() const override { return {fds_[0] >= 0, "pipe failed"}; }
+    sources::Availability availability() const override { return {fds_[0] >= 0, "pipe failed"}; }
     std::vector<int> event_fds() const override { return {fds_[0]}; }
-    void on_readable(int fd, TimePoint now, ObservationSink& sink) override {
+    void on_readable(int fd, TimePoint now, sources::ObservationSink& sink) override {
         char buf[256];
         ssize_t n = ::read(fd, buf, sizeof buf);
         for (ssize_t i = 0; i < n; ++i) {

@@ -4,7 +4,7 @@
 
 #include "tests/collector/engine/test_observations.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 namespace {
 
 using test::at;
@@ -140,4 +140,4 @@ TEST(CounterTracker, TotalSaturatesInsteadOfOverflowing) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -4,7 +4,7 @@
 
 #include "tests/collector/engine/test_observations.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 namespace {
 
 using test::at;
@@ -69,4 +69,4 @@ TEST(Engine, ModulesObserveTickContributeAndRequestRefreshes) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

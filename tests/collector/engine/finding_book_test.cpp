@@ -4,7 +4,7 @@
 
 #include "tests/collector/engine/test_observations.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 namespace {
 
 using test::at;
@@ -58,4 +58,4 @@ TEST(FindingBook, OrdersBySeverityThenAgeAndBoundsHistory) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

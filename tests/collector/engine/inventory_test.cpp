@@ -4,7 +4,7 @@
 
 #include "tests/collector/engine/test_observations.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine {
 namespace {
 
 using test::obs;
@@ -97,4 +97,4 @@ TEST(Inventory, TransportFromNodeTypeAndLinkLayer) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine

@@ -15,8 +15,8 @@ using test::mr_lifecycle;
 using test::obs;
 
 MrHealth story() {
-    Engine engine;
-    engine.add_module(std::make_unique<MrHealthTracker>());
+    engine::Engine engine;
+    engine.add_module(std::make_unique<engine::mr::MrHealthTracker>());
     engine.consume(obs(10, mr_lifecycle(1, MrOp::alloc)));
     engine.consume(obs(11, mr_event(1, MrOp::fastreg)));
     engine.consume(obs(12, mr_event(1, MrOp::local_inv, WcStatus::wr_flush_err)));

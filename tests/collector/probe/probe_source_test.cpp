@@ -16,7 +16,7 @@
 #include "tests/collector/probe/probe_test_support.hpp"
 #include "tests/collector/probe/seqpacket_send.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::probe {
 namespace {
 
 using test::Producer;
@@ -55,9 +55,9 @@ protected:
     }
 
     std::string dir;
-    SourceSettings settings;
+    sources::SourceSettings settings;
     std::unique_ptr<ProbeSource> src;
-    VectorSink sink;
+    sources::VectorSink sink;
 };
 
 TEST_F(ProbeSourceTest, ListensWithGroupAccessAndSaysWhereIt) {
@@ -103,7 +103,7 @@ TEST_F(ProbeSourceTest, RefusesAPathThatIsNotASocket) {
     ProbeSource s(settings);
     EXPECT_FALSE(s.availability().available);
     EXPECT_NE(s.availability().reason.find("not a socket"), std::string::npos);
-    VectorSink out;
+    sources::VectorSink out;
     s.poll(TimePoint{}, out);
     ASSERT_EQ(out.observations.size(), 1u);
     EXPECT_FALSE(std::get<SourceStatus>(out.observations[0].body).up);
@@ -114,7 +114,7 @@ TEST_F(ProbeSourceTest, NormalProducerTellsTheStoryAttributedBySoPeercred) {
     Producer p({"normal", s.socket_path(), "hold"});
     p.read_until("ready");
     ASSERT_TRUE(pump(s, sink, [&] { return events().size() >= 5; })) << errors();
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     for (const auto& o : sink.observations) engine->consume(o);
     auto evs = events();
     ASSERT_EQ(evs.size(), 5u);
@@ -243,7 +243,7 @@ TEST_F(ProbeSourceTest, FloodingProducerIsBoundedPerPoll) {
         pump(s, sink, [&] { return s.stats().throttled > 0 || s.stats().records >= 8192; }));
     // Each poll hands over at most the bound; the rest waits in the client's own rings.
     size_t before = events().size();
-    VectorSink one;
+    sources::VectorSink one;
     s.poll(SystemClock().now(), one);
     EXPECT_LE(one.observations.size(), 1000u);
     EXPECT_EQ(s.stats().invalid_records, 0u);
@@ -329,4 +329,4 @@ TEST(ProbeRecordAge, UnbelievableStampsAreDatedNow) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::probe

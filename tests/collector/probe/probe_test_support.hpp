@@ -91,7 +91,8 @@ private:
 
 // Waits on the source's descriptor (not a sleep: the wait ends when there is something to do)
 // and drains, until `done` or about 20 s.
-inline bool pump(ProbeSource& src, ObservationSink& sink, const std::function<bool()>& done) {
+inline bool pump(probe::ProbeSource& src, sources::ObservationSink& sink,
+                 const std::function<bool()>& done) {
     for (int i = 0; i < 400; ++i) {
         auto fds = src.event_fds();
         if (fds.empty()) return false;

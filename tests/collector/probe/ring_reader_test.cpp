@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-namespace rdmadiag {
+namespace rdmadiag::probe {
 namespace {
 
 // An in-process ring: the test plays the producer.
@@ -146,4 +146,4 @@ TEST(RingReader, RecordValidation) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::probe

@@ -14,19 +14,19 @@
 #include "collector/replay/replay_source.hpp"
 #include "tests/collector/replay/pkey_scenario_streams.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 namespace {
 
-class EngineSink final : public ObservationSink {
+class EngineSink final : public sources::ObservationSink {
 public:
-    explicit EngineSink(Engine& e) : engine_(e) {}
+    explicit EngineSink(engine::Engine& e) : engine_(e) {}
     void emit(Observation obs) override { engine_.consume(obs); }
 
 private:
-    Engine& engine_;
+    engine::Engine& engine_;
 };
 
-std::vector<Finding> all_findings(Engine& e) {
+std::vector<Finding> all_findings(engine::Engine& e) {
     auto f = e.findings().active();
     f.insert(f.end(), e.findings().history().begin(), e.findings().history().end());
     return f;
@@ -47,7 +47,7 @@ class RecordedScenario : public ::testing::TestWithParam<test::ScenarioStream> {
 
 TEST_P(RecordedScenario, ReplayReachesTheSameFindings) {
     const auto& scenario = GetParam();
-    auto direct = make_default_engine();
+    auto direct = engine::make_default_engine();
     for (const auto& o : scenario.observations) direct->consume(o);
     const auto expected = all_findings(*direct);
     for (const auto& rule : scenario.fires) EXPECT_TRUE(fired(expected, rule)) << rule;
@@ -70,7 +70,7 @@ TEST_P(RecordedScenario, ReplayReachesTheSameFindings) {
     EXPECT_EQ(recording->observations, scenario.observations)
         << "stale recording: rerun with RDMADIAG_UPDATE_RECORDINGS=1";
 
-    auto replayed = make_default_engine();
+    auto replayed = engine::make_default_engine();
     EngineSink sink(*replayed);
     ReplaySource source(std::move(*recording), ReplaySettings{0, 64});
     TimePoint wall{};
@@ -87,10 +87,10 @@ INSTANTIATE_TEST_SUITE_P(PKey, RecordedScenario, ::testing::ValuesIn(test::pkey_
                          scenario_name);
 
 const CounterTrack* counter_after(const std::string& scenario, const char* name, CounterKind kind) {
-    static std::vector<std::unique_ptr<Engine>> keep;
+    static std::vector<std::unique_ptr<engine::Engine>> keep;
     for (const auto& s : test::pkey_scenario_streams()) {
         if (s.name != scenario) continue;
-        keep.push_back(make_default_engine());
+        keep.push_back(engine::make_default_engine());
         for (const auto& o : s.observations) keep.back()->consume(o);
         return keep.back()->inventory().counter(PortRef{"mlx5_0", 1}, kind, name);
     }
@@ -124,4 +124,4 @@ TEST(RecordedCounters, SaturationIsFlaggedThenCleared) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

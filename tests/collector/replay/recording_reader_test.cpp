@@ -7,7 +7,7 @@
 
 #include "collector/replay/recorder.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 namespace {
 
 Observation counter_obs(int64_t s, uint64_t value) {
@@ -25,7 +25,7 @@ TEST(Recording, WrittenRecordingReadsBack) {
     h.created = TimePoint{std::chrono::seconds(100)};
     h.origin = "test";
     h.host = "node1";
-    VectorSink next;
+    sources::VectorSink next;
     Recorder rec(buf, h, &next);
     rec.emit(counter_obs(1, 5));
     rec.emit(counter_obs(2, 6));
@@ -140,4 +140,4 @@ TEST(Recording, AHeaderVersionOutOfRangeIsUnsupportedNotWrapped) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

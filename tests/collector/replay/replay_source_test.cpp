@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 namespace {
 
 using std::chrono::milliseconds;
@@ -19,7 +19,7 @@ Recording ten_seconds() {
 
 TEST(ReplaySource, PlaysAtTheGivenSpeedKeepingRecordedTimes) {
     ReplaySource src(ten_seconds(), ReplaySettings{2.0, 4096});
-    VectorSink sink;
+    sources::VectorSink sink;
     const TimePoint wall{seconds(5)};
     src.poll(wall, sink);
     ASSERT_EQ(sink.observations.size(), 1u);  // the first is due at once
@@ -48,7 +48,7 @@ TEST(ReplaySource, PlaybackLengthIsTheRecordedSpanOverTheSpeed) {
     // Polled on a clock that starts at the first observation, speed 1 hands each over at its
     // recorded time and the last one at the end of the length.
     ReplaySource src(ten_seconds(), ReplaySettings{1.0, 4096});
-    VectorSink sink;
+    sources::VectorSink sink;
     const TimePoint first{seconds(1000)};
     src.poll(first, sink);
     src.poll(first + seconds(3), sink);
@@ -60,7 +60,7 @@ TEST(ReplaySource, PlaybackLengthIsTheRecordedSpanOverTheSpeed) {
 
 TEST(ReplaySource, AsFastAsPossibleHandsOverBatches) {
     ReplaySource src(ten_seconds(), ReplaySettings{0, 4});
-    VectorSink sink;
+    sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
     EXPECT_EQ(sink.observations.size(), 4u);
     src.poll(TimePoint{}, sink);
@@ -74,10 +74,10 @@ TEST(ReplaySource, EmptyRecordingIsUnavailableWithAReason) {
     ReplaySource src(Recording{}, ReplaySettings{});
     EXPECT_FALSE(src.availability().available);
     EXPECT_NE(src.availability().reason.find("no observations"), std::string::npos);
-    VectorSink sink;
+    sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
     EXPECT_TRUE(sink.observations.empty());
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

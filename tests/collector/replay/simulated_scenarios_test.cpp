@@ -17,7 +17,7 @@
 #include "collector/replay/replay_source.hpp"
 #include "collector/sim/simulated_fabric.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::replay {
 namespace {
 
 struct Expectation {
@@ -47,7 +47,7 @@ const std::vector<Expectation>& expectations() {
     return all;
 }
 
-std::vector<Finding> all_findings(const Engine& e) {
+std::vector<Finding> all_findings(const engine::Engine& e) {
     auto f = e.findings().active();
     f.insert(f.end(), e.findings().history().begin(), e.findings().history().end());
     return f;
@@ -58,17 +58,17 @@ bool has(const std::vector<Finding>& fs, const std::string& rule) {
 }
 
 // Plays the scenario on virtual time, returning every observation in the order the engine got it.
-std::vector<Observation> play(const std::string& name, Engine& engine) {
-    SourceSettings settings;
+std::vector<Observation> play(const std::string& name, engine::Engine& engine) {
+    sources::SourceSettings settings;
     settings.scenario = name;
-    auto fabric = make_simulated_fabric(settings);
+    auto fabric = sim::make_simulated_fabric(settings);
     EXPECT_TRUE(fabric.ok()) << (fabric.ok() ? "" : fabric.error().message);
     if (!fabric.ok()) return {};
     auto& src = **fabric;
     const TimePoint start{std::chrono::seconds(1'764'685'000)};
     const auto end = start + src.natural_end();
     std::vector<Observation> played;
-    VectorSink pending;
+    sources::VectorSink pending;
     auto drain = [&] {
         std::stable_sort(
             pending.observations.begin(), pending.observations.end(),
@@ -99,7 +99,7 @@ class SimulatedScenario : public ::testing::TestWithParam<Expectation> {};
 
 TEST_P(SimulatedScenario, FindingsFireAndTheRecordingReplaysToThem) {
     const auto& exp = GetParam();
-    auto direct = make_default_engine();
+    auto direct = engine::make_default_engine();
     const auto observations = play(exp.scenario, *direct);
     ASSERT_FALSE(observations.empty());
     const auto findings = all_findings(*direct);
@@ -127,12 +127,12 @@ TEST_P(SimulatedScenario, FindingsFireAndTheRecordingReplaysToThem) {
     EXPECT_TRUE(recording->problems.empty());
     EXPECT_EQ(recording->observations, observations)
         << "stale recording: rerun with RDMADIAG_UPDATE_RECORDINGS=1";
-    auto replayed = make_default_engine();
-    class Feed final : public ObservationSink {
+    auto replayed = engine::make_default_engine();
+    class Feed final : public sources::ObservationSink {
     public:
-        explicit Feed(Engine& e) : e_(e) {}
+        explicit Feed(engine::Engine& e) : e_(e) {}
         void emit(Observation o) override { e_.consume(o); }
-        Engine& e_;
+        engine::Engine& e_;
     } feed(*replayed);
     ReplaySource source(std::move(*recording), ReplaySettings{0, 4096});
     while (!source.finished()) source.poll(TimePoint{}, feed);
@@ -151,7 +151,7 @@ INSTANTIATE_TEST_SUITE_P(Shipped, SimulatedScenario, ::testing::ValuesIn(expecta
 
 TEST(SimulatedCounters, ResetAndWrapKeepTheTotalMonotonic) {
     for (const char* name : {"counter-reset", "counter-wrap-16bit"}) {
-        auto engine = make_default_engine();
+        auto engine = engine::make_default_engine();
         const auto observations = play(name, *engine);
         uint64_t resets = 0, wraps = 0;
         for (const auto& d : engine->snapshot()->devices) {
@@ -169,7 +169,7 @@ TEST(SimulatedCounters, ResetAndWrapKeepTheTotalMonotonic) {
         }
         // Totals never go backwards along the run.
         std::map<std::pair<std::string, std::string>, uint64_t> last;
-        auto check = make_default_engine();
+        auto check = engine::make_default_engine();
         for (const auto& o : observations) {
             check->consume(o);
             if (const auto* c = std::get_if<CounterSample>(&o.body)) {
@@ -184,4 +184,4 @@ TEST(SimulatedCounters, ResetAndWrapKeepTheTotalMonotonic) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::replay

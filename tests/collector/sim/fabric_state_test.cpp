@@ -100,7 +100,7 @@ TEST(FabricState, StartsWithTheDeclaredTablesInEveryView) {
 
 TEST(FabricState, TableEffectTouchesOnlyItsViews) {
     FabricState s(fabric(), "sim");
-    VectorSink sink;
+    sources::VectorSink sink;
     ASSERT_TRUE(s.apply(TableEffect{edit(PKeyOp::set, 5, 0x8005), kSmView}, {}, sink).ok());
     EXPECT_EQ(s.table(kIb, PKeyView::sm)->keys[5], 0x8005);
     EXPECT_EQ(s.table(kIb, PKeyView::device)->keys[5], 0);
@@ -110,7 +110,7 @@ TEST(FabricState, TableEffectTouchesOnlyItsViews) {
 
 TEST(FabricState, FailedEditChangesNoView) {
     FabricState s(fabric(), "sim");
-    VectorSink sink;
+    sources::VectorSink sink;
     // The sm view gets 0x8005 first; moving it then fails on device/sma, which lack it.
     ASSERT_TRUE(s.apply(TableEffect{edit(PKeyOp::set, 5, 0x8005), kSmView}, {}, sink).ok());
     auto r = s.apply(TableEffect{edit(PKeyOp::move, 6, 0x8005), kFabricViews}, {}, sink);
@@ -122,7 +122,7 @@ TEST(FabricState, FailedEditChangesNoView) {
 
 TEST(FabricState, CountersSaturateOrWrapByTheirWidth) {
     FabricState s(fabric(), "sim");
-    VectorSink sink;
+    sources::VectorSink sink;
     auto add = [&](const char* name, uint64_t n) {
         return s.apply(CounterStep{kIb, CounterOp::add, name, n}, {}, sink).ok();
     };
@@ -152,7 +152,7 @@ TEST(FabricState, CountersSaturateOrWrapByTheirWidth) {
 
 TEST(FabricState, CounterSamplesCarryWidthAndKind) {
     FabricState s(fabric(), "sim");
-    VectorSink sink;
+    sources::VectorSink sink;
     s.sample_counters(TimePoint{} + 1s, sink);
     const auto list = all_of<DeviceList>(sink.observations);
     ASSERT_EQ(list.size(), 1u);
@@ -175,7 +175,7 @@ TEST(FabricState, CounterSamplesCarryWidthAndKind) {
 
 TEST(FabricState, TrafficCountersGrowOnlyWhileActive) {
     FabricState s(fabric(), "sim");
-    VectorSink sink;
+    sources::VectorSink sink;
     s.sample_counters(TimePoint{} + 0s, sink);
     EXPECT_EQ(s.counter(kIb, "port_rcv_data")->value, 0u);
     s.sample_counters(TimePoint{} + 1s + 500ms, sink);
@@ -192,7 +192,7 @@ TEST(FabricState, TrafficCountersGrowOnlyWhileActive) {
 
 TEST(FabricState, TableSamplesHaveEveryExposedViewButNeverCache) {
     FabricState s(fabric(), "sim");
-    VectorSink sink;
+    sources::VectorSink sink;
     s.sample_tables(TimePoint{} + 10s, sink);
     const auto infos = all_of<DeviceInfo>(sink.observations);
     ASSERT_EQ(infos.size(), 3u);
@@ -210,7 +210,7 @@ TEST(FabricState, TableSamplesHaveEveryExposedViewButNeverCache) {
 
 TEST(FabricState, EventsAndMrEventsAreEmittedWhenTheyHappen) {
     FabricState s(fabric(), "sim");
-    VectorSink sink;
+    sources::VectorSink sink;
     const auto when = TimePoint{} + 3s;
     ASSERT_TRUE(
         s.apply(EventStep{AsyncEvent{"ib0", 1, AsyncEventType::pkey_change, {}}}, when, sink).ok());
@@ -231,7 +231,7 @@ TEST(FabricState, EventsAndMrEventsAreEmittedWhenTheyHappen) {
 
 TEST(FabricState, UnpluggedDeviceIsNotSeenUntilItReturns) {
     FabricState s(fabric(), "sim");
-    VectorSink sink;
+    sources::VectorSink sink;
     ASSERT_TRUE(s.apply(DeviceStep{"ib0", false}, {}, sink).ok());
     EXPECT_FALSE(s.device_present("ib0"));
     EXPECT_FALSE(s.apply(DeviceStep{"ib0", false}, {}, sink).ok());

@@ -11,7 +11,7 @@
 #include "collector/sim/simulated_fabric.hpp"
 #include "tests/collector/sim/sim_test_support.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::sim {
 namespace {
 
 using namespace std::chrono_literals;
@@ -20,17 +20,17 @@ using sim::testing::t0;
 class XprtrdmaStuckMr : public ::testing::Test {
 protected:
     void SetUp() override {
-        SourceSettings settings;
+        sources::SourceSettings settings;
         settings.scenario = "mr-xprtrdma-stuck";
         auto f = make_simulated_fabric(settings);
         ASSERT_TRUE(f.ok()) << f.error().message;
         fabric = std::move(*f);
-        engine = make_default_engine();
+        engine = engine::make_default_engine();
     }
 
     // Steps the source every 100 ms up to t0() + at, as the collector's poll loop would.
     void run_to(Duration at) {
-        for (; now <= t0() + at; now += 100ms) step_source(*fabric, now, *engine);
+        for (; now <= t0() + at; now += 100ms) engine::step_source(*fabric, now, *engine);
     }
 
     const MrRecord* mr(uint64_t id) {
@@ -49,7 +49,7 @@ protected:
     }
 
     std::unique_ptr<SimulatedFabric> fabric;
-    std::unique_ptr<Engine> engine;
+    std::unique_ptr<engine::Engine> engine;
     SnapshotPtr snap;
     TimePoint now = t0();
 };
@@ -71,8 +71,8 @@ TEST_F(XprtrdmaStuckMr, FlushThenBindErrorThenDeregRaisesAndClearsNeedsDereg) {
     EXPECT_EQ(mr(17)->last_op, MrOp::local_inv);
     EXPECT_EQ(mr(17)->last_status, WcStatus::wr_flush_err);
     run_to(14900ms);
-    EXPECT_EQ(active(kRuleMrUnknown), nullptr);
-    EXPECT_EQ(active(kRuleMrNeedsDereg), nullptr);
+    EXPECT_EQ(active(engine::mr::kRuleMrUnknown), nullptr);
+    EXPECT_EQ(active(engine::mr::kRuleMrNeedsDereg), nullptr);
 
     // 15 s: the next FASTREG completes MW_BIND_ERR: stuck, mr.needs_dereg (critical, IB advice).
     run_to(15s);
@@ -80,28 +80,28 @@ TEST_F(XprtrdmaStuckMr, FlushThenBindErrorThenDeregRaisesAndClearsNeedsDereg) {
     EXPECT_EQ(mr(17)->state_since, t0() + 15s);
     EXPECT_EQ(mr(17)->last_op, MrOp::fastreg);
     EXPECT_EQ(mr(17)->last_status, WcStatus::mw_bind_err);
-    const Finding* f = active(kRuleMrNeedsDereg);
+    const Finding* f = active(engine::mr::kRuleMrNeedsDereg);
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->severity, Severity::critical);
     EXPECT_EQ(f->since, t0() + 15s);
     EXPECT_NE(f->advice.find("deregister"), std::string::npos) << f->advice;
     EXPECT_NE(f->advice.find("xprtrdma"), std::string::npos) << f->advice;
-    EXPECT_EQ(active(kRuleMrUnknown), nullptr);
+    EXPECT_EQ(active(engine::mr::kRuleMrUnknown), nullptr);
 
     // Stuck is sticky: past the unknown threshold nothing changes but the time in state.
     run_to(44900ms);
     EXPECT_EQ(mr(17)->state, MrState::stuck);
-    EXPECT_NE(active(kRuleMrNeedsDereg), nullptr);
-    EXPECT_EQ(active(kRuleMrUnknown), nullptr);
+    EXPECT_NE(active(engine::mr::kRuleMrNeedsDereg), nullptr);
+    EXPECT_EQ(active(engine::mr::kRuleMrUnknown), nullptr);
 
     // 45 s: xprtrdma deregisters MR 17 and allocates MR 18. The finding clears at that instant
     // and the recovery is recorded from the flush (10 s) to the deregistration (45 s).
     run_to(45s);
     EXPECT_EQ(mr(17)->state, MrState::deregistered);
-    EXPECT_EQ(active(kRuleMrNeedsDereg), nullptr);
+    EXPECT_EQ(active(engine::mr::kRuleMrNeedsDereg), nullptr);
     bool cleared = false;
     for (const auto& h : engine->findings().history()) {
-        if (h.rule == kRuleMrNeedsDereg && h.subject.mr == 17u) {
+        if (h.rule == engine::mr::kRuleMrNeedsDereg && h.subject.mr == 17u) {
             ASSERT_TRUE(h.cleared);
             EXPECT_EQ(*h.cleared, t0() + 45s);
             cleared = true;
@@ -131,4 +131,4 @@ TEST_F(XprtrdmaStuckMr, FlushThenBindErrorThenDeregRaisesAndClearsNeedsDereg) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sim

@@ -46,7 +46,7 @@ PlayerOptions options() {
 
 TEST(ScenarioPlayer, StartsWithItsStatusAndAFullSample) {
     ScenarioPlayer p(story(), options());
-    VectorSink sink;
+    sources::VectorSink sink;
     p.play_until(t0(), sink);
     ASSERT_TRUE(p.started());
     EXPECT_EQ(p.start_time(), t0());
@@ -114,7 +114,7 @@ TEST(ScenarioPlayer, SameObservationsWhateverThePollTimes) {
 
 TEST(ScenarioPlayer, RefreshRereadsOnePortNow) {
     ScenarioPlayer p(story(), options());
-    VectorSink sink;
+    sources::VectorSink sink;
     p.start(t0(), sink);
     p.play_until(t0() + 5200ms, sink);  // the move has been programmed, no table poll since 5s
     sink.observations.clear();
@@ -139,7 +139,7 @@ TEST(ScenarioPlayer, RefreshRereadsOnePortNow) {
 
 TEST(ScenarioPlayer, RefreshPlaysUpToItsTimeFirst) {
     ScenarioPlayer p(story(), options());
-    VectorSink sink;
+    sources::VectorSink sink;
     p.play_until(t0(), sink);
     sink.observations.clear();
     p.refresh(PortRef{"ib0", 1}, t0() + 5200ms, sink);
@@ -152,7 +152,7 @@ TEST(ScenarioPlayer, RefreshPlaysUpToItsTimeFirst) {
 
 TEST(ScenarioPlayer, ExplicitStartFixesTimeZero) {
     ScenarioPlayer p(story(), options());
-    VectorSink sink;
+    sources::VectorSink sink;
     p.start(t0() - 10s, sink);
     p.start(t0(), sink);  // ignored
     p.play_until(t0(), sink);

@@ -17,7 +17,7 @@ inline TimePoint t0() {
 // Polls every `step` from t0() to t0() + until, refreshing ports the way the daemon does.
 inline std::vector<Observation> play(ScenarioPlayer& player, Duration until, Duration step,
                                      bool route_refresh = true) {
-    VectorSink sink;
+    sources::VectorSink sink;
     for (TimePoint now = t0();; now += step) {
         if (now > t0() + until) now = t0() + until;
         const size_t before = sink.observations.size();

@@ -8,7 +8,7 @@
 #include "collector/sim/simulated_fabric.hpp"
 #include "tests/collector/sim/sim_test_support.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::sim {
 namespace {
 
 using namespace std::chrono_literals;
@@ -17,21 +17,21 @@ using sim::testing::t0;
 class Collector {
 public:
     explicit Collector(std::string scenario) {
-        SourceSettings settings;
+        sources::SourceSettings settings;
         settings.scenario = std::move(scenario);
         auto f = make_simulated_fabric(settings);
         EXPECT_TRUE(f.ok()) << (f.ok() ? "" : f.error().message);
         fabric_ = std::move(*f);
-        engine_ = make_default_engine();
+        engine_ = engine::make_default_engine();
     }
 
     SnapshotPtr run_until(Duration until) {
         for (; now_ <= t0() + until; now_ += 100ms) {
-            VectorSink sink;
+            sources::VectorSink sink;
             fabric_->poll(now_, sink);
             feed(sink);
             for (const auto& port : engine_->take_refresh_requests()) {
-                VectorSink again;
+                sources::VectorSink again;
                 fabric_->refresh(port, now_, again);
                 feed(again);
             }
@@ -41,12 +41,12 @@ public:
     }
 
 private:
-    void feed(const VectorSink& sink) {
+    void feed(const sources::VectorSink& sink) {
         for (const auto& o : sink.observations) engine_->consume(o);
     }
 
     std::unique_ptr<SimulatedFabric> fabric_;
-    std::unique_ptr<Engine> engine_;
+    std::unique_ptr<engine::Engine> engine_;
     TimePoint now_ = t0();
 };
 
@@ -126,4 +126,4 @@ TEST(SimulatedFabricEngine, PKeyChangeRaisesTheDeviceGeneration) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sim

@@ -10,7 +10,7 @@
 #include "collector/sim/shipped_scenarios.hpp"
 #include "tests/collector/sim/sim_test_support.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::sim {
 namespace {
 
 using namespace std::chrono_literals;
@@ -37,7 +37,7 @@ private:
 };
 
 TEST(SimulatedFabric, DefaultScenarioFromEmptySettings) {
-    SourceSettings settings;
+    sources::SourceSettings settings;
     auto src = make_sim_source(settings);
     ASSERT_TRUE(src.ok()) << src.error().message;
     EXPECT_EQ((*src)->name(), "sim");
@@ -53,14 +53,14 @@ TEST(SimulatedFabric, DefaultScenarioFromEmptySettings) {
 }
 
 TEST(SimulatedFabric, UsesTheSettingsIntervals) {
-    SourceSettings settings;
+    sources::SourceSettings settings;
     settings.scenario = "port-flap";
     settings.counter_interval = 2s;
     settings.pkey_interval = 30s;
     auto fabric = make_simulated_fabric(settings);
     ASSERT_TRUE(fabric.ok()) << fabric.error().message;
     EXPECT_EQ((*fabric)->poll_interval(), 2s);
-    VectorSink sink;
+    sources::VectorSink sink;
     (*fabric)->poll(t0() + 0s, sink);
     (*fabric)->poll(t0() + 60s, sink);
     size_t tables = 0, states = 0;
@@ -74,7 +74,7 @@ TEST(SimulatedFabric, UsesTheSettingsIntervals) {
 
 TEST(SimulatedFabric, LoadsAScenarioFile) {
     ScenarioFile file("device d0\nport d0:1\nat 1s event d0:1 PKEY_CHANGE\n");
-    SourceSettings settings;
+    sources::SourceSettings settings;
     settings.scenario = file.path();
     auto fabric = make_simulated_fabric(settings);
     ASSERT_TRUE(fabric.ok()) << fabric.error().message;
@@ -84,7 +84,7 @@ TEST(SimulatedFabric, LoadsAScenarioFile) {
 
 TEST(SimulatedFabric, BadScenarioFileNamesFileLineAndColumn) {
     ScenarioFile file("device d0\nport d0:1 lid=banana\n");
-    SourceSettings settings;
+    sources::SourceSettings settings;
     settings.scenario = file.path();
     auto src = make_sim_source(settings);
     ASSERT_FALSE(src.ok());
@@ -93,7 +93,7 @@ TEST(SimulatedFabric, BadScenarioFileNamesFileLineAndColumn) {
 }
 
 TEST(SimulatedFabric, MissingFileAndUnknownName) {
-    SourceSettings settings;
+    sources::SourceSettings settings;
     settings.scenario = "/nonexistent/dir/x.scn";
     auto missing = make_sim_source(settings);
     ASSERT_FALSE(missing.ok());
@@ -108,10 +108,10 @@ TEST(SimulatedFabric, MissingFileAndUnknownName) {
 }
 
 TEST(SimulatedFabric, LooksLikeARealSourceDownstream) {
-    SourceSettings settings;
+    sources::SourceSettings settings;
     auto fabric = make_simulated_fabric(settings);
     ASSERT_TRUE(fabric.ok());
-    VectorSink sink;
+    sources::VectorSink sink;
     for (auto now = t0(); now <= t0() + 5min; now += 1s) {
         const size_t before = sink.observations.size();
         (*fabric)->poll(now, sink);
@@ -139,4 +139,4 @@ TEST(SimulatedFabric, LooksLikeARealSourceDownstream) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sim

@@ -8,7 +8,7 @@
 #include "exporters/prometheus/snapshot_collectable.hpp"
 #include "tests/exporters/sample_snapshot.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 namespace {
 
 using json = rdmadiag::Json;
@@ -32,8 +32,8 @@ protected:
         return json::parse(r.body);
     }
 
-    SnapshotStore store;
-    SnapshotCollectable metrics{store};
+    publish::SnapshotStore store;
+    prom::SnapshotCollectable metrics{store};
     ApiRouter router{store, metrics};
 };
 
@@ -62,8 +62,8 @@ TEST_F(ApiRouterTest, MetricsFollowEachNewSnapshot) {
     store.publish(next);
     auto second = get("/metrics").body;
     EXPECT_NE(second.find("rdmadiag_snapshot_sequence 18"), std::string::npos);
-    CollectorStats stats;
-    stats.sources.push_back(SourceTiming{"sysfs", true, 3, 0, {}, {}, 0});
+    publish::CollectorStats stats;
+    stats.sources.push_back(publish::SourceTiming{"sysfs", true, 3, 0, {}, {}, 0});
     store.publish_stats(stats);
     EXPECT_NE(get("/metrics").body.find("rdmadiag_source_polls_total{source=\"sysfs\"} 3"),
               std::string::npos);
@@ -73,7 +73,7 @@ TEST_F(ApiRouterTest, HealthzIsOkOnceASnapshotIsPublished) {
     auto j = get_json("/healthz");
     EXPECT_EQ(j["status"], "ok");
     EXPECT_EQ(j["sequence"], 17);
-    SnapshotStore empty;
+    publish::SnapshotStore empty;
     ApiRouter fresh(empty, metrics);
     HttpRequest r{"GET", "/healthz", "", {}, -1, false};
     auto resp = fresh.handle(r);
@@ -213,4 +213,4 @@ TEST(HttpRequest, QueryParametersAreDecoded) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

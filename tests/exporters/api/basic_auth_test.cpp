@@ -3,7 +3,7 @@
 #include <crypt.h>
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 namespace {
 
 // A fresh bcrypt hash of `password` (cost 4 keeps the test fast; verification reads the cost
@@ -70,4 +70,4 @@ TEST(BasicAuth, AllowsOnlyKnownUsersWithTheirPassword) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

@@ -1,4 +1,5 @@
 #include "exporters/api/http_server.hpp"
+#include "collector/common/text_file.hpp"
 
 #include <crypt.h>
 #include <gtest/gtest.h>
@@ -9,14 +10,27 @@
 #include <thread>
 #include <vector>
 
-#include "collector/daemon/simple_yaml.hpp"
+#include "collector/common/simple_yaml.hpp"
 #include "exporters/api/api_router.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
 #include "tests/exporters/api/raw_http_client.hpp"
 #include "tests/exporters/sample_snapshot.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 namespace {
+
+TEST(HttpServer, ListenAddressesInCivetWebForm) {
+    EXPECT_EQ(*civetweb_listen_spec(":9857"), "9857");
+    EXPECT_EQ(*civetweb_listen_spec("9857"), "9857");
+    EXPECT_EQ(*civetweb_listen_spec("0.0.0.0:9857"), "9857");
+    EXPECT_EQ(*civetweb_listen_spec("127.0.0.1:0"), "127.0.0.1:0");
+    EXPECT_EQ(*civetweb_listen_spec("[::1]:9857"), "[::1]:9857");
+    EXPECT_FALSE(civetweb_listen_spec("127.0.0.1:http").ok());
+    EXPECT_FALSE(civetweb_listen_spec("127.0.0.1:70000").ok());
+    EXPECT_FALSE(civetweb_listen_spec("::1:9857").ok());
+    EXPECT_FALSE(civetweb_listen_spec("[::1]9857").ok());
+    EXPECT_FALSE(civetweb_listen_spec("").ok());
+}
 
 using namespace std::chrono_literals;
 using testing::body_of;
@@ -43,8 +57,8 @@ protected:
         return ports.empty() ? 0 : ports[0];
     }
 
-    SnapshotStore store;
-    SnapshotCollectable metrics{store};
+    publish::SnapshotStore store;
+    prom::SnapshotCollectable metrics{store};
     ApiRouter router{store, metrics};
     std::unique_ptr<HttpServer> server;
 };
@@ -273,7 +287,7 @@ TEST_F(HttpServerTest, TlsWithACertificateAndKeyFromTheWebConfig) {
     std::string curl = "curl -sS --max-time 10 --cacert " + dir + "/cert.pem -o " + out +
                        " https://127.0.0.1:" + std::to_string(port) + "/healthz";
     EXPECT_EQ(std::system(curl.c_str()), 0);
-    std::string body = read_text_file(out).value_or("");
+    std::string body = common::read_text_file(out).value_or("");
     EXPECT_NE(body.find("\"status\":\"ok\""), std::string::npos) << body;
     // Plain HTTP to the TLS port gets no data.
     EXPECT_EQ(status_of(http_exchange(port, http_get("/healthz"))), -1);
@@ -291,7 +305,7 @@ TEST_F(HttpServerTest, TlsWithACertificateAndKeyFromTheWebConfig) {
                         " -w '%{http_code}' https://127.0.0.1:" + std::to_string(port) +
                         "/healthz > " + dir + "/code.txt";
     EXPECT_EQ(std::system(spoof.c_str()), 0);
-    EXPECT_EQ(read_text_file(dir + "/code.txt").value_or(""), "200");
+    EXPECT_EQ(common::read_text_file(dir + "/code.txt").value_or(""), "200");
     std::system(("rm -rf " + dir).c_str());
 }
 
@@ -335,4 +349,4 @@ TEST_F(HttpServerTest, UnreadableTlsFilesAreAStartError) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

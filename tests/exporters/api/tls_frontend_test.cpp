@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 namespace {
 
 TEST(TlsFrontend, StampsTheRequestHeadAfterTheRequestLine) {
@@ -34,4 +34,4 @@ TEST(TlsFrontend, TokensAreRandomHex) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

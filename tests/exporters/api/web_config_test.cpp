@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::api {
 namespace {
 
 TEST(WebConfig, ParsesTlsAndUsers) {
@@ -76,4 +76,4 @@ TEST(WebConfig, LoadNamesTheFile) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::api

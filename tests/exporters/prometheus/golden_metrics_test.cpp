@@ -7,8 +7,9 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "collector/common/simple_yaml.hpp"
+#include "collector/common/text_file.hpp"
 #include "collector/daemon/collector_runtime.hpp"
-#include "collector/daemon/simple_yaml.hpp"
 #include "collector/engine/default_engine.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
@@ -18,23 +19,23 @@
 
 #include <sstream>
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 namespace {
 
 std::string scrape_fixture(const std::string& root) {
     ManualClock clock(*parse_time("2026-12-02T12:00:00Z"));
-    Logger log(
-        LogLevel::error, LogFormat::logfmt, [](std::string_view) {}, &clock);
-    auto engine = make_default_engine();
-    SnapshotStore store;
-    SourceSettings settings;
+    common::Logger log(
+        common::LogLevel::error, common::LogFormat::logfmt, [](std::string_view) {}, &clock);
+    auto engine = engine::make_default_engine();
+    publish::SnapshotStore store;
+    sources::SourceSettings settings;
     settings.sysfs_root = std::string(RDMADIAG_FIXTURES) + "/sysfs/" + root;
-    auto source = make_sysfs_source(settings);
+    auto source = sysfs::make_sysfs_source(settings);
     EXPECT_TRUE(source.ok());
     if (!source.ok()) return "";
-    std::vector<std::unique_ptr<Source>> sources;
+    std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::move(*source));
-    CollectorRuntime runtime(std::move(sources), *engine, store, clock, log);
+    daemon::CollectorRuntime runtime(std::move(sources), *engine, store, clock, log);
     // Two rounds a P_Key interval apart, so both of the source's cadences have run.
     runtime.step();
     clock.advance(settings.pkey_interval);
@@ -58,7 +59,7 @@ TEST_P(GoldenMetrics, MatchesTheGoldenFile) {
         std::ofstream(golden, std::ios::binary) << got;
         GTEST_SKIP() << "rewrote " << golden;
     }
-    auto want = read_text_file(golden);
+    auto want = common::read_text_file(golden);
     ASSERT_TRUE(want.ok()) << want.error().message << " (create it with RDMADIAG_UPDATE_GOLDEN=1)";
     EXPECT_EQ(got, *want) << "the /metrics output for " << root
                           << " changed; if intended, rerun with RDMADIAG_UPDATE_GOLDEN=1";
@@ -75,4 +76,4 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenMetrics,
                          });
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

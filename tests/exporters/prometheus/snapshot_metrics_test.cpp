@@ -7,7 +7,7 @@
 #include "exporters/prometheus/snapshot_collectable.hpp"
 #include "tests/exporters/sample_snapshot.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::prom {
 namespace {
 
 using prometheus::MetricFamily;
@@ -156,8 +156,8 @@ TEST_F(SnapshotMetrics, SourcesUpWithTimings) {
     EXPECT_EQ(value(fams, "rdmadiag_source_errors_total", {{"source", "sysfs"}}), 2);
     EXPECT_FALSE(
         value(fams, "rdmadiag_source_last_observation_timestamp_seconds", {{"source", "tracefs"}}));
-    CollectorStats stats;
-    SourceTiming t;
+    publish::CollectorStats stats;
+    publish::SourceTiming t;
     t.name = "sysfs";
     t.polled = true;
     t.polls = 10;
@@ -181,7 +181,7 @@ TEST(SnapshotMetricsEmpty, AnEmptySnapshotHasOnlyTheExportersOwnMetrics) {
 }
 
 TEST(SnapshotCollectable, SerializesTheLatestSnapshotInTextFormat) {
-    SnapshotStore store;
+    publish::SnapshotStore store;
     SnapshotCollectable c(store);
     store.publish(std::make_shared<Snapshot>(testing::sample_snapshot()));
     auto text = serialize_metrics(c);
@@ -206,4 +206,4 @@ TEST(MetricWriter, DeclaresFamiliesOnceAndDropsEmptyOnes) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::prom

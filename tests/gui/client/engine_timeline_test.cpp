@@ -48,13 +48,15 @@ TEST(EngineTimeline, UnknownScenarioSaysWhichExist) {
 }
 
 TEST(EngineTimeline, SourceThatCannotRunIsAnError) {
-    class Endless final : public Source {
+    class Endless final : public sources::Source {
     public:
         std::string_view name() const override { return "endless"; }
-        Availability availability() const override { return {true, ""}; }
+        sources::Availability availability() const override { return {true, ""}; }
     };
     auto t = EngineTimeline::create(
-        []() -> Result<std::unique_ptr<Source>> { return std::unique_ptr<Source>(new Endless); },
+        []() -> Result<std::unique_ptr<sources::Source>> {
+            return std::unique_ptr<sources::Source>(new Endless);
+        },
         kStart, "endless");
     ASSERT_FALSE(t.ok());
     EXPECT_EQ(t.error().message, "endless has no end to play to");

@@ -43,13 +43,13 @@ TEST(RecordingKind, ToldByTheFirstLineNotTheName) {
 // observation of the recording in order (what `rdmadiag replay` does).
 TEST(RecordingTimeline, ReachesWhatTheEngineReachesFromTheSameObservations) {
     const std::string path = recording_path("sim-pkey-change-missed-event.jsonl");
-    auto rec = read_recording_file(path);
+    auto rec = replay::read_recording_file(path);
     ASSERT_TRUE(rec.ok()) << rec.error().message;
     ASSERT_FALSE(rec->observations.empty());
     const TimePoint first = rec->observations.front().time;
     const TimePoint last = rec->observations.back().time;
 
-    auto direct = make_default_engine();
+    auto direct = engine::make_default_engine();
     for (const auto& o : rec->observations) direct->consume(o);
     direct->advance(last);
     const auto expected = direct->snapshot();

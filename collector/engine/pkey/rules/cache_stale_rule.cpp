@@ -5,7 +5,7 @@
 #include "collector/engine/pkey/pkey_diff.hpp"
 #include "collector/engine/pkey/rules/pkey_rule.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 namespace {
 
@@ -84,4 +84,4 @@ void note_cache_healed(PKeyRuleContext& rc) {
     t.stale_since.reset();
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -5,7 +5,7 @@
 
 #include "collector/engine/pkey/rules/pkey_rule.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 inline FindingSubject change_subject(const PKeyRuleContext& rc, uint16_t index, uint16_t pkey) {
     FindingSubject s = rc.port_subject();
@@ -19,4 +19,4 @@ inline std::string generation_step(const PKeyDiff& d) {
            " -> " + std::to_string(d.new_generation) + " at " + format_time(d.time);
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

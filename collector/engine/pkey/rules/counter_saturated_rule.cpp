@@ -6,7 +6,7 @@
 
 #include "collector/engine/pkey/rules/pkey_rule.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 void judge_counter_saturation(PKeyRuleContext& rc) {
     std::string evidence;
@@ -31,4 +31,4 @@ void judge_counter_saturation(PKeyRuleContext& rc) {
         "become visible again; until then pkey.violations_after_change cannot fire here."));
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -5,7 +5,7 @@
 
 #include "collector/engine/pkey/rules/pkey_rule.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 TimePoint judge_flapping(PKeyRuleContext& rc) {
     auto& changes = rc.track.recent_changes;
@@ -32,4 +32,4 @@ TimePoint judge_flapping(PKeyRuleContext& rc) {
     return changes.front() + rc.settings.flap_window;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -6,7 +6,7 @@
 #include "collector/engine/pkey/pkey_diff.hpp"
 #include "collector/engine/pkey/rules/change_subject.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 namespace {
 
@@ -38,4 +38,4 @@ void report_index_reuses(PKeyRuleContext& rc, const PKeyDiff& diff) {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

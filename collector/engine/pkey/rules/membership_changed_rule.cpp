@@ -4,7 +4,7 @@
 #include "collector/engine/pkey/pkey_diff.hpp"
 #include "collector/engine/pkey/rules/change_subject.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 void report_membership_changes(PKeyRuleContext& rc, const PKeyDiff& diff) {
     for (const auto& c : diff.changes) {
@@ -22,4 +22,4 @@ void report_membership_changes(PKeyRuleContext& rc, const PKeyDiff& diff) {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 FindingSubject PKeyRuleContext::port_subject() const {
     FindingSubject s;
@@ -80,4 +80,4 @@ TimePoint expire_held_findings(PKeyRuleContext& rc) {
     return next;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -9,7 +9,7 @@
 #include "collector/engine/pkey/port_pkey_track.hpp"
 #include "collector/model/counter_state.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 inline constexpr std::string_view kRuleCacheStale = "pkey.cache_stale";
 inline constexpr std::string_view kRuleViewDivergence = "pkey.view_divergence";
@@ -89,4 +89,4 @@ void judge_counter_saturation(PKeyRuleContext& rc);
 // Clears held findings whose time is up.
 TimePoint expire_held_findings(PKeyRuleContext& rc);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -3,7 +3,7 @@
 #include "collector/engine/pkey/pkey_diff.hpp"
 #include "collector/engine/pkey/rules/change_subject.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 void report_removals(PKeyRuleContext& rc, const PKeyDiff& diff) {
     for (const auto& c : diff.changes) {
@@ -17,4 +17,4 @@ void report_removals(PKeyRuleContext& rc, const PKeyDiff& diff) {
     }
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -5,7 +5,7 @@
 
 #include "collector/engine/pkey/rules/pkey_rule.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 void report_spurious_event(PKeyRuleContext& rc, TimePoint event_time) {
     const auto& dev = rc.track.view(PKeyView::device);
@@ -19,4 +19,4 @@ void report_spurious_event(PKeyRuleContext& rc, TimePoint event_time) {
                     "back faster than it is read (see pkey.flapping)."));
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -5,7 +5,7 @@
 #include "collector/engine/pkey/pkey_diff.hpp"
 #include "collector/engine/pkey/rules/pkey_rule.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 namespace {
 
@@ -67,4 +67,4 @@ TimePoint judge_view_divergence(PKeyRuleContext& rc) {
     return std::min(next_expiry, rc.now() + rc.settings.divergence_grace);
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -7,7 +7,7 @@
 #include "collector/engine/pkey/pkey_diff.hpp"
 #include "collector/engine/pkey/rules/pkey_rule.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 
 namespace {
 
@@ -72,4 +72,4 @@ TimePoint judge_violations_quiet(PKeyRuleContext& rc) {
     return TimePoint::max();
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

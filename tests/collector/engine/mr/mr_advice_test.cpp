@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::engine::mr {
 namespace {
 
 TEST(MrAdvice, HealthyStatesNeedNothing) {
@@ -34,4 +34,4 @@ TEST(MrAdvice, NamesTheOwner) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::mr

@@ -6,7 +6,7 @@
 #include "tests/collector/engine/mr/mr_test_events.hpp"
 #include "tests/collector/engine/test_observations.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::mr {
 namespace {
 
 using test::at;
@@ -450,4 +450,4 @@ TEST_F(MrHealthTrackerTest, XprtrdmaStoryEndToEnd) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::mr

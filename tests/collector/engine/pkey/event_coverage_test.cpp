@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 namespace {
 
 SourceStatus up_with(std::vector<EventCoverage> c) {
@@ -47,4 +47,4 @@ TEST(EventCoverage, SourcesAddUp) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

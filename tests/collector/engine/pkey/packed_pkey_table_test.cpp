@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 namespace {
 
 PKeyTable table(std::vector<uint16_t> keys, std::vector<uint16_t> unreadable = {}) {
@@ -42,4 +42,4 @@ TEST(PackedPKeyTable, TellsEveryDifference) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

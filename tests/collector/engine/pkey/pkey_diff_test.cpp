@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 namespace {
 
 PKeyTable table(std::vector<uint16_t> keys) {
@@ -107,4 +107,4 @@ TEST(PKeyDiff, DescribeChangesLimitsTheList) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

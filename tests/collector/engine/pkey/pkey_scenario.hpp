@@ -14,8 +14,8 @@ namespace rdmadiag::test {
 
 class PKeyScenario {
 public:
-    explicit PKeyScenario(PKeySettings settings = {}) {
-        auto module = std::make_unique<PKeyViews>(settings);
+    explicit PKeyScenario(engine::pkey::PKeySettings settings = {}) {
+        auto module = std::make_unique<engine::pkey::PKeyViews>(settings);
         views_ = module.get();
         engine_.add_module(std::move(module));
     }
@@ -71,16 +71,16 @@ public:
         return nullptr;
     }
     PortPKeyState port(uint32_t p = 1) const { return views_->port_state(PortRef{"mlx5_0", p}); }
-    Engine& engine() { return engine_; }
-    PKeyViews& views() { return *views_; }
+    engine::Engine& engine() { return engine_; }
+    engine::pkey::PKeyViews& views() { return *views_; }
 
 private:
     const Finding* remember(const Finding& f) const {
         last_ = f;
         return &last_;
     }
-    Engine engine_;
-    PKeyViews* views_ = nullptr;
+    engine::Engine engine_;
+    engine::pkey::PKeyViews* views_ = nullptr;
     mutable Finding last_;
 };
 

@@ -6,7 +6,7 @@
 #include "tests/collector/engine/pkey/pkey_scenario.hpp"
 #include "tests/collector/engine/test_observations.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 namespace {
 
 using test::at;
@@ -31,9 +31,9 @@ TEST(PKeyViews, GenerationRisesOnlyOnRealChange) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey {
 namespace {
 
 TEST(PKeyViews, CacheIsLoadedAtFirstSightAndSharesTheDeviceTable) {
@@ -100,4 +100,4 @@ TEST(PKeyViews, UnreadableSlotIsNotAChange) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey

@@ -19,7 +19,7 @@
 #include "collector/sources/mad/mad_observations.hpp"
 #include "collector/sources/mad/mad_source.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::mad {
 namespace {
 
 const char* bed_dir() {
@@ -118,12 +118,12 @@ struct Sweep {
 };
 
 Sweep sweep(std::map<std::string, std::string> extra = {}, TimePoint now = TimePoint{}) {
-    SourceSettings settings;
+    sources::SourceSettings settings;
     settings.extra = {{"mad.scope", "subnet"}, {"mad.sm_key", "0x1"}};
     for (auto& [k, v] : extra) settings.extra[k] = v;
     auto source = make_mad_source(settings);
     EXPECT_TRUE(source.ok());
-    VectorSink sink;
+    sources::VectorSink sink;
     (*source)->poll(now, sink);
     return Sweep{std::move(sink.observations), static_cast<MadSource&>(**source).last_stats()};
 }
@@ -219,7 +219,7 @@ TEST_F(MadIbsim, CountersEqualPerfquery) {
 }
 
 TEST_F(MadIbsim, PartitionsEditIsSeenWithItsPerIndexDiff) {
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     Sweep before = sweep({}, TimePoint{} + std::chrono::seconds(1));
     for (const auto& o : before.obs) engine->consume(o);
     auto snap1 = engine->snapshot();
@@ -278,7 +278,7 @@ TEST_F(MadIbsim, PartitionsEditIsSeenWithItsPerIndexDiff) {
 class MadIbsimReuse : public MadIbsim {};
 
 TEST_F(MadIbsimReuse, AHoleGivenToAnotherKeyIsAReusedIndex) {
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     auto feed = [&](const Sweep& s) {
         for (const auto& o : s.obs) engine->consume(o);
     };
@@ -316,11 +316,12 @@ TEST_F(MadIbsimReuse, AHoleGivenToAnotherKeyIsAReusedIndex) {
     EXPECT_EQ(changes.size(), 60u);
     size_t reused = 0;
     for (const auto& c : changes) {
-        EXPECT_EQ(c.kind, PKeyChangeKind::added) << describe_change(c);
+        EXPECT_EQ(c.kind, PKeyChangeKind::added) << engine::pkey::describe_change(c);
         if (c.index == 2) {
             EXPECT_EQ(c.new_key, 0x804b);
             EXPECT_EQ(c.previous_key, 0x8002);
-            EXPECT_EQ(describe_change(c), "0x804b added at index 2, reusing the index of 0x8002");
+            EXPECT_EQ(engine::pkey::describe_change(c),
+                      "0x804b added at index 2, reusing the index of 0x8002");
         }
         if (c.previous_key) ++reused;
     }
@@ -368,7 +369,7 @@ TEST_F(MadIbsim, ConstraintCountersSetByPerformanceSetAreSeen) {
     ASSERT_TRUE(xmit.has_value());
     EXPECT_EQ(*xmit, perfquery(*s.state(hca(2, 1))->lid, 1).at("PortXmitConstraintErrors"));
     EXPECT_LE(*xmit, 255u) << "an 8-bit counter";
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     for (const auto& o : s.obs) engine->consume(o);
     auto snap = engine->snapshot();
     const auto* port = snap->find_port(hca(2, 1));
@@ -384,7 +385,7 @@ TEST_F(MadIbsim, ConstraintCountersSetByPerformanceSetAreSeen) {
 
 TEST_F(MadIbsim, ConstraintErrorsAfterAPartitionEditRaiseViolationsAfterChange) {
     using std::chrono::milliseconds;
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     auto feed = [&](const Sweep& s) {
         for (const auto& o : s.obs) engine->consume(o);
     };
@@ -475,11 +476,11 @@ TEST_F(MadIbsim, DroppedMadsCostRetriesAndOnlyTheirPort) {
 }
 
 TEST_F(MadIbsim, LocalScopeReadsThisHostsPorts) {
-    SourceSettings settings;
+    sources::SourceSettings settings;
     auto source = make_mad_source(settings);
     ASSERT_TRUE(source.ok());
     ASSERT_TRUE((*source)->availability().available) << (*source)->availability().reason;
-    VectorSink sink;
+    sources::VectorSink sink;
     (*source)->poll(TimePoint{}, sink);
     Sweep s{std::move(sink.observations), {}};
     auto tables = s.all<PKeyTableSample>();
@@ -493,4 +494,4 @@ TEST_F(MadIbsim, LocalScopeReadsThisHostsPorts) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::mad

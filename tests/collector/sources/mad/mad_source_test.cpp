@@ -4,11 +4,11 @@
 
 #include <cstdlib>
 
-namespace rdmadiag {
+namespace rdmadiag::mad {
 namespace {
 
 TEST(MadSource, OptionsFromExtra) {
-    SourceSettings s;
+    sources::SourceSettings s;
     s.extra = {{"mad.scope", "subnet"}, {"mad.ca", "mlx5_0"},    {"mad.port", "2"},
                {"mad.sm_key", "0x1"},   {"mad.timeout", "50ms"}, {"mad.retries", "4"},
                {"mad.concurrency", "8"}};
@@ -24,7 +24,7 @@ TEST(MadSource, OptionsFromExtra) {
 }
 
 TEST(MadSource, DefaultsAreLocalWithNoSmKey) {
-    auto o = parse_mad_options(SourceSettings{});
+    auto o = parse_mad_options(sources::SourceSettings{});
     ASSERT_TRUE(o.ok());
     EXPECT_FALSE(o->subnet);
     EXPECT_FALSE(o->sm_key.has_value());
@@ -37,7 +37,7 @@ TEST(MadSource, BadOptionsAreConfigurationErrors) {
                                                                         {"mad.timeout", "0ms"},
                                                                         {"mad.retries", "-1"},
                                                                         {"mad.concurrency", "0"}}) {
-        SourceSettings s;
+        sources::SourceSettings s;
         s.extra[k] = v;
         EXPECT_FALSE(make_mad_source(s).ok()) << k << "=" << v;
     }
@@ -46,13 +46,13 @@ TEST(MadSource, BadOptionsAreConfigurationErrors) {
 TEST(MadSource, WithoutAUmadDeviceItSaysWhyAndReportsDown) {
     if (std::getenv("BED_DIR") != nullptr)
         GTEST_SKIP() << "running on the ibsim bed: a umad device is there";
-    auto src = make_mad_source(SourceSettings{});
+    auto src = make_mad_source(sources::SourceSettings{});
     ASSERT_TRUE(src.ok());
     EXPECT_EQ((*src)->name(), "mad");
     auto a = (*src)->availability();
     if (a.available) GTEST_SKIP() << "this machine has a umad device";
     EXPECT_NE(a.reason.find("umad"), std::string::npos) << a.reason;
-    VectorSink sink;
+    sources::VectorSink sink;
     (*src)->poll(TimePoint{}, sink);
     ASSERT_EQ(sink.observations.size(), 1u);
     const auto& st = std::get<SourceStatus>(sink.observations[0].body);
@@ -61,4 +61,4 @@ TEST(MadSource, WithoutAUmadDeviceItSaysWhyAndReportsDown) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::mad

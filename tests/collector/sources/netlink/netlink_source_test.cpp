@@ -7,7 +7,7 @@
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::netlink {
 namespace {
 
 using test::NlBuilder;
@@ -41,7 +41,7 @@ NlTransport fake(std::vector<std::pair<uint32_t, std::string>> devices,
 }
 
 template <class T>
-std::vector<T> of(const VectorSink& s) {
+std::vector<T> of(const sources::VectorSink& s) {
     std::vector<T> out;
     for (const auto& o : s.observations) {
         if (auto* v = std::get_if<T>(&o.body)) out.push_back(*v);
@@ -50,8 +50,8 @@ std::vector<T> of(const VectorSink& s) {
 }
 
 TEST(NetlinkSource, NoDevicesSaysSo) {
-    NetlinkSource src(SourceSettings{}, fake({}, {}));
-    VectorSink sink;
+    NetlinkSource src(sources::SourceSettings{}, fake({}, {}));
+    sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
     auto st = of<SourceStatus>(sink);
     ASSERT_EQ(st.size(), 1u);
@@ -61,9 +61,9 @@ TEST(NetlinkSource, NoDevicesSaysSo) {
 }
 
 TEST(NetlinkSource, ListsEachDeviceAndTheHost) {
-    NetlinkSource src(SourceSettings{},
+    NetlinkSource src(sources::SourceSettings{},
                       fake({{1, "mlx5_0"}, {2, "rxe0"}}, {{1, {17, 18}}, {2, {3}}}));
-    VectorSink sink;
+    sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
     auto inv = of<MrInventory>(sink);
     ASSERT_EQ(inv.size(), 3u);
@@ -77,8 +77,8 @@ TEST(NetlinkSource, ListsEachDeviceAndTheHost) {
 }
 
 TEST(NetlinkSource, AFailedDeviceMakesTheHostListingIncomplete) {
-    NetlinkSource src(SourceSettings{}, fake({{1, "mlx5_0"}, {2, "rxe0"}}, {{1, {17}}}));
-    VectorSink sink;
+    NetlinkSource src(sources::SourceSettings{}, fake({{1, "mlx5_0"}, {2, "rxe0"}}, {{1, {17}}}));
+    sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
     auto inv = of<MrInventory>(sink);
     ASSERT_EQ(inv.size(), 2u);
@@ -89,11 +89,11 @@ TEST(NetlinkSource, AFailedDeviceMakesTheHostListingIncomplete) {
 }
 
 TEST(NetlinkSource, DeviceSelectionIsHonoured) {
-    SourceSettings s;
+    sources::SourceSettings s;
     s.include_devices = {"rxe*"};
     std::vector<int> asked;
     NetlinkSource src(s, fake({{1, "mlx5_0"}, {2, "rxe0"}}, {{1, {17}}, {2, {3}}}, &asked));
-    VectorSink sink;
+    sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
     EXPECT_EQ(asked, std::vector<int>{2});
     auto inv = of<MrInventory>(sink);
@@ -107,8 +107,8 @@ TEST(NetlinkSource, RealNetlinkSaysWhyItHasNothing) {
         !std::filesystem::is_empty("/sys/class/infiniband", ec)) {
         GTEST_SKIP() << "this machine has RDMA devices; the no-device path is not reachable";
     }
-    NetlinkSource src(SourceSettings{});
-    VectorSink sink;
+    NetlinkSource src(sources::SourceSettings{});
+    sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
     auto st = of<SourceStatus>(sink);
     ASSERT_EQ(st.size(), 1u);
@@ -118,4 +118,4 @@ TEST(NetlinkSource, RealNetlinkSaysWhyItHasNothing) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::netlink

@@ -8,7 +8,7 @@
 
 #include "tests/collector/sources/netlink/nl_builder.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::netlink {
 namespace {
 
 using test::NlBuilder;
@@ -222,4 +222,4 @@ TEST(RdmaNlParser, Requests) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::netlink

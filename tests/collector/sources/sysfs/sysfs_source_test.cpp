@@ -11,7 +11,7 @@
 #include "tests/collector/sources/sysfs/sysfs_tree_writer.hpp"
 #include "tests/collector/sources/sysfs/temp_tree.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::sysfs {
 namespace {
 
 using std::chrono::milliseconds;
@@ -61,13 +61,13 @@ std::map<std::string, SampleError> errors_by_subject(const std::vector<Observati
     return out;
 }
 
-std::unique_ptr<SysfsSource> source_at(const std::string& root, SourceSettings s = {}) {
+std::unique_ptr<SysfsSource> source_at(const std::string& root, sources::SourceSettings s = {}) {
     s.sysfs_root = root;
     return std::make_unique<SysfsSource>(s, std::make_unique<sysfs::PosixSysfsReader>());
 }
 
 std::vector<Observation> sample_all(SysfsSource& src, TimePoint t = at(seconds(1))) {
-    VectorSink sink;
+    sources::VectorSink sink;
     src.sample_all(t, sink);
     return sink.observations;
 }
@@ -403,7 +403,7 @@ TEST(SysfsSourceInjected, DriverErrorsAreReportedWithTheirErrno) {
                          {"/mlx5_0/fw_ver", EINVAL},
                          {"/mlx5_0/board_id", ENOENT}};  // optional: absent, not an error
     reader->fail_list = {{"/ports/1/hw_counters", EACCES}};
-    SourceSettings s;
+    sources::SourceSettings s;
     s.sysfs_root = fixture("mlx5-ib");
     SysfsSource src(s, std::move(reader));
     auto obs = sample_all(src);
@@ -434,7 +434,7 @@ TEST(SysfsSourceInjected, AnUnlistablePortsFolderCostsOnlyThatDevice) {
     tmp.add_fixture("rxe-roce");
     auto reader = std::make_unique<FailingReader>();
     reader->fail_list = {{"/rxe0/ports", EACCES}};
-    SourceSettings s;
+    sources::SourceSettings s;
     s.sysfs_root = tmp.path();
     SysfsSource src(s, std::move(reader));
     auto obs = sample_all(src);
@@ -454,7 +454,7 @@ TEST(SysfsSourceAvailability, MissingClassFolderMeansDownWithAReason) {
     auto a = src->availability();
     EXPECT_FALSE(a.available);
     EXPECT_EQ(a.reason, "no RDMA devices under " + tmp.path() + "/class/infiniband");
-    VectorSink sink;
+    sources::VectorSink sink;
     src->poll(at(seconds(0)), sink);
     ASSERT_EQ(sink.observations.size(), 2u);
     EXPECT_EQ(std::get<SourceStatus>(sink.observations[0].body), (SourceStatus{false, a.reason}));
@@ -473,7 +473,7 @@ TEST(SysfsSourceAvailability, EmptyClassFolderMeansDown) {
 
 TEST(SysfsSourceAvailability, TheRealSysDefaultNamesSysClassInfiniband) {
     // Whatever this machine has, the reason (if any) names the real path.
-    auto src = make_sysfs_source(SourceSettings{});
+    auto src = make_sysfs_source(sources::SourceSettings{});
     ASSERT_TRUE(src.ok());
     auto a = (*src)->availability();
     if (!a.available) {
@@ -484,15 +484,15 @@ TEST(SysfsSourceAvailability, TheRealSysDefaultNamesSysClassInfiniband) {
 TEST(SysfsSourceAvailability, ADeviceThatAppearsLaterIsPickedUp) {
     test::TempTree tmp;
     ASSERT_TRUE(tmp.ok());
-    SourceSettings s;
+    sources::SourceSettings s;
     s.counter_interval = seconds(1);
     auto src = source_at(tmp.path(), s);
-    VectorSink first;
+    sources::VectorSink first;
     src->poll(at(seconds(0)), first);
     EXPECT_FALSE(only<SourceStatus>(first.observations).up);
 
     tmp.add_fixture("rxe-roce");
-    VectorSink second;
+    sources::VectorSink second;
     src->poll(at(seconds(1)), second);
     EXPECT_TRUE(only<SourceStatus>(second.observations).up);
     // New devices are described on the fast cadence without waiting for the slow one.
@@ -508,7 +508,7 @@ TEST(SysfsSourceSettings, ExcludedDevicesAreNeverRead) {
     ASSERT_TRUE(tmp.ok());
     tmp.add_fixture("mlx5-ib");
     tmp.add_fixture("broken");
-    SourceSettings s;
+    sources::SourceSettings s;
     s.exclude_devices = {"mlx5_2"};
     auto reader = std::make_unique<FailingReader>();
     // Any read under the excluded device would be reported as an error.
@@ -527,7 +527,7 @@ TEST(SysfsSourceSettings, IncludePatternsSelectDevices) {
     ASSERT_TRUE(tmp.ok());
     tmp.add_fixture("mlx5-ib");
     tmp.add_fixture("rxe-roce");
-    SourceSettings s;
+    sources::SourceSettings s;
     s.include_devices = {"rxe*"};
     auto obs = sample_all(*source_at(tmp.path(), s));
     EXPECT_EQ(only<DeviceList>(obs).devices, std::vector<std::string>{"rxe0"});
@@ -539,7 +539,7 @@ TEST(SysfsSourceSettings, IncludePatternsSelectDevices) {
 }
 
 TEST(SysfsSourceSettings, FactoryRejectsNonPositiveIntervals) {
-    SourceSettings s;
+    sources::SourceSettings s;
     s.counter_interval = Duration::zero();
     EXPECT_FALSE(make_sysfs_source(s).ok());
     s.counter_interval = seconds(1);
@@ -565,7 +565,7 @@ PollCounts count(const std::vector<Observation>& obs) {
 }
 
 TEST(SysfsSourceCadence, TablesArePolledMoreSlowlyThanCounters) {
-    SourceSettings s;
+    sources::SourceSettings s;
     s.counter_interval = seconds(1);
     s.pkey_interval = seconds(10);
     auto src = source_at(fixture("mlx5-ib"), s);
@@ -574,7 +574,7 @@ TEST(SysfsSourceCadence, TablesArePolledMoreSlowlyThanCounters) {
     const TimePoint t0 = at(seconds(100));
     std::vector<PollCounts> polls;
     for (int i = 0; i <= 20; ++i) {
-        VectorSink sink;
+        sources::VectorSink sink;
         src->poll(t0 + seconds(i), sink);
         polls.push_back(count(sink.observations));
     }
@@ -588,13 +588,13 @@ TEST(SysfsSourceCadence, TablesArePolledMoreSlowlyThanCounters) {
 }
 
 TEST(SysfsSourceCadence, NothingIsDueBetweenTicksAndLatePollsDoNotDrift) {
-    SourceSettings s;
+    sources::SourceSettings s;
     s.counter_interval = seconds(2);
     s.pkey_interval = seconds(5);
     auto src = source_at(fixture("mlx5-ib"), s);
     EXPECT_EQ(src->poll_interval(), seconds(2));
     auto poll = [&](Duration t) {
-        VectorSink sink;
+        sources::VectorSink sink;
         src->poll(at(t), sink);
         return count(sink.observations);
     };
@@ -613,7 +613,7 @@ TEST(SysfsSourceCadence, NothingIsDueBetweenTicksAndLatePollsDoNotDrift) {
 }
 
 TEST(SysfsSourceCadence, PKeyIntervalShorterThanCountersSetsThePollInterval) {
-    SourceSettings s;
+    sources::SourceSettings s;
     s.counter_interval = seconds(30);
     s.pkey_interval = seconds(5);
     EXPECT_EQ(source_at(fixture("mlx5-ib"), s)->poll_interval(), seconds(5));
@@ -625,11 +625,11 @@ TEST(SysfsSourceRefresh, ReReadsThatPortsTableAndStateNow) {
     test::TempTree tmp;
     ASSERT_TRUE(tmp.ok());
     tmp.add_fixture("mlx5-ib");
-    SourceSettings s;
+    sources::SourceSettings s;
     s.counter_interval = seconds(1);
     s.pkey_interval = seconds(60);
     auto src = source_at(tmp.path(), s);
-    VectorSink first;
+    sources::VectorSink first;
     src->poll(at(seconds(0)), first);
     EXPECT_EQ(only<PKeyTableSample>(first.observations).table.keys[1], 0x8001);
 
@@ -639,12 +639,12 @@ TEST(SysfsSourceRefresh, ReReadsThatPortsTableAndStateNow) {
     ASSERT_TRUE(test::write_text_file(port + "/pkeys/7", "0x8001\n").ok());
     ASSERT_TRUE(test::write_text_file(port + "/state", "1: DOWN\n").ok());
 
-    VectorSink fast;
+    sources::VectorSink fast;
     src->poll(at(seconds(1)), fast);
     EXPECT_TRUE(all<PKeyTableSample>(fast.observations).empty());
     EXPECT_EQ(only<PortStateSample>(fast.observations).state, PortState::down);
 
-    VectorSink refreshed;
+    sources::VectorSink refreshed;
     src->refresh(PortRef{"mlx5_0", 1}, at(milliseconds(1200)), refreshed);
     auto table = only<PKeyTableSample>(refreshed.observations);
     EXPECT_EQ(table.table.keys[1], 0x0000);
@@ -655,7 +655,7 @@ TEST(SysfsSourceRefresh, ReReadsThatPortsTableAndStateNow) {
     for (const auto& o : refreshed.observations) EXPECT_EQ(o.time, at(milliseconds(1200)));
 
     // The refresh does not move the cadences.
-    VectorSink next;
+    sources::VectorSink next;
     src->poll(at(seconds(2)), next);
     EXPECT_TRUE(all<PKeyTableSample>(next.observations).empty());
     EXPECT_EQ(all<CounterSample>(next.observations).size(), 39u);
@@ -670,7 +670,7 @@ TEST(SysfsSourceRefresh, PortZeroMeansEveryPortOfTheDevice) {
     spec.pkeys = 16;
     ASSERT_TRUE(test::write_sysfs_tree(tmp.path(), spec).ok());
     auto src = source_at(tmp.path());
-    VectorSink sink;
+    sources::VectorSink sink;
     src->refresh(PortRef{"mlx5_1", 0}, at(seconds(3)), sink);
     auto tables = all<PKeyTableSample>(sink.observations);
     ASSERT_EQ(tables.size(), 2u);
@@ -680,7 +680,7 @@ TEST(SysfsSourceRefresh, PortZeroMeansEveryPortOfTheDevice) {
 
 TEST(SysfsSourceRefresh, UnknownDeviceOrPortIsReported) {
     auto src = source_at(fixture("mlx5-ib"));
-    VectorSink sink;
+    sources::VectorSink sink;
     src->refresh(PortRef{"mlx5_9", 1}, at(seconds(1)), sink);
     src->refresh(PortRef{"mlx5_0", 9}, at(seconds(1)), sink);
     auto errors = errors_by_subject(sink.observations);
@@ -715,4 +715,4 @@ TEST(SysfsSourceGenerated, ReadsEveryDeviceAndPortOfALargeTree) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::sysfs

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 
 namespace rdmadiag::test {
 

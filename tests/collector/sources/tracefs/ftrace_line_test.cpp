@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 namespace {
 
 TEST(FtraceLine, SplitsTheCurrentPrefix) {
@@ -74,4 +74,4 @@ TEST(FtraceLine, FindsASplicedSecondRecord) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 namespace {
 
 std::vector<std::string> feed(LineAssembler& a, const std::vector<std::string>& reads) {
@@ -40,4 +40,4 @@ TEST(LineAssembler, DropsAnOverlongLineInsideOneRead) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <vector>
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 namespace {
 
 std::vector<std::string> lines_of(const std::string& path) {
@@ -148,4 +148,4 @@ TEST(MrTraceParser, UnknownEventsAreSkipped) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

@@ -14,7 +14,7 @@
 
 #include "collector/engine/default_engine.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::tracefs {
 namespace {
 
 namespace fs = std::filesystem;
@@ -43,8 +43,8 @@ public:
     }
     void write_trace(const std::string& text) { std::ofstream(root / "trace") << text; }
     void make_pipe() { ASSERT_EQ(mkfifo((root / "trace_pipe").c_str(), 0600), 0); }
-    SourceSettings settings() const {
-        SourceSettings s;
+    sources::SourceSettings settings() const {
+        sources::SourceSettings s;
         s.tracefs_root = root.string();
         s.sysfs_root = (root / "no-sysfs").string();
         return s;
@@ -59,7 +59,7 @@ std::string slurp(const std::string& path) {
     return ss.str();
 }
 
-std::vector<MrEvent> mr_events(const VectorSink& sink) {
+std::vector<MrEvent> mr_events(const sources::VectorSink& sink) {
     std::vector<MrEvent> out;
     for (const auto& o : sink.observations) {
         if (auto* e = std::get_if<MrEvent>(&o.body)) out.push_back(*e);
@@ -68,12 +68,12 @@ std::vector<MrEvent> mr_events(const VectorSink& sink) {
 }
 
 TEST(TracefsSource, MissingRootSaysItIsNotTracefs) {
-    SourceSettings s;
+    sources::SourceSettings s;
     s.tracefs_root = "/nonexistent/tracing";
     TracefsSource src(s, TracefsMode::once, Duration::zero());
     EXPECT_FALSE(src.availability().available);
     EXPECT_NE(src.availability().reason.find("not a tracefs mount"), std::string::npos);
-    VectorSink sink;
+    sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
     ASSERT_EQ(sink.observations.size(), 1u);
     EXPECT_EQ(std::get<SourceStatus>(sink.observations[0].body).up, false);
@@ -107,7 +107,7 @@ TEST(TracefsSource, OneShotReadsTheTraceBufferOnceAndTellsWhatIsNotEnabled) {
     EXPECT_NE(src.availability().reason.find("not enabled: rpcrdma:xprtrdma_wc_li"),
               std::string::npos);
     EXPECT_EQ(t.enable_of("rpcrdma", "xprtrdma_wc_li"), "0");  // one-shot never enables
-    VectorSink sink;
+    sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
     auto evs = mr_events(sink);
     ASSERT_EQ(evs.size(), 10u);
@@ -122,7 +122,7 @@ TEST(TracefsSource, DeviceComesFromTheOnlyRdmaDevice) {
     FakeTracefs t;
     t.write_trace("");
     t.add_event("rdma_core", "mr_dereg", "1");
-    SourceSettings s = t.settings();
+    sources::SourceSettings s = t.settings();
     s.sysfs_root = (t.root / "sys").string();
     fs::create_directories(t.root / "sys/class/infiniband/rxe0");
     EXPECT_EQ(TracefsSource(s, TracefsMode::once, Duration::zero()).device(), "rxe0");
@@ -153,7 +153,7 @@ TEST(TracefsSource, FollowEnablesEventsReadsThePipeAndRestoresOnExit) {
         std::string part1 = "kw-1 [000] ..... 5.000000: xprtrdma_wc_li: cq.id=1 mr.id=3 sta";
         std::string part2 = "tus=WR_FLUSH_ERR (5/0x0)\nkw-1 [000] ..... 6.0: mr_dereg: mr.id=3\n";
         ASSERT_EQ(::write(w, part1.data(), part1.size()), static_cast<ssize_t>(part1.size()));
-        VectorSink sink;
+        sources::VectorSink sink;
         src.on_readable(fd, TimePoint{}, sink);
         EXPECT_TRUE(mr_events(sink).empty());
         ASSERT_EQ(::write(w, part2.data(), part2.size()), static_cast<ssize_t>(part2.size()));
@@ -168,7 +168,7 @@ TEST(TracefsSource, FollowEnablesEventsReadsThePipeAndRestoresOnExit) {
     EXPECT_EQ(t.enable_of("rpcrdma", "xprtrdma_wc_fastreg"), "1");  // was on before us
 }
 
-std::vector<SourceStatus> statuses(const VectorSink& sink) {
+std::vector<SourceStatus> statuses(const sources::VectorSink& sink) {
     std::vector<SourceStatus> out;
     for (const auto& o : sink.observations) {
         if (const auto* s = std::get_if<SourceStatus>(&o.body)) out.push_back(*s);
@@ -193,7 +193,7 @@ TEST(TracefsSource, EndedPipeGoesDownStopsWakingAndIsReopened) {
     ASSERT_GE(w, 0);
     std::string line = "kw-1 [000] ..... 6.0: mr_dereg: mr.id=3\n";
     ASSERT_EQ(::write(w, line.data(), line.size()), static_cast<ssize_t>(line.size()));
-    VectorSink sink;
+    sources::VectorSink sink;
     src.on_readable(fd, TimePoint{}, sink);
     ASSERT_EQ(mr_events(sink).size(), 1u);
 
@@ -233,7 +233,7 @@ TEST(TracefsSource, SplicedAndGarbledLinesCostOnlyThemselves) {
     t.write_trace("");
     t.add_event("rdma_core", "mr_dereg", "1");
     TracefsSource src(t.settings(), TracefsMode::once, Duration::zero());
-    VectorSink sink;
+    sources::VectorSink sink;
     src.feed(
         "kw-1 [000] ..... 1.0: xprtrdma_wc_li: cq.id=1 mr.id=3 status=SUCCkw-2 [001] ..... "
         "1.1: mr_dereg: mr.id=4\n"
@@ -255,12 +255,12 @@ TEST(TracefsSource, XprtrdmaStoryFromATraceLog) {
     FakeTracefs t;
     t.write_trace(slurp(RDMADIAG_FIXTURES "/tracefs/xprtrdma-current.trace"));
     t.add_event("rpcrdma", "xprtrdma_wc_li", "1");
-    SourceSettings s = t.settings();
+    sources::SourceSettings s = t.settings();
     s.extra["tracefs.device"] = "mlx5_0";
     TracefsSource src(s, TracefsMode::once, Duration::zero());
-    VectorSink sink;
+    sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     bool saw_critical = false;
     for (const auto& o : sink.observations) {
         engine->consume(o);
@@ -278,4 +278,4 @@ TEST(TracefsSource, XprtrdmaStoryFromATraceLog) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::tracefs

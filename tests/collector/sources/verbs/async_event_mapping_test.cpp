@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 namespace {
 
 // ibv_event_type values, written out so the test does not depend on <infiniband/verbs.h>.
@@ -116,4 +116,4 @@ TEST(AsyncEventMapping, OutOfRangePortValuesAreLeftOut) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

@@ -5,7 +5,7 @@
 #include "tests/collector/sources/verbs/fake_verbs_backend.hpp"
 #include "tests/collector/sources/verbs/observation_filters.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 namespace {
 
 using testing::bodies_of;
@@ -36,7 +36,7 @@ std::optional<std::string> coverage_text(const Status& status) {
 class DeviceLifecycle : public ::testing::Test {
 protected:
     FakeVerbsBackend backend;
-    VectorSink sink;
+    sources::VectorSink sink;
     VerbsDeviceSet set{backend, [](const std::string& d) { return d != "skipme"; }, "verbs"};
 
     std::vector<Observation>& out() { return sink.observations; }
@@ -361,4 +361,4 @@ TEST(DescribePorts, GroupsRangesPerDevice) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

@@ -15,12 +15,12 @@
 namespace rdmadiag::testing {
 
 struct FakeDeviceState {
-    VerbsDeviceId id;
+    verbs::VerbsDeviceId id;
     uint32_t ports = 1;
-    std::map<uint32_t, VerbsPortAttributes> attrs;
+    std::map<uint32_t, verbs::VerbsPortAttributes> attrs;
     std::map<uint32_t, std::vector<uint16_t>> pkeys;
     std::set<uint16_t> unreadable_pkeys;
-    std::deque<RawAsyncEvent> events;
+    std::deque<verbs::RawAsyncEvent> events;
     std::optional<Error> open_error;
     std::optional<Error> read_error;
     std::optional<Error> port_error;
@@ -33,7 +33,7 @@ struct FakeDeviceState {
     int fd = -1;           // of the current context
 };
 
-class FakeVerbsDevice final : public VerbsDevice {
+class FakeVerbsDevice final : public verbs::VerbsDevice {
 public:
     FakeVerbsDevice(std::shared_ptr<FakeDeviceState> s, int fd) : s_(std::move(s)) { s_->fd = fd; }
     ~FakeVerbsDevice() override {
@@ -44,15 +44,15 @@ public:
     int async_fd() const override { return fd_of(); }
     uint32_t port_count() const override { return s_->ports; }
 
-    Result<std::optional<RawAsyncEvent>> read_event() override {
+    Result<std::optional<verbs::RawAsyncEvent>> read_event() override {
         ack();
         if (s_->read_error) return *s_->read_error;
-        if (s_->events.empty()) return std::optional<RawAsyncEvent>{};
-        RawAsyncEvent ev = s_->events.front();
+        if (s_->events.empty()) return std::optional<verbs::RawAsyncEvent>{};
+        verbs::RawAsyncEvent ev = s_->events.front();
         s_->events.pop_front();
         ++s_->delivered;
         s_->pending = true;
-        return std::optional<RawAsyncEvent>{ev};
+        return std::optional<verbs::RawAsyncEvent>{ev};
     }
     void ack() override {
         if (s_->pending) {
@@ -60,7 +60,7 @@ public:
             s_->pending = false;
         }
     }
-    Result<VerbsPortAttributes> query_port(uint32_t port) override {
+    Result<verbs::VerbsPortAttributes> query_port(uint32_t port) override {
         if (s_->port_error) return *s_->port_error;
         return s_->attrs[port];
     }
@@ -75,16 +75,16 @@ private:
     std::shared_ptr<FakeDeviceState> s_;
 };
 
-class FakeVerbsBackend final : public VerbsBackend {
+class FakeVerbsBackend final : public verbs::VerbsBackend {
 public:
     // Adds a listed device with `ports` active Ethernet ports and one P_Key (0xffff) each.
     std::shared_ptr<FakeDeviceState> add(const std::string& name, uint32_t ports = 1,
                                          const std::string& identity = "") {
         auto s = std::make_shared<FakeDeviceState>();
-        s->id = VerbsDeviceId{name, identity.empty() ? "uverbs-" + name : identity};
+        s->id = verbs::VerbsDeviceId{name, identity.empty() ? "uverbs-" + name : identity};
         s->ports = ports;
         for (uint32_t p = 1; p <= ports; ++p) {
-            VerbsPortAttributes a;
+            verbs::VerbsPortAttributes a;
             a.state = 4;
             a.phys_state = 5;
             a.link_layer = 2;
@@ -101,19 +101,20 @@ public:
         std::erase_if(listed, [&](const auto& s) { return s->id.name == name; });
     }
 
-    Result<std::vector<VerbsDeviceId>> list_devices() override {
+    Result<std::vector<verbs::VerbsDeviceId>> list_devices() override {
         ++lists;
         if (list_error) return *list_error;
-        std::vector<VerbsDeviceId> out;
+        std::vector<verbs::VerbsDeviceId> out;
         for (const auto& s : listed) out.push_back(s->id);
         return out;
     }
-    Result<std::unique_ptr<VerbsDevice>> open(const VerbsDeviceId& id) override {
+    Result<std::unique_ptr<verbs::VerbsDevice>> open(const verbs::VerbsDeviceId& id) override {
         for (const auto& s : listed) {
             if (s->id != id) continue;
             if (s->open_error) return *s->open_error;
             ++s->opens;
-            return std::unique_ptr<VerbsDevice>(std::make_unique<FakeVerbsDevice>(s, next_fd++));
+            return std::unique_ptr<verbs::VerbsDevice>(
+                std::make_unique<FakeVerbsDevice>(s, next_fd++));
         }
         return make_error("device is gone", 19);
     }

@@ -5,7 +5,7 @@
 #include "tests/collector/sources/verbs/fake_verbs_backend.hpp"
 #include "tests/collector/sources/verbs/observation_filters.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 namespace {
 
 using testing::bodies_of;
@@ -18,7 +18,7 @@ struct Made {
     FakeVerbsBackend* backend;
 };
 
-Made make(const SourceSettings& settings, void (*setup)(FakeVerbsBackend&)) {
+Made make(const sources::SourceSettings& settings, void (*setup)(FakeVerbsBackend&)) {
     auto backend = std::make_unique<FakeVerbsBackend>();
     setup(*backend);
     auto* raw = backend.get();
@@ -28,14 +28,14 @@ Made make(const SourceSettings& settings, void (*setup)(FakeVerbsBackend&)) {
 }
 
 TEST(VerbsEventSource, WithoutDevicesItIsUnavailableAndSaysWhy) {
-    auto m = make(SourceSettings{}, [](FakeVerbsBackend&) {});
+    auto m = make(sources::SourceSettings{}, [](FakeVerbsBackend&) {});
     EXPECT_EQ(m.source->name(), "verbs");
-    const Availability a = m.source->availability();
+    const sources::Availability a = m.source->availability();
     EXPECT_FALSE(a.available);
     EXPECT_EQ(a.reason, "no RDMA devices (ibv_get_device_list returned none)");
     EXPECT_TRUE(m.source->event_fds().empty());
 
-    VectorSink sink;
+    sources::VectorSink sink;
     m.source->poll(t0 + std::chrono::seconds(2), sink);
     auto status = bodies_of<SourceStatus>(sink.observations);
     ASSERT_EQ(status.size(), 1u);
@@ -43,14 +43,14 @@ TEST(VerbsEventSource, WithoutDevicesItIsUnavailableAndSaysWhy) {
 }
 
 TEST(VerbsEventSource, DescriptorsAreReadyBeforeTheFirstPoll) {
-    auto m = make(SourceSettings{}, [](FakeVerbsBackend& b) { b.add("rxe0"); });
+    auto m = make(sources::SourceSettings{}, [](FakeVerbsBackend& b) { b.add("rxe0"); });
     EXPECT_TRUE(m.source->availability().available);
     ASSERT_EQ(m.source->event_fds().size(), 1u);
     EXPECT_EQ(m.source->poll_interval(), std::chrono::seconds(2));
     EXPECT_EQ(m.source->watched_ports(), (std::vector<PortRef>{{"rxe0", 1}}));
 
     // The first scan's reads come out with the first call, stamped when they were made.
-    VectorSink sink;
+    sources::VectorSink sink;
     m.backend->listed[0]->events = {{10, 1}};
     m.source->on_readable(m.source->event_fds()[0], t0 + std::chrono::seconds(1), sink);
     ASSERT_GE(sink.observations.size(), 4u);
@@ -60,13 +60,13 @@ TEST(VerbsEventSource, DescriptorsAreReadyBeforeTheFirstPoll) {
     EXPECT_EQ(bodies_of<AsyncEvent>(sink.observations).at(0).type, AsyncEventType::port_err);
     EXPECT_EQ(sink.observations.back().time, t0 + std::chrono::seconds(1));
 
-    VectorSink again;
+    sources::VectorSink again;
     m.source->poll(t0 + std::chrono::seconds(2), again);
     EXPECT_TRUE(again.observations.empty());
 }
 
 TEST(VerbsEventSource, HonoursTheDeviceSelection) {
-    SourceSettings settings;
+    sources::SourceSettings settings;
     settings.include_devices = {"mlx5_*"};
     auto m = make(settings, [](FakeVerbsBackend& b) {
         b.add("rxe0");
@@ -77,10 +77,10 @@ TEST(VerbsEventSource, HonoursTheDeviceSelection) {
 }
 
 TEST(VerbsEventSource, RefreshEmitsTheDevicePkeyView) {
-    auto m = make(SourceSettings{}, [](FakeVerbsBackend& b) { b.add("rxe0"); });
-    VectorSink first;
+    auto m = make(sources::SourceSettings{}, [](FakeVerbsBackend& b) { b.add("rxe0"); });
+    sources::VectorSink first;
     m.source->poll(t0, first);
-    VectorSink sink;
+    sources::VectorSink sink;
     m.source->refresh(PortRef{"rxe0", 1}, t0, sink);
     auto tables = bodies_of<PKeyTableSample>(sink.observations);
     ASSERT_EQ(tables.size(), 1u);
@@ -89,7 +89,7 @@ TEST(VerbsEventSource, RefreshEmitsTheDevicePkeyView) {
 }
 
 TEST(VerbsRescanInterval, ReadsTheSetting) {
-    SourceSettings s;
+    sources::SourceSettings s;
     EXPECT_EQ(verbs_rescan_interval(s).value(), std::chrono::seconds(2));
     s.extra["verbs.rescan_interval"] = "500ms";
     EXPECT_EQ(verbs_rescan_interval(s).value(), std::chrono::milliseconds(500));
@@ -100,4 +100,4 @@ TEST(VerbsRescanInterval, ReadsTheSetting) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

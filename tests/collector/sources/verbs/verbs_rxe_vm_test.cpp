@@ -21,7 +21,7 @@
 #include "tests/beds/vm/vm_guest.hpp"
 #include "tests/collector/sources/verbs/observation_filters.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 namespace {
 
 using testing::bodies_of;
@@ -40,7 +40,7 @@ class VerbsOnRxe : public ::testing::Test {
 protected:
     void SetUp() override {
         if (!vm::in_rxe_vm()) GTEST_SKIP() << vm::kNotInVm;
-        SourceSettings settings;
+        sources::SourceSettings settings;
         settings.extra["verbs.rescan_interval"] = "200ms";
         auto made = make_verbs_source(settings);
         ASSERT_TRUE(made.ok()) << made.error().message;
@@ -125,9 +125,9 @@ protected:
         return f;
     }
 
-    std::unique_ptr<Source> source;
+    std::unique_ptr<sources::Source> source;
     VerbsEventSource* verbs = nullptr;
-    VectorSink sink;
+    sources::VectorSink sink;
     Steady::time_point last_poll;
 };
 
@@ -223,14 +223,14 @@ TEST_F(VerbsOnRxe, SurvivesTheRxeLinkBeingDeletedAndAddedAgain) {
 }
 
 TEST_F(VerbsOnRxe, TheCollectorSeesRxeThroughSysfsAndVerbs) {
-    auto sysfs = make_sysfs_source(SourceSettings{});
+    auto sysfs = sysfs::make_sysfs_source(sources::SourceSettings{});
     ASSERT_TRUE(sysfs.ok()) << sysfs.error().message;
     ASSERT_TRUE(sysfs.value()->availability().available) << sysfs.value()->availability().reason;
-    auto engine = make_default_engine();
+    auto engine = engine::make_default_engine();
     engine->advance(now());
 
-    VectorSink from_sysfs;
-    dynamic_cast<SysfsSource&>(*sysfs.value()).sample_all(now(), from_sysfs);
+    sources::VectorSink from_sysfs;
+    dynamic_cast<sysfs::SysfsSource&>(*sysfs.value()).sample_all(now(), from_sysfs);
     // The port as each source reads it: the same state, link layer, rate and P_Key table.
     auto port_of = [](const std::vector<Observation>& obs) {
         auto states = bodies_of<PortStateSample>(obs);
@@ -290,4 +290,4 @@ TEST_F(VerbsOnRxe, TheCollectorSeesRxeThroughSysfsAndVerbs) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

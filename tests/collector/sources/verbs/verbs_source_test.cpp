@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::verbs {
 namespace {
 
 int live_device_count() {
@@ -18,12 +18,12 @@ int live_device_count() {
 }
 
 TEST(VerbsSource, MatchesWhatLibibverbsLists) {
-    auto made = make_verbs_source(SourceSettings{});
+    auto made = make_verbs_source(sources::SourceSettings{});
     ASSERT_TRUE(made.ok()) << made.error().message;
     const auto& source = made.value();
     EXPECT_EQ(source->name(), "verbs");
     const int devices = live_device_count();
-    const Availability a = source->availability();
+    const sources::Availability a = source->availability();
     if (devices == 0) {
         EXPECT_FALSE(a.available);
         EXPECT_EQ(a.reason, "no RDMA devices (ibv_get_device_list returned none)");
@@ -38,7 +38,7 @@ TEST(VerbsSource, MatchesWhatLibibverbsLists) {
         EXPECT_EQ(a.reason.rfind("cannot open any RDMA device", 0), 0u) << a.reason;
     }
 
-    VectorSink sink;
+    sources::VectorSink sink;
     source->poll(SystemClock().now(), sink);
     bool saw_status = false;
     for (const auto& obs : sink.observations) {
@@ -51,7 +51,7 @@ TEST(VerbsSource, MatchesWhatLibibverbsLists) {
 }
 
 TEST(VerbsSource, IsNotBuiltForAnotherSysfsRoot) {
-    SourceSettings settings;
+    sources::SourceSettings settings;
     settings.sysfs_root = "/work/fixtures/mlx5";
     auto made = make_verbs_source(settings);
     ASSERT_FALSE(made.ok());
@@ -60,10 +60,10 @@ TEST(VerbsSource, IsNotBuiltForAnotherSysfsRoot) {
 }
 
 TEST(VerbsSource, RejectsABadRescanInterval) {
-    SourceSettings settings;
+    sources::SourceSettings settings;
     settings.extra["verbs.rescan_interval"] = "-1s";
     EXPECT_FALSE(make_verbs_source(settings).ok());
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::verbs

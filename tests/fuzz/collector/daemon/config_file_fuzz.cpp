@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "collector/common/simple_yaml.hpp"
 #include "collector/daemon/daemon_config.hpp"
-#include "collector/daemon/simple_yaml.hpp"
 #if RDMADIAG_FUZZ_WEB_CONFIG
 #include "exporters/api/web_config.hpp"
 #endif

@@ -2,7 +2,7 @@
 
 #include "tests/collector/engine/pkey/pkey_scenario.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 namespace {
 
 using test::at;
@@ -127,4 +127,4 @@ TEST(CacheStale, LosingTheWatchClearsAndRegainingItStartsFresh) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -4,7 +4,7 @@
 
 #include "tests/collector/engine/pkey/pkey_scenario.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 namespace {
 
 using test::at;
@@ -141,4 +141,4 @@ TEST(ChangeRules, SnapshotKeepsABoundedChangeHistory) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -2,7 +2,7 @@
 
 #include "tests/collector/engine/pkey/pkey_scenario.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 namespace {
 
 using test::at;
@@ -53,4 +53,4 @@ TEST(CounterSaturated, SaturatedCounterSuppressesNothingSilently) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

@@ -2,7 +2,7 @@
 
 #include "tests/collector/engine/pkey/pkey_scenario.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 namespace {
 
 using test::at;
@@ -40,4 +40,4 @@ TEST(Flapping, ChangesSpreadOutDoNotFire) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

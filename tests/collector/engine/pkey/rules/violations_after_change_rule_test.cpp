@@ -2,7 +2,7 @@
 
 #include "tests/collector/engine/pkey/pkey_scenario.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::engine::pkey::rules {
 namespace {
 
 using test::at;
@@ -69,4 +69,4 @@ TEST(ViolationsAfterChange, RiseSeenBeforeTheChangeWasReadIsTiedToIt) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::engine::pkey::rules

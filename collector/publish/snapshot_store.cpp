@@ -1,6 +1,6 @@
-#include "collector/daemon/snapshot_store.hpp"
+#include "collector/publish/snapshot_store.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::publish {
 
 SnapshotStore::SnapshotStore()
     : latest_(std::make_shared<const Snapshot>()),
@@ -35,4 +35,4 @@ std::shared_ptr<const CollectorStats> SnapshotStore::stats() const {
     return stats_;
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::publish

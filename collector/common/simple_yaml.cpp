@@ -1,11 +1,11 @@
-#include "collector/daemon/simple_yaml.hpp"
+#include "collector/common/simple_yaml.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 
 namespace {
 
@@ -254,19 +254,4 @@ Result<YamlNode> parse_simple_yaml(std::string_view text) {
     return Parser(std::move(lines)).document();
 }
 
-Result<std::string> read_text_file(const std::string& path, size_t max_bytes) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        int e = errno;
-        return make_error(path + ": " + std::strerror(e), e);
-    }
-    std::string out;
-    char buf[4096];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        out.append(buf, static_cast<size_t>(in.gcount()));
-        if (out.size() > max_bytes) return make_error(path + ": file is too large");
-    }
-    return out;
-}
-
-}  // namespace rdmadiag
+}  // namespace rdmadiag::common

@@ -1,8 +1,8 @@
-#include "collector/daemon/log.hpp"
+#include "collector/common/log.hpp"
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 namespace {
 
 TimePoint t0() {
@@ -55,4 +55,4 @@ TEST(Log, ParsesLevelsAndFormats) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::common

@@ -1,8 +1,8 @@
-#include "collector/daemon/log.hpp"
+#include "collector/common/log.hpp"
 
 #include <cstdio>
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 
 namespace {
 
@@ -144,4 +144,4 @@ void Logger::log(LogLevel level, std::string_view message, std::initializer_list
     writer_(format_log_record(format_, clock_->now(), level, message, fields));
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::common

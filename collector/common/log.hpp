@@ -10,9 +10,9 @@
 #include <string_view>
 #include <utility>
 
-#include "collector/model/time.hpp"
+#include "collector/common/time.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 
 enum class LogLevel : uint8_t { debug, info, warn, error };
 std::string_view to_string(LogLevel level);
@@ -62,4 +62,4 @@ private:
     SystemClock system_clock_;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::common

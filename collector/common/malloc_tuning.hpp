@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 
 // Arenas the daemon's threads share. Call before any thread starts.
 constexpr int kDaemonMallocArenas = 2;
@@ -17,4 +17,4 @@ void limit_malloc_arenas(int arenas = kDaemonMallocArenas);
 // Gives freed heap pages back to the kernel; for after a large buffer was built and dropped.
 void release_free_heap();
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::common

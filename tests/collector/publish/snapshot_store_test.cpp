@@ -1,10 +1,10 @@
-#include "collector/daemon/snapshot_store.hpp"
+#include "collector/publish/snapshot_store.hpp"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 
-namespace rdmadiag {
+namespace rdmadiag::publish {
 namespace {
 
 TEST(SnapshotStore, ServesAnEmptySnapshotBeforeTheFirstPublish) {
@@ -69,4 +69,4 @@ TEST(SnapshotStore, PublishesCollectorStats) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::publish

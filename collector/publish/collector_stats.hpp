@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "collector/model/time.hpp"
+#include "collector/common/time.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::publish {
 
 struct SourceTiming {
     std::string name;
@@ -30,4 +30,4 @@ struct CollectorStats {
     bool operator==(const CollectorStats&) const = default;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::publish

@@ -1,14 +1,14 @@
 #pragma once
 // Result<T>: the return type of every operation that can fail in a way the caller should handle
 // (a file that cannot be read, a line that does not parse). Exceptions are kept for start-up and
-// configuration errors only.
+// configuration errors only. RDMADIAG_TRY passes an error up and yields the value otherwise.
 
 #include <cassert>
 #include <string>
 #include <utility>
 #include <variant>
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 
 struct Error {
     std::string message;
@@ -74,4 +74,31 @@ private:
     bool ok_ = true;
 };
 
+namespace detail {
+// The value RDMADIAG_TRY yields: the Result's value, or nothing for Result<void>.
+template <class T>
+T take_value(Result<T>&& result) {
+    return std::move(result).value();
+}
+inline void take_value(Result<void>&&) {}
+}  // namespace detail
+
+}  // namespace rdmadiag::common
+
+// The root namespace uses the result vocabulary unqualified in every folder. A using-declaration,
+// not a second definition: anything else named Result or Error in the root fails to compile.
+namespace rdmadiag {
+using common::Error;
+using common::make_error;
+using common::Result;
 }  // namespace rdmadiag
+
+// `auto x = RDMADIAG_TRY(expr);` returns expr's error from the enclosing function, which must
+// return a Result, and otherwise yields expr's value (nothing for Result<void>). A GNU statement
+// expression (g++ and clang); __extension__ keeps -Wpedantic quiet about it.
+#define RDMADIAG_TRY(...)                                                        \
+    __extension__({                                                              \
+        auto rdmadiag_try_result_ = (__VA_ARGS__);                               \
+        if (!rdmadiag_try_result_) return rdmadiag_try_result_.error();          \
+        ::rdmadiag::common::detail::take_value(std::move(rdmadiag_try_result_)); \
+    })

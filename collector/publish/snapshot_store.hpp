@@ -5,10 +5,10 @@
 
 #include <mutex>
 
-#include "collector/daemon/collector_stats.hpp"
 #include "collector/model/snapshot.hpp"
+#include "collector/publish/collector_stats.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::publish {
 
 class SnapshotStore {
 public:
@@ -29,4 +29,4 @@ private:
     uint64_t publications_ = 0;
 };
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::publish

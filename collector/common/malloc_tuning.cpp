@@ -1,8 +1,8 @@
-#include "collector/daemon/malloc_tuning.hpp"
+#include "collector/common/malloc_tuning.hpp"
 
 #include <malloc.h>
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 
 void limit_malloc_arenas(int arenas) {
     mallopt(M_ARENA_MAX, arenas);
@@ -12,4 +12,4 @@ void release_free_heap() {
     malloc_trim(0);
 }
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::common

@@ -1,11 +1,11 @@
-#include "collector/model/time.hpp"
+#include "collector/common/time.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 
 std::string format_time(TimePoint t) {
     using namespace std::chrono;
@@ -137,6 +137,8 @@ Result<Duration> parse_duration(std::string_view text) {
     return Duration{static_cast<int64_t>(std::llround(ns))};
 }
 
-double to_seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
+double to_seconds(Duration d) {
+    return std::chrono::duration<double>(d).count();
+}
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::common

@@ -1,8 +1,8 @@
-#include "collector/daemon/simple_yaml.hpp"
+#include "collector/common/simple_yaml.hpp"
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 namespace {
 
 TEST(SimpleYaml, ParsesNestedMappingsScalarsAndLists) {
@@ -85,13 +85,5 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{"a: [1, 2\n", "unterminated flow sequence"},
                       BadCase{"a: |\n  text\n", "unsupported YAML construct"}));
 
-TEST(SimpleYaml, ReadTextFileReportsMissingAndOversizedFiles) {
-    auto missing = read_text_file("/nonexistent/rdmadiag.yml");
-    ASSERT_FALSE(missing.ok());
-    EXPECT_NE(missing.error().message.find("/nonexistent/rdmadiag.yml"), std::string::npos);
-    auto big = read_text_file("/proc/self/exe", 16);
-    EXPECT_FALSE(big.ok());
-}
-
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::common

@@ -1,8 +1,8 @@
-#include "collector/model/time.hpp"
+#include "collector/common/time.hpp"
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 namespace {
 
 TEST(Time, FormatsAndParsesRfc3339) {
@@ -54,4 +54,4 @@ TEST(Duration, FormatsForHumans) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::common

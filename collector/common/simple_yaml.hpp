@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 
 struct YamlNode {
     // Defined out of line: an implicit constructor makes clang's libstdc++ check whether a
@@ -36,7 +36,4 @@ struct YamlNode {
 
 Result<YamlNode> parse_simple_yaml(std::string_view text);
 
-// Reads a whole (small) file; refuses files above `max_bytes`.
-Result<std::string> read_text_file(const std::string& path, size_t max_bytes = 1 << 20);
-
-}  // namespace rdmadiag
+}  // namespace rdmadiag::common

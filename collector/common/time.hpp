@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "collector/model/result.hpp"
+#include "collector/common/result.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::common {
 
 using Duration = std::chrono::nanoseconds;
 using TimePoint = std::chrono::sys_time<Duration>;
@@ -48,4 +48,18 @@ Result<Duration> parse_duration(std::string_view text);
 
 double to_seconds(Duration d);
 
+}  // namespace rdmadiag::common
+
+// Time is the vocabulary of every observation: the root namespace uses it unqualified.
+namespace rdmadiag {
+using common::Clock;
+using common::Duration;
+using common::format_duration;
+using common::format_time;
+using common::ManualClock;
+using common::parse_duration;
+using common::parse_time;
+using common::SystemClock;
+using common::TimePoint;
+using common::to_seconds;
 }  // namespace rdmadiag

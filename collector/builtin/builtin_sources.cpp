@@ -1,0 +1,37 @@
+#include "collector/builtin/builtin_sources.hpp"
+
+#include "collector/probe/probe_source.hpp"
+#include "collector/sim/simulated_fabric.hpp"
+#include "collector/sources/netlink/netlink_source.hpp"
+#include "collector/sources/sysfs/sysfs_source.hpp"
+#if RDMADIAG_HAVE_VERBS_SOURCE
+#include "collector/sources/verbs/verbs_source.hpp"
+#endif
+#ifdef RDMADIAG_HAVE_MAD_SOURCE
+#include "collector/sources/mad/mad_source.hpp"
+#endif
+#include "collector/sources/tracefs/tracefs_source.hpp"
+
+namespace rdmadiag::builtin {
+
+void register_builtin_sources(sources::SourceRegistry& registry) {
+    registry.add({"sysfs", "Devices, ports, P_Key tables and counters from /sys/class/infiniband",
+                  true,
+                  [](const sources::SourceSettings& s) { return sysfs::make_sysfs_source(s); }});
+#if RDMADIAG_HAVE_VERBS_SOURCE
+    registry.add({"verbs", "Async events of every verbs device (PKEY_CHANGE, PORT_ERR, ...)", true,
+                  [](const sources::SourceSettings& s) { return verbs::make_verbs_source(s); }});
+#endif
+    registry.add({"sim", "The built-in simulated fabric, playing a scenario", false,
+                  [](const sources::SourceSettings& s) { return sim::make_sim_source(s); }});
+#ifdef RDMADIAG_HAVE_MAD_SOURCE
+    registry.add({"mad",
+                  "P_Key tables, PortInfo and PMA counters over MADs (libibumad), local or subnet",
+                  false, [](const sources::SourceSettings& s) { return mad::make_mad_source(s); }});
+#endif
+    registry.add(tracefs::tracefs_source_entry());
+    registry.add(netlink::netlink_source_entry());
+    registry.add(probe::probe_source_entry());
+}
+
+}  // namespace rdmadiag::builtin
