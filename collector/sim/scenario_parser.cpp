@@ -1,8 +1,10 @@
 #include "collector/sim/scenario_parser.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <set>
+#include <variant>
 
 #include "collector/sim/fabric_state.hpp"
 #include "collector/sim/line_tokens.hpp"
@@ -145,11 +147,48 @@ private:
         if (!try_r_) return try_r_.error(); \
     } while (0)
 
+// The positional arguments of a P_Key edit after its port, in the order they are read.
+enum class PKeyArg : uint8_t {
+    index,              // a table slot
+    key,                // any P_Key, the empty one included
+    named_key,          // a P_Key that names a key: not the empty one
+    destination_index,  // the slot a key moves to
+};
+
+// What a P_Key edit verb reads after its port: `arity` of `args`, or (table) INDEX:KEY entries.
+struct PKeyVerb {
+    PKeyOp op;
+    uint8_t arity = 0;
+    std::array<PKeyArg, 2> args{};
+};
+struct PortVerb {
+    bool up = false;
+};
+struct DeviceVerb {
+    bool present = false;
+};
+// What a step's row tells its parser about the verb, beyond the verb's name.
+using StepVerbDetail = std::variant<std::monostate, PKeyVerb, CounterOp, PortVerb, DeviceVerb>;
+
 class Parser {
 public:
     Result<Scenario> run(std::string_view text);
 
 private:
+    // A line's first word and what reads the rest of the line.
+    struct Directive {
+        std::string_view name;
+        Result<void> (Parser::*parse)(Line& l);
+    };
+    // A step's verb (the word after `at TIME`) and what reads the rest of the line.
+    struct StepVerb {
+        std::string_view name;
+        Result<StepAction> (Parser::*parse)(Line& l, const StepVerb& verb);
+        StepVerbDetail detail;
+    };
+    static const Directive kDirectives[];
+    static const StepVerb kStepVerbs[];
+
     Result<void> line(Line& l);
     Result<void> title(Line& l);
     Result<void> end(Line& l);
@@ -161,12 +200,13 @@ private:
     Result<void> mr(Line& l);
     Result<void> at(Line& l);
 
-    Result<StepAction> pkey_step(Line& l, std::string_view verb);
-    Result<StepAction> counter_step(Line& l, std::string_view verb);
-    Result<StepAction> port_step(Line& l, std::string_view verb);
-    Result<StepAction> event_step(Line& l);
-    Result<StepAction> mr_step(Line& l);
-    Result<StepAction> device_step(Line& l, std::string_view verb);
+    Result<StepAction> pkey_step(Line& l, const StepVerb& verb);
+    Result<StepAction> counter_step(Line& l, const StepVerb& verb);
+    Result<StepAction> port_step(Line& l, const StepVerb& verb);
+    Result<StepAction> event_step(Line& l, const StepVerb& verb);
+    Result<StepAction> mr_step(Line& l, const StepVerb& verb);
+    Result<StepAction> device_step(Line& l, const StepVerb& verb);
+    Result<void> pkey_argument(const Line& l, const Token& t, PKeyArg arg, PKeyEdit& e) const;
 
     Result<void> finish();
 
@@ -188,6 +228,40 @@ private:
     size_t loop_line_ = 0;
     Duration last_at_{};
 };
+
+// Adding a directive or a step verb is adding its row here.
+const Parser::Directive Parser::kDirectives[] = {
+    {"title", &Parser::title},     {"end", &Parser::end},   {"loop", &Parser::loop},
+    {"device", &Parser::device},   {"port", &Parser::port}, {"pkeys", &Parser::pkeys},
+    {"counter", &Parser::counter}, {"mr", &Parser::mr},     {"at", &Parser::at},
+};
+
+const Parser::StepVerb Parser::kStepVerbs[] = {
+    {"pkey-set", &Parser::pkey_step, PKeyVerb{PKeyOp::set, 2, {PKeyArg::index, PKeyArg::key}}},
+    {"pkey-clear", &Parser::pkey_step, PKeyVerb{PKeyOp::clear, 1, {PKeyArg::index}}},
+    {"pkey-move", &Parser::pkey_step,
+     PKeyVerb{PKeyOp::move, 2, {PKeyArg::named_key, PKeyArg::destination_index}}},
+    {"pkey-flip", &Parser::pkey_step, PKeyVerb{PKeyOp::flip, 1, {PKeyArg::named_key}}},
+    {"pkey-table", &Parser::pkey_step, PKeyVerb{PKeyOp::table}},
+    {"counter-add", &Parser::counter_step, CounterOp::add},
+    {"counter-set", &Parser::counter_step, CounterOp::set},
+    {"counter-reset", &Parser::counter_step, CounterOp::reset},
+    {"port-down", &Parser::port_step, PortVerb{false}},
+    {"port-up", &Parser::port_step, PortVerb{true}},
+    {"event", &Parser::event_step, std::monostate{}},
+    {"mr", &Parser::mr_step, std::monostate{}},
+    {"device-remove", &Parser::device_step, DeviceVerb{false}},
+    {"device-add", &Parser::device_step, DeviceVerb{true}},
+};
+
+// The row named `name`, or nullptr.
+template <typename Row, size_t N>
+const Row* find_row(const Row (&table)[N], std::string_view name) {
+    for (const Row& row : table) {
+        if (row.name == name) return &row;
+    }
+    return nullptr;
+}
 
 Result<Duration> Parser::duration(const Line& l, const Token& t, std::string_view text) const {
     auto d = parse_duration(text);
@@ -296,16 +370,9 @@ Result<void> Parser::line(Line& l) {
     const auto& d = l.directive().text;
     if (l.directive().is_option())
         return l.error(l.directive(), "a line starts with a directive, not an option");
-    if (d == "title") return title(l);
-    if (d == "end") return end(l);
-    if (d == "loop") return loop(l);
-    if (d == "device") return device(l);
-    if (d == "port") return port(l);
-    if (d == "pkeys") return pkeys(l);
-    if (d == "counter") return counter(l);
-    if (d == "mr") return mr(l);
-    if (d == "at") return at(l);
-    return l.error(l.directive(), "unknown directive '" + d + "'");
+    const Directive* directive = find_row(kDirectives, d);
+    if (directive == nullptr) return l.error(l.directive(), "unknown directive '" + d + "'");
+    return (this->*directive->parse)(l);
 }
 
 Result<void> Parser::title(Line& l) {
@@ -343,6 +410,26 @@ Result<void> Parser::loop(Line& l) {
     return {};
 }
 
+// A device's free-text options, taken as they are, and its GUIDs, in this order.
+struct DeviceTextOption {
+    std::string_view key;
+    std::optional<std::string> DeviceInfo::*field;
+};
+constexpr DeviceTextOption kDeviceTextOptions[] = {
+    {"fw", &DeviceInfo::fw_ver},
+    {"board_id", &DeviceInfo::board_id},
+    {"hca_type", &DeviceInfo::hca_type},
+    {"desc", &DeviceInfo::node_desc},
+};
+struct DeviceGuidOption {
+    std::string_view key;
+    std::optional<uint64_t> DeviceInfo::*field;
+};
+constexpr DeviceGuidOption kDeviceGuidOptions[] = {
+    {"guid", &DeviceInfo::node_guid},
+    {"sys_guid", &DeviceInfo::sys_image_guid},
+};
+
 Result<void> Parser::device(Line& l) {
     auto name = l.need(0, "device name");
     if (!name) return name.error();
@@ -367,38 +454,57 @@ Result<void> Parser::device(Line& l) {
         info.transport = *t;
     }
     info.node_type = info.transport == Transport::iwarp ? "RNIC" : "CA";
-    for (std::string_view key : {"node_type", "fw", "board_id", "hca_type", "desc"}) {
-        auto o = l.option(key);
-        if (!o) return o.error();
-        if (!*o) continue;
-        std::string v((*o)->value());
-        if (key == "node_type") {
-            if (v != "CA" && v != "switch" && v != "router" && v != "RNIC") {
-                return l.error(**o, "not a node type: '" + v + "' (CA, switch, router, RNIC)");
-            }
-            info.node_type = v;
-        } else if (key == "fw") {
-            info.fw_ver = v;
-        } else if (key == "board_id") {
-            info.board_id = v;
-        } else if (key == "hca_type") {
-            info.hca_type = v;
-        } else {
-            info.node_desc = v;
+    auto node_type = l.option("node_type");
+    if (!node_type) return node_type.error();
+    if (*node_type) {
+        std::string v((*node_type)->value());
+        if (v != "CA" && v != "switch" && v != "router" && v != "RNIC") {
+            return l.error(**node_type, "not a node type: '" + v + "' (CA, switch, router, RNIC)");
         }
+        info.node_type = v;
     }
-    for (std::string_view key : {"guid", "sys_guid"}) {
-        auto o = l.option(key);
+    for (const DeviceTextOption& t : kDeviceTextOptions) {
+        auto o = l.option(t.key);
+        if (!o) return o.error();
+        if (*o) info.*t.field = std::string((*o)->value());
+    }
+    for (const DeviceGuidOption& g : kDeviceGuidOptions) {
+        auto o = l.option(g.key);
         if (!o) return o.error();
         if (!*o) continue;
         auto v = number(l, **o, (*o)->value(), ~uint64_t{0}, "GUID");
         if (!v) return v.error();
-        (key == "guid" ? info.node_guid : info.sys_image_guid) = *v;
+        info.*g.field = *v;
     }
     TRY(l.no_unknown_options());
     sc_.devices.push_back(std::move(info));
     return {};
 }
+
+// A port's numeric options, read in this order. Each value is checked against `max` before it
+// is stored, so the narrowing casts keep it whole.
+struct PortNumberOption {
+    std::string_view key;
+    uint64_t max;
+    std::string_view what;
+    void (*store)(ScenarioPort& p, uint64_t& table_size, uint64_t v);
+};
+constexpr PortNumberOption kPortNumberOptions[] = {
+    {"phys_state", 7, "physical state",
+     [](ScenarioPort& p, uint64_t&, uint64_t v) { p.state.phys_state = static_cast<uint8_t>(v); }},
+    {"lid", 0xffff, "LID",
+     [](ScenarioPort& p, uint64_t&, uint64_t v) { p.state.lid = static_cast<uint32_t>(v); }},
+    {"sm_lid", 0xffff, "LID",
+     [](ScenarioPort& p, uint64_t&, uint64_t v) { p.state.sm_lid = static_cast<uint32_t>(v); }},
+    {"lmc", 7, "LMC",
+     [](ScenarioPort& p, uint64_t&, uint64_t v) { p.state.lmc = static_cast<uint8_t>(v); }},
+    {"cap_mask", 0xffffffff, "capability mask",
+     [](ScenarioPort& p, uint64_t&, uint64_t v) { p.state.cap_mask = static_cast<uint32_t>(v); }},
+    {"port_guid", ~uint64_t{0}, "GUID",
+     [](ScenarioPort& p, uint64_t&, uint64_t v) { p.state.port_guid = v; }},
+    {"pkeys", 32768, "P_Key table size",
+     [](ScenarioPort&, uint64_t& table_size, uint64_t v) { table_size = v; }},
+};
 
 Result<void> Parser::port(Line& l) {
     auto t = l.need(0, "port (DEVICE:PORT)");
@@ -442,28 +548,13 @@ Result<void> Parser::port(Line& l) {
     p.views = ib ? kFabricViews : kDeviceView;
     uint64_t size = ib ? 128 : 1;
 
-    struct NumOpt {
-        std::string_view key;
-        uint64_t max;
-        std::string_view what;
-    };
-    for (const NumOpt& n :
-         {NumOpt{"phys_state", 7, "physical state"}, NumOpt{"lid", 0xffff, "LID"},
-          NumOpt{"sm_lid", 0xffff, "LID"}, NumOpt{"lmc", 7, "LMC"},
-          NumOpt{"cap_mask", 0xffffffff, "capability mask"},
-          NumOpt{"port_guid", ~uint64_t{0}, "GUID"}, NumOpt{"pkeys", 32768, "P_Key table size"}}) {
+    for (const PortNumberOption& n : kPortNumberOptions) {
         auto o = l.option(n.key);
         if (!o) return o.error();
         if (!*o) continue;
         auto v = number(l, **o, (*o)->value(), n.max, n.what);
         if (!v) return v.error();
-        if (n.key == "phys_state") p.state.phys_state = static_cast<uint8_t>(*v);
-        if (n.key == "lid") p.state.lid = static_cast<uint32_t>(*v);
-        if (n.key == "sm_lid") p.state.sm_lid = static_cast<uint32_t>(*v);
-        if (n.key == "lmc") p.state.lmc = static_cast<uint8_t>(*v);
-        if (n.key == "cap_mask") p.state.cap_mask = static_cast<uint32_t>(*v);
-        if (n.key == "port_guid") p.state.port_guid = *v;
-        if (n.key == "pkeys") size = *v;
+        n.store(p, size, *v);
     }
     auto rate = l.option("rate");
     if (!rate) return rate.error();
@@ -638,23 +729,9 @@ Result<void> Parser::at(Line& l) {
     }
     auto verb = l.need(1, "step (pkey-set, counter-add, port-down, event, mr, ...)");
     if (!verb) return verb.error();
-    const std::string_view v = (*verb)->text;
-    Result<StepAction> action = make_error("");
-    if (v.substr(0, 5) == "pkey-") {
-        action = pkey_step(l, v);
-    } else if (v.substr(0, 8) == "counter-") {
-        action = counter_step(l, v);
-    } else if (v == "port-down" || v == "port-up") {
-        action = port_step(l, v);
-    } else if (v == "event") {
-        action = event_step(l);
-    } else if (v == "mr") {
-        action = mr_step(l);
-    } else if (v == "device-remove" || v == "device-add") {
-        action = device_step(l, v);
-    } else {
-        return l.error(**verb, "unknown step '" + std::string(v) + "'");
-    }
+    const StepVerb* step = find_row(kStepVerbs, (*verb)->text);
+    if (step == nullptr) return l.error(**verb, "unknown step '" + (*verb)->text + "'");
+    auto action = (this->*step->parse)(l, *step);
     if (!action) return action.error();
     TRY(l.no_unknown_options());
     last_at_ = when;
@@ -662,26 +739,10 @@ Result<void> Parser::at(Line& l) {
     return {};
 }
 
-Result<StepAction> Parser::pkey_step(Line& l, std::string_view verb) {
+Result<StepAction> Parser::pkey_step(Line& l, const StepVerb& verb) {
+    const auto& pv = std::get<PKeyVerb>(verb.detail);
     PKeyEdit e;
-    size_t args = 0;
-    if (verb == "pkey-set") {
-        e.op = PKeyOp::set;
-        args = 2;
-    } else if (verb == "pkey-clear") {
-        e.op = PKeyOp::clear;
-        args = 1;
-    } else if (verb == "pkey-move") {
-        e.op = PKeyOp::move;
-        args = 2;
-    } else if (verb == "pkey-flip") {
-        e.op = PKeyOp::flip;
-        args = 1;
-    } else if (verb == "pkey-table") {
-        e.op = PKeyOp::table;
-    } else {
-        return l.error(l.positional(1), "unknown step '" + std::string(verb) + "'");
-    }
+    e.op = pv.op;
     auto t = l.need(2, "port (DEVICE:PORT)");
     if (!t) return t.error();
     auto ref = port_ref(l, **t, true);
@@ -694,36 +755,19 @@ Result<StepAction> Parser::pkey_step(Line& l, std::string_view verb) {
             e.entries.push_back(*en);
         }
     } else {
+        // Every argument must be there before any is read.
         std::vector<const Token*> a;
-        for (size_t i = 0; i < args; ++i) {
-            const char* what = (e.op == PKeyOp::set || e.op == PKeyOp::clear)
-                                   ? (i == 0 ? "index" : "key")
-                                   : (i == 0 ? "key" : "destination index");
+        for (size_t i = 0; i < pv.arity; ++i) {
+            const PKeyArg arg = pv.args[i];
+            const char* what = arg == PKeyArg::index               ? "index"
+                               : arg == PKeyArg::destination_index ? "destination index"
+                                                                   : "key";
             auto tok = l.need(3 + i, what);
             if (!tok) return tok.error();
             a.push_back(*tok);
         }
-        TRY(l.no_more_positional(3 + args));
-        if (e.op == PKeyOp::set || e.op == PKeyOp::clear) {
-            auto idx = number(l, *a[0], a[0]->text, 0x7fff, "P_Key index");
-            if (!idx) return idx.error();
-            e.index = static_cast<uint16_t>(*idx);
-            if (e.op == PKeyOp::set) {
-                auto k = pkey(l, *a[1], a[1]->text);
-                if (!k) return k.error();
-                e.key = *k;
-            }
-        } else {
-            auto k = pkey(l, *a[0], a[0]->text);
-            if (!k) return k.error();
-            if (pkey_is_empty(*k)) return l.error(*a[0], "an empty P_Key names no key");
-            e.key = *k;
-            if (e.op == PKeyOp::move) {
-                auto idx = number(l, *a[1], a[1]->text, 0x7fff, "P_Key index");
-                if (!idx) return idx.error();
-                e.index = static_cast<uint16_t>(*idx);
-            }
-        }
+        TRY(l.no_more_positional(3 + pv.arity));
+        for (size_t i = 0; i < pv.arity; ++i) TRY(pkey_argument(l, *a[i], pv.args[i], e));
     }
     auto vw = l.option("views");
     if (!vw) return vw.error();
@@ -755,17 +799,25 @@ Result<StepAction> Parser::pkey_step(Line& l, std::string_view verb) {
     return StepAction{std::move(e)};
 }
 
-Result<StepAction> Parser::counter_step(Line& l, std::string_view verb) {
-    CounterStep c;
-    if (verb == "counter-add") {
-        c.op = CounterOp::add;
-    } else if (verb == "counter-set") {
-        c.op = CounterOp::set;
-    } else if (verb == "counter-reset") {
-        c.op = CounterOp::reset;
-    } else {
-        return l.error(l.positional(1), "unknown step '" + std::string(verb) + "'");
+Result<void> Parser::pkey_argument(const Line& l, const Token& t, PKeyArg arg, PKeyEdit& e) const {
+    if (arg == PKeyArg::index || arg == PKeyArg::destination_index) {
+        auto idx = number(l, t, t.text, 0x7fff, "P_Key index");
+        if (!idx) return idx.error();
+        e.index = static_cast<uint16_t>(*idx);
+        return {};
     }
+    auto k = pkey(l, t, t.text);
+    if (!k) return k.error();
+    if (arg == PKeyArg::named_key && pkey_is_empty(*k)) {
+        return l.error(t, "an empty P_Key names no key");
+    }
+    e.key = *k;
+    return {};
+}
+
+Result<StepAction> Parser::counter_step(Line& l, const StepVerb& verb) {
+    CounterStep c;
+    c.op = std::get<CounterOp>(verb.detail);
     auto t = l.need(2, "port (DEVICE:PORT)");
     if (!t) return t.error();
     auto ref = port_ref(l, **t, true);
@@ -788,9 +840,9 @@ Result<StepAction> Parser::counter_step(Line& l, std::string_view verb) {
     return StepAction{std::move(c)};
 }
 
-Result<StepAction> Parser::port_step(Line& l, std::string_view verb) {
+Result<StepAction> Parser::port_step(Line& l, const StepVerb& verb) {
     PortStep p;
-    p.up = verb == "port-up";
+    p.up = std::get<PortVerb>(verb.detail).up;
     auto t = l.need(2, "port (DEVICE:PORT)");
     if (!t) return t.error();
     auto ref = port_ref(l, **t, true);
@@ -805,7 +857,7 @@ Result<StepAction> Parser::port_step(Line& l, std::string_view verb) {
     if (*st) {
         auto s = parse_port_state((*st)->value());
         if (!s || (p.up == (*s == PortState::down))) {
-            return l.error(**st, "not a state for '" + std::string(verb) + "': '" +
+            return l.error(**st, "not a state for '" + std::string(verb.name) + "': '" +
                                      std::string((*st)->value()) + "'");
         }
         p.state = *s;
@@ -833,7 +885,7 @@ Result<StepAction> Parser::port_step(Line& l, std::string_view verb) {
     return StepAction{std::move(p)};
 }
 
-Result<StepAction> Parser::event_step(Line& l) {
+Result<StepAction> Parser::event_step(Line& l, const StepVerb&) {
     auto target = l.need(2, "DEVICE or DEVICE:PORT");
     if (!target) return target.error();
     auto type_tok = l.need(3, "event type (PKEY_CHANGE, PORT_ERR, ...)");
@@ -870,7 +922,7 @@ Result<StepAction> Parser::event_step(Line& l) {
     return StepAction{std::move(e)};
 }
 
-Result<StepAction> Parser::mr_step(Line& l) {
+Result<StepAction> Parser::mr_step(Line& l, const StepVerb&) {
     auto dev = l.need(2, "device");
     if (!dev) return dev.error();
     auto id = l.need(3, "MR id");
@@ -919,13 +971,13 @@ Result<StepAction> Parser::mr_step(Line& l) {
     return StepAction{std::move(m)};
 }
 
-Result<StepAction> Parser::device_step(Line& l, std::string_view verb) {
+Result<StepAction> Parser::device_step(Line& l, const StepVerb& verb) {
     auto dev = l.need(2, "device");
     if (!dev) return dev.error();
     TRY(l.no_more_positional(3));
     if (!has_device((*dev)->text))
         return l.error(**dev, "device " + (*dev)->text + " is not declared");
-    return StepAction{DeviceStep{(*dev)->text, verb == "device-add"}};
+    return StepAction{DeviceStep{(*dev)->text, std::get<DeviceVerb>(verb.detail).present}};
 }
 
 Result<void> Parser::finish() {

@@ -43,6 +43,12 @@ public:
     void read_nodes(std::vector<NodeReading>& nodes, std::vector<std::string>& errors);
 
 private:
+    // read_nodes' steps, in order; each round is one batch (sweep_requests.hpp: what it asks).
+    void read_node_and_port_info(std::vector<NodeReading>& nodes);
+    void adopt_learned_lids(std::vector<NodeReading>& nodes);
+    void read_pma_class_port_info(std::vector<NodeReading>& nodes);
+    void read_tables_and_counters(std::vector<NodeReading>& nodes);
+
     MadEngine& engine_;
     SweepOptions options_;
 };

@@ -15,6 +15,8 @@
 #include <cstring>
 #include <string>
 
+#include "collector/probe/probe_clocks.hpp"
+#include "collector/probe/probe_limits.hpp"
 #include "collector/probe/probe_source.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 

@@ -1,0 +1,183 @@
+#include "collector/sources/mad/sweep_requests.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "collector/sources/mad/mad_requests.hpp"
+#include "collector/sources/mad/sa_records.hpp"
+
+namespace rdmadiag::mad {
+
+namespace {
+
+uint16_t pkey_table_size(const NodeReading& node, uint8_t port, std::string& why) {
+    if (!node.is_switch() || port == 0) return node.info.partition_cap;
+    if (!node.switch_info) {
+        why = "SwitchInfo was not read, so the external ports' P_Key table size is unknown";
+        return 0;
+    }
+    return node.switch_info->partition_enforcement_cap;
+}
+
+// A switch's port 0 has no PortCounters of its own.
+bool has_pma(const NodeReading& node, const PortReading& port) {
+    return port.pma_lid != 0 && !(node.is_switch() && port.port == 0);
+}
+
+// The one record of an SA Get answer.
+Result<PKeyTableRecord> pkey_table_record(const Result<std::vector<uint8_t>>& answer,
+                                          uint16_t block) {
+    if (!answer) return answer.error();
+    auto recs = sa_records(*answer, kPKeyTableRecordSize);
+    if (!recs) return recs.error();
+    if (recs->empty()) {
+        return make_error("SA PKeyTableRecord block " + std::to_string(block) + ": no record");
+    }
+    return decode_pkey_table_record(recs->front());
+}
+
+}  // namespace
+
+void add_switch_info(MadBatch& batch, NodeReading& node) {
+    if (!node.is_switch()) return;
+    batch.add(smp_request(node.route, attr::switch_info, 0), [&node](auto r) {
+        auto answer = checked_answer(std::move(r), "SwitchInfo");
+        auto d = smp_payload(answer);
+        if (!d) return node.errors.push_back(d.error().message);
+        auto s = decode_switch_info(*d);
+        if (!s) return node.errors.push_back("SwitchInfo: " + s.error().message);
+        node.switch_info = *s;
+    });
+}
+
+void add_node_description(MadBatch& batch, NodeReading& node) {
+    if (!node.description.empty()) return;
+    batch.add(smp_request(node.route, attr::node_description, 0), [&node](auto r) {
+        auto answer = checked_answer(std::move(r), "NodeDescription");
+        auto d = smp_payload(answer);
+        if (!d) return node.errors.push_back(d.error().message);
+        node.description = decode_node_description(*d).value_or("");
+    });
+}
+
+void add_port_info(MadBatch& batch, PortReading& port) {
+    batch.add(smp_request(port.route, attr::port_info, port.port), [&port](auto r) {
+        auto answer = checked_answer(std::move(r), "PortInfo");
+        auto d = smp_payload(answer);
+        if (!d) return port.errors.push_back(d.error().message);
+        auto pi = decode_port_info(*d);
+        if (!pi) return port.errors.push_back("PortInfo: " + pi.error().message);
+        port.info = *pi;
+    });
+}
+
+void add_pma_class_port_info(MadBatch& batch, NodeReading& node) {
+    if (node.pma_lid == 0) return;
+    batch.add(pma_request(node.pma_lid, attr::class_port_info, 0), [&node](auto r) {
+        auto answer = checked_answer(std::move(r), "PMA ClassPortInfo");
+        if (!answer) return node.errors.push_back(answer.error().message);
+        auto d = pma_data(*answer);
+        if (!d) return node.errors.push_back(d.error().message);
+        auto info = decode_pma_class_port_info(*d);
+        if (info) node.pma_info = *info;
+    });
+}
+
+void add_pkey_blocks(MadBatch& batch, const NodeReading& node, PortReading& port) {
+    if (!port.table_reachable) return;
+    std::string why;
+    uint16_t size = pkey_table_size(node, port.port, why);
+    if (!why.empty()) return port.errors.push_back(why);
+    port.sma_pkeys = std::vector<uint16_t>(size, 0);
+    uint8_t sw_port = node.is_switch() ? port.port : 0;
+    for (uint16_t block = 0; block < pkey_blocks(size); ++block) {
+        batch.add(smp_request(port.route, attr::pkey_table, pkey_table_modifier(block, sw_port)),
+                  [&port, block, size](auto r) {
+                      auto answer =
+                          checked_answer(std::move(r), "P_KeyTable block " + std::to_string(block));
+                      auto d = smp_payload(answer);
+                      Result<std::vector<uint16_t>> keys =
+                          d ? decode_pkey_block(*d) : Result<std::vector<uint16_t>>(d.error());
+                      for (size_t i = 0; i < kPKeyBlockSize; ++i) {
+                          size_t index = block * kPKeyBlockSize + i;
+                          if (index >= size) break;
+                          if (keys) {
+                              (*port.sma_pkeys)[index] = (*keys)[i];
+                          } else {
+                              port.sma_unreadable.push_back(static_cast<uint16_t>(index));
+                          }
+                      }
+                      if (!keys) port.errors.push_back(keys.error().message);
+                  });
+    }
+}
+
+void add_port_counters(MadBatch& batch, const NodeReading& node, PortReading& port) {
+    if (!has_pma(node, port)) return;
+    bool xmit_wait = !node.pma_info || (node.pma_info->capability_mask & kPmaXmitWait);
+    batch.add(pma_request(port.pma_lid, attr::port_counters, port.port),
+              [&port, xmit_wait](auto r) {
+                  auto answer = checked_answer(std::move(r), "PortCounters");
+                  if (!answer) return port.errors.push_back(answer.error().message);
+                  auto d = pma_data(*answer);
+                  if (!d) return port.errors.push_back(d.error().message);
+                  auto counters = decode_port_counters(*d, xmit_wait);
+                  if (!counters)
+                      return port.errors.push_back("PortCounters: " + counters.error().message);
+                  for (auto& c32 : *counters) {
+                      // 64-bit PortCountersExtended values, when read, win over these.
+                      bool have = std::any_of(port.counters.begin(), port.counters.end(),
+                                              [&](const auto& x) { return x.name == c32.name; });
+                      if (!have) port.counters.push_back(c32);
+                  }
+              });
+}
+
+void add_port_counters_ext(MadBatch& batch, const NodeReading& node, PortReading& port) {
+    if (!has_pma(node, port) || !node.pma_info || !has_port_counters_ext(*node.pma_info)) return;
+    bool no_ietf = !(node.pma_info->capability_mask & kPmaExtendedWidth);
+    batch.add(
+        pma_request(port.pma_lid, attr::port_counters_ext, port.port), [&port, no_ietf](auto r) {
+            auto answer = checked_answer(std::move(r), "PortCountersExtended");
+            if (!answer) return port.errors.push_back(answer.error().message);
+            auto d = pma_data(*answer);
+            if (!d) return port.errors.push_back(d.error().message);
+            auto counters = decode_port_counters_ext(*d, no_ietf);
+            if (!counters) return port.errors.push_back(counters.error().message);
+            for (auto& c64 : *counters) {
+                std::erase_if(port.counters, [&](const auto& x) { return x.name == c64.name; });
+                port.counters.push_back(c64);
+            }
+        });
+}
+
+void add_sm_pkey_records(MadBatch& batch, const NodeReading& node, PortReading& port,
+                         uint16_t sm_lid, uint64_t sm_key) {
+    if (!port.info || !port.sma_pkeys) return;
+    uint16_t lid = node.is_switch() ? node.lid() : port.info->lid;
+    if (lid == 0) return;
+    size_t size = port.sma_pkeys->size();
+    port.sm_pkeys = std::vector<uint16_t>(size, 0);
+    for (uint16_t block = 0; block < pkey_blocks(static_cast<uint16_t>(size)); ++block) {
+        auto templ = pkey_table_record_template(lid, block, port.port);
+        batch.add(sa_request(sm_lid, Method::get, attr::pkey_table_record,
+                             kPKeyRecLid | kPKeyRecBlock | kPKeyRecPort, templ, sm_key),
+                  [&port, block, size](auto r) {
+                      auto answer = checked_answer(
+                          std::move(r), "SA PKeyTableRecord block " + std::to_string(block));
+                      auto rec = pkey_table_record(answer, block);
+                      if (!rec) {
+                          port.sm_pkeys.reset();  // a partial intent is no intent
+                          port.errors.push_back(rec.error().message);
+                          return;
+                      }
+                      if (!port.sm_pkeys) return;
+                      for (size_t i = 0; i < kPKeyBlockSize; ++i) {
+                          size_t index = block * kPKeyBlockSize + i;
+                          if (index < size) (*port.sm_pkeys)[index] = rec->keys[i];
+                      }
+                  });
+    }
+}
+
+}  // namespace rdmadiag::mad
