@@ -11,26 +11,14 @@
 #include <memory>
 #include <optional>
 
+#include "collector/common/unique_fd.hpp"
+
 namespace rdmadiag::cli {
 
 namespace {
 
 struct AddrInfoDeleter {
     void operator()(addrinfo* a) const { freeaddrinfo(a); }
-};
-
-class Socket {
-public:
-    explicit Socket(int fd) : fd_(fd) {}
-    Socket(const Socket&) = delete;
-    Socket& operator=(const Socket&) = delete;
-    ~Socket() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    int fd() const { return fd_; }
-
-private:
-    int fd_;
 };
 
 std::string lower(std::string_view s) {
@@ -177,24 +165,24 @@ Result<HttpResponse> http_get(const HttpUrl& url, const HttpLimits& limits) {
     };
     std::string last_error = "no address";
     for (auto* a = addrs.get(); a; a = a->ai_next) {
-        Socket s(
+        common::UniqueFd s(
             ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol));
-        if (s.fd() < 0) {
+        if (!s) {
             last_error = std::strerror(errno);
             continue;
         }
-        if (::connect(s.fd(), a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
+        if (::connect(s.get(), a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
             last_error = std::strerror(errno);
             continue;
         }
-        pollfd pfd{s.fd(), POLLOUT, 0};
+        pollfd pfd{s.get(), POLLOUT, 0};
         if (::poll(&pfd, 1, remaining_ms()) != 1) {
             last_error = "connection timed out";
             continue;
         }
         int err = 0;
         socklen_t len = sizeof err;
-        getsockopt(s.fd(), SOL_SOCKET, SO_ERROR, &err, &len);
+        getsockopt(s.get(), SOL_SOCKET, SO_ERROR, &err, &len);
         if (err != 0) {
             last_error = std::strerror(err);
             continue;
@@ -206,7 +194,7 @@ Result<HttpResponse> http_get(const HttpUrl& url, const HttpLimits& limits) {
                                 "User-Agent: rdmadiag\r\n\r\n";
         size_t sent = 0;
         while (sent < req.size()) {
-            const auto n = ::send(s.fd(), req.data() + sent, req.size() - sent, MSG_NOSIGNAL);
+            const auto n = ::send(s.get(), req.data() + sent, req.size() - sent, MSG_NOSIGNAL);
             if (n > 0) {
                 sent += static_cast<size_t>(n);
                 continue;
@@ -214,7 +202,7 @@ Result<HttpResponse> http_get(const HttpUrl& url, const HttpLimits& limits) {
             if (n < 0 && errno != EAGAIN && errno != EINTR) {
                 return make_error(std::string("send failed: ") + std::strerror(errno));
             }
-            pfd = pollfd{s.fd(), POLLOUT, 0};
+            pfd = pollfd{s.get(), POLLOUT, 0};
             if (::poll(&pfd, 1, remaining_ms()) != 1)
                 return make_error("timed out sending request");
         }
@@ -222,7 +210,7 @@ Result<HttpResponse> http_get(const HttpUrl& url, const HttpLimits& limits) {
         char buf[16384];
         const size_t cap = limits.max_body + 65536;
         while (true) {
-            const auto n = ::recv(s.fd(), buf, sizeof buf, 0);
+            const auto n = ::recv(s.get(), buf, sizeof buf, 0);
             if (n > 0) {
                 raw.append(buf, static_cast<size_t>(n));
                 if (raw.size() > cap) return make_error("response too large");
@@ -232,7 +220,7 @@ Result<HttpResponse> http_get(const HttpUrl& url, const HttpLimits& limits) {
             if (errno != EAGAIN && errno != EINTR) {
                 return make_error(std::string("receive failed: ") + std::strerror(errno));
             }
-            pfd = pollfd{s.fd(), POLLIN, 0};
+            pfd = pollfd{s.get(), POLLIN, 0};
             if (::poll(&pfd, 1, remaining_ms()) != 1) {
                 return make_error("timed out waiting for " + url.host + ":" + url.port);
             }

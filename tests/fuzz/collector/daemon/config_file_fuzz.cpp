@@ -17,23 +17,23 @@ using namespace rdmadiag;
 
 namespace {
 
-void check_node(const YamlNode& n, int lines) {
+void check_node(const common::YamlNode& n, int lines) {
     FUZZ_CHECK(n.line >= 0 && n.line <= lines + 1);
     switch (n.kind) {
-        case YamlNode::Kind::null:
+        case common::YamlNode::Kind::null:
             FUZZ_CHECK(n.map.empty() && n.list.empty());
             break;
-        case YamlNode::Kind::scalar:
+        case common::YamlNode::Kind::scalar:
             FUZZ_CHECK(n.map.empty() && n.list.empty());
             break;
-        case YamlNode::Kind::map:
+        case common::YamlNode::Kind::map:
             FUZZ_CHECK(n.list.empty());
             for (const auto& [k, v] : n.map) {
                 FUZZ_CHECK(n.get(k) != nullptr);
                 check_node(v, lines);
             }
             break;
-        case YamlNode::Kind::list:
+        case common::YamlNode::Kind::list:
             FUZZ_CHECK(n.map.empty());
             for (const auto& v : n.list) check_node(v, lines);
             break;
@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     int lines = 1;
     for (char c : text) lines += c == '\n';
 
-    auto yaml = parse_simple_yaml(text);
+    auto yaml = common::parse_simple_yaml(text);
     if (yaml) {
         check_node(*yaml, lines);
     } else {
@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
 
 #if RDMADIAG_FUZZ_WEB_CONFIG
-    auto web = parse_web_config(text, "/etc/rdmadiag");
+    auto web = api::parse_web_config(text, "/etc/rdmadiag");
     if (web) {
         FUZZ_CHECK(yaml.ok());
         for (const auto& [user, hash] : web->basic_auth_users) {
@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
 #endif
 
-    DaemonConfig config;
+    daemon::DaemonConfig config;
     auto applied = apply_config_text(text, config);
     if (applied) FUZZ_CHECK(yaml.ok());
     return 0;

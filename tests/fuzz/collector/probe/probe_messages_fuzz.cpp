@@ -26,8 +26,8 @@ namespace {
 
 constexpr size_t kMaxRingBytes = 1 << 14;
 
-ProbeLimits limits() {
-    ProbeLimits l;
+probe::ProbeLimits limits() {
+    probe::ProbeLimits l;
     l.max_clients = 2;
     l.max_rings_per_client = 4;
     l.max_ring_bytes = kMaxRingBytes;
@@ -49,15 +49,16 @@ uint64_t stepping_tsc() {
     return now += 3'000'000;
 }
 
-ProbeSource& source() {
-    static SourceSettings settings = [] {
-        SourceSettings s;
+probe::ProbeSource& source() {
+    static sources::SourceSettings settings = [] {
+        sources::SourceSettings s;
         s.extra["probe.socket"] = "/tmp/rdmadiag-probe-fuzz-" + std::to_string(getpid()) + ".sock";
         s.procfs_root = "/nonexistent";
         return s;
     }();
     // Its destructor removes the socket at exit.
-    static ProbeSource s(settings, limits(), ProbeClocks{&stepping_monotonic_ns, &stepping_tsc});
+    static probe::ProbeSource s(settings, limits(),
+                                probe::ProbeClocks{&stepping_monotonic_ns, &stepping_tsc});
     FUZZ_CHECK(s.availability().available);
     return s;
 }
@@ -91,11 +92,11 @@ private:
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    ProbeSource& src = source();
+    probe::ProbeSource& src = source();
     const int epoll_fd = src.event_fds().at(0);
     const TimePoint now{std::chrono::hours(1)};
-    VectorSink sink;
-    const ProbeStats before = src.stats();
+    sources::VectorSink sink;
+    const probe::ProbeStats before = src.stats();
 
     int client = ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
     FUZZ_CHECK(client >= 0);
@@ -153,7 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     // The client is gone, by its leaving or by being cut off, and nothing of it is held.
     FUZZ_CHECK(src.clients() == 0);
-    const ProbeStats& after = src.stats();
+    const probe::ProbeStats& after = src.stats();
     FUZZ_CHECK(after.accepted == before.accepted + 1);
     FUZZ_CHECK(after.disconnected + after.cut_off == before.disconnected + before.cut_off + 1);
     FUZZ_CHECK(after.bad_messages - before.bad_messages <= sent);

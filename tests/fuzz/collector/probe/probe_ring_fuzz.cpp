@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         moves = true;
     }
     MemFd fd(data, ring_size);
-    auto ring = RingReader::map(fd.get(), kMaxRingBytes);
+    auto ring = probe::RingReader::map(fd.get(), kMaxRingBytes);
     if (!ring) return 0;
     FUZZ_CHECK(ring->bytes() == ring_size);
 
@@ -85,7 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         size_t valid = 0;
         size_t invalid = 0;
         for (;;) {
-            RingDrain d = ring->drain(5, [&](const rdmadiag_probe_record& r) {
+            probe::RingDrain d = ring->drain(5, [&](const rdmadiag_probe_record& r) {
                 FUZZ_CHECK(r.check == rdmadiag_record_check(&r));
                 FUZZ_CHECK(r.kind >= RDMADIAG_REC_REG && r.kind <= RDMADIAG_REC_COMPLETION);
                 FUZZ_CHECK(r.device < RDMADIAG_MAX_DEVICES || r.device == 255);

@@ -15,17 +15,17 @@ using namespace rdmadiag;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::istringstream in(std::string(fuzz::as_text(data, size)));
-    RecordingReader reader(in);
+    replay::RecordingReader reader(in);
     if (!reader.header()) {
         FUZZ_CHECK(!reader.next());
         return 0;
     }
-    const RecordingHeader& header = *reader.header();
-    FUZZ_CHECK(header.version >= 1 && header.version <= kRecordingVersion);
-    auto header_again = parse_recording_header(recording_header_line(header));
+    const replay::RecordingHeader& header = *reader.header();
+    FUZZ_CHECK(header.version >= 1 && header.version <= replay::kRecordingVersion);
+    auto header_again = replay::parse_recording_header(recording_header_line(header));
     FUZZ_CHECK(header_again && header_again->version == header.version &&
                header_again->origin == header.origin && header_again->host == header.host);
-    auto header_third = parse_recording_header(recording_header_line(*header_again));
+    auto header_third = replay::parse_recording_header(recording_header_line(*header_again));
     FUZZ_CHECK(header_third && *header_third == *header_again);
 
     uint64_t observations = 0;

@@ -16,7 +16,7 @@ using namespace rdmadiag::sim;
 namespace {
 
 // Checks what the player emits while it runs, and that time never runs backwards in it.
-class CheckingSink final : public ObservationSink {
+class CheckingSink final : public sources::ObservationSink {
 public:
     explicit CheckingSink(TimePoint start) : start_(start) {}
     void emit(Observation obs) override {

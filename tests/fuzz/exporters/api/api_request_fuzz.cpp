@@ -51,7 +51,7 @@ std::vector<std::string_view> crlf_lines(std::string_view head) {
 // Whatever the client sent, the stamped head carries our header once, right after the request
 // line, and no copy of the client's.
 void check_stamp(std::string_view head) {
-    auto stamped = TlsFrontend::stamp_request_head(head, kToken);
+    auto stamped = api::TlsFrontend::stamp_request_head(head, kToken);
     size_t eol = head.find("\r\n");
     if (!stamped) {
         FUZZ_CHECK(eol == std::string_view::npos ||
@@ -59,10 +59,10 @@ void check_stamp(std::string_view head) {
         return;
     }
     FUZZ_CHECK(eol != std::string_view::npos);
-    const std::string ours = std::string(kFrontendHeader) + ": " + kToken;
+    const std::string ours = std::string(api::kFrontendHeader) + ": " + kToken;
     auto lines = crlf_lines(*stamped);
     FUZZ_CHECK(lines.size() >= 2 && lines[0] == head.substr(0, eol) && lines[1] == ours);
-    const std::string name = lower(kFrontendHeader);
+    const std::string name = lower(api::kFrontendHeader);
     for (size_t i = 2; i < lines.size(); ++i) {
         size_t colon = lines[i].find(':');
         if (colon != std::string_view::npos) FUZZ_CHECK(lower(lines[i].substr(0, colon)) != name);
@@ -70,19 +70,19 @@ void check_stamp(std::string_view head) {
 }
 
 void check_auth(std::string_view value) {
-    auto creds = parse_basic_authorization(value);
+    auto creds = api::parse_basic_authorization(value);
     if (!creds) return;
     FUZZ_CHECK(creds->user.find(':') == std::string::npos);
-    auto again =
-        parse_basic_authorization("Basic " + base64_encode(creds->user + ":" + creds->password));
+    auto again = api::parse_basic_authorization(
+        "Basic " + api::base64_encode(creds->user + ":" + creds->password));
     FUZZ_CHECK(again && again->user == creds->user && again->password == creds->password);
 }
 
 void check_base64(std::string_view text) {
-    FUZZ_CHECK(base64_decode(base64_encode(text)) == std::string(text));
-    if (auto decoded = base64_decode(text)) {
+    FUZZ_CHECK(api::base64_decode(api::base64_encode(text)) == std::string(text));
+    if (auto decoded = api::base64_decode(text)) {
         FUZZ_CHECK(decoded->size() <= text.size() / 4 * 3);
-        FUZZ_CHECK(base64_decode(base64_encode(*decoded)) == *decoded);
+        FUZZ_CHECK(api::base64_decode(api::base64_encode(*decoded)) == *decoded);
     }
 }
 
@@ -98,19 +98,19 @@ std::string url_encode(std::string_view s) {
     return out;
 }
 
-void check_query(const HttpRequest& req) {
+void check_query(const api::HttpRequest& req) {
     // A value the client percent-encodes comes back exactly, whatever follows it (the first
     // parameter of a name wins, and the query may hold "fuzz=" itself).
-    HttpRequest encoded;
+    api::HttpRequest encoded;
     encoded.query = "fuzz=" + url_encode(req.query) + "&" + req.query;
     auto v = encoded.query_param("fuzz");
     FUZZ_CHECK(v && *v == req.query);
 }
 
-void check_route(const ApiRouter& router, const HttpRequest& req) {
-    HttpResponse r = router.handle(req);
-    FUZZ_CHECK(http_reason(r.status) != "Status");
-    const auto& routes = ApiRouter::routes();
+void check_route(const api::ApiRouter& router, const api::HttpRequest& req) {
+    api::HttpResponse r = router.handle(req);
+    FUZZ_CHECK(api::http_reason(r.status) != "Status");
+    const auto& routes = api::ApiRouter::routes();
     bool known = std::find(routes.begin(), routes.end(), req.path) != routes.end();
     if (!known) {
         FUZZ_CHECK(r.status == 404);
@@ -129,21 +129,21 @@ void check_route(const ApiRouter& router, const HttpRequest& req) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    static SnapshotStore store;
+    static publish::SnapshotStore store;
     static const bool published = [] {
         store.publish(std::make_shared<Snapshot>(testing::sample_snapshot()));
         return true;
     }();
     FUZZ_CHECK(published);
-    static SnapshotCollectable metrics{store};
-    static ApiRouter router{store, metrics};
+    static prom::SnapshotCollectable metrics{store};
+    static api::ApiRouter router{store, metrics};
 
     std::string_view head = fuzz::as_text(data, size);
     check_stamp(head);
 
     auto lines = crlf_lines(head);
     std::string_view request_line = lines[0];
-    HttpRequest req;
+    api::HttpRequest req;
     size_t sp = request_line.find(' ');
     req.method = std::string(request_line.substr(0, sp));
     std::string_view target;

@@ -18,9 +18,9 @@ using namespace rdmadiag;
 namespace {
 
 void check_devices(std::span<const uint8_t> bytes) {
-    auto devices = parse_nl_device_dump(bytes);
+    auto devices = netlink::parse_nl_device_dump(bytes);
     if (!devices) return;
-    FUZZ_CHECK(nl_dump_finished(bytes));
+    FUZZ_CHECK(netlink::nl_dump_finished(bytes));
     test::NlBuilder b;
     for (const auto& d : *devices) {
         FUZZ_CHECK(!d.name.empty() && d.name.find('\0') == std::string::npos);
@@ -30,14 +30,14 @@ void check_devices(std::span<const uint8_t> bytes) {
             .end();
     }
     b.done();
-    auto again = parse_nl_device_dump(b.bytes());
+    auto again = netlink::parse_nl_device_dump(b.bytes());
     FUZZ_CHECK(again && *again == *devices);
 }
 
 void check_mrs(std::span<const uint8_t> bytes) {
-    auto inv = parse_nl_mr_dump(bytes, "mlx5_0");
+    auto inv = netlink::parse_nl_mr_dump(bytes, "mlx5_0");
     if (!inv) return;
-    FUZZ_CHECK(nl_dump_finished(bytes));
+    FUZZ_CHECK(netlink::nl_dump_finished(bytes));
     FUZZ_CHECK(inv->device == "mlx5_0");
     test::NlBuilder b;
     b.begin(RDMA_NLDEV_CMD_RES_MR_GET).nest(RDMA_NLDEV_ATTR_RES_MR);
@@ -53,7 +53,7 @@ void check_mrs(std::span<const uint8_t> bytes) {
         b.unnest();
     }
     b.unnest().end().done();
-    auto again = parse_nl_mr_dump(b.bytes(), "mlx5_0");
+    auto again = netlink::parse_nl_mr_dump(b.bytes(), "mlx5_0");
     FUZZ_CHECK(again && again->mrs == inv->mrs && again->complete);
 }
 
@@ -61,7 +61,7 @@ void check_mrs(std::span<const uint8_t> bytes) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::span<const uint8_t> bytes(data, size);
-    (void)nl_dump_finished(bytes);
+    (void)netlink::nl_dump_finished(bytes);
     check_devices(bytes);
     check_mrs(bytes);
     return 0;

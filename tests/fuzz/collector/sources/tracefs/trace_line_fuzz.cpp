@@ -23,25 +23,25 @@ bool inside(std::string_view part, std::string_view whole) {
 
 void check_line(std::string_view line) {
     FUZZ_CHECK(line.find('\n') == std::string_view::npos);
-    auto split = split_ftrace_line(line);
+    auto split = tracefs::split_ftrace_line(line);
     if (split && *split) {
-        const FtraceLine& f = **split;
+        const tracefs::FtraceLine& f = **split;
         FUZZ_CHECK(!f.event.empty() && inside(f.event, line));
         FUZZ_CHECK(inside(f.body, line) && inside(f.comm, line));
         FUZZ_CHECK(f.timestamp.count() >= 0);
     }
-    size_t splice = find_spliced_record(line);
+    size_t splice = tracefs::find_spliced_record(line);
     FUZZ_CHECK(splice == std::string_view::npos || splice < line.size());
 
-    auto mr = parse_mr_trace_line(line);
+    auto mr = tracefs::parse_mr_trace_line(line);
     if (mr && *mr) {
-        const TraceMrEvent& ev = **mr;
+        const tracefs::TraceMrEvent& ev = **mr;
         FUZZ_CHECK(split && *split);
-        FUZZ_CHECK(is_mr_trace_event(ev.event));
+        FUZZ_CHECK(tracefs::is_mr_trace_event(ev.event));
         FUZZ_CHECK(ev.timestamp == (*split)->timestamp);
         FUZZ_CHECK(ev.cpu == (*split)->cpu);
         // The device the caller names is the only thing that changes with it.
-        auto named = parse_mr_trace_line(line, "mlx5_0");
+        auto named = tracefs::parse_mr_trace_line(line, "mlx5_0");
         FUZZ_CHECK(named && *named);
         MrEvent expected = ev.mr;
         expected.device = "mlx5_0";
@@ -51,7 +51,7 @@ void check_line(std::string_view line) {
 }
 
 std::vector<std::string> lines_of(std::string_view bytes, size_t piece, uint64_t& overlong) {
-    LineAssembler assembler(kMaxLine);
+    tracefs::LineAssembler assembler(kMaxLine);
     std::vector<std::string> lines;
     for (size_t at = 0; at < bytes.size(); at += piece) {
         assembler.feed(bytes.substr(at, piece), [&](std::string_view line) {
