@@ -107,8 +107,7 @@ public:
 
     Result<YamlNode> document() {
         if (lines_.empty()) return YamlNode{};
-        auto node = block(lines_[0].indent);
-        if (!node) return node;
+        auto node = RDMADIAG_TRY(block(lines_[0].indent));
         if (pos_ < lines_.size()) return line_error(lines_[pos_].number, "unexpected indentation");
         return node;
     }
@@ -127,20 +126,18 @@ private:
             std::stringstream ss(inner);
             std::string item;
             while (std::getline(ss, item, ',')) {
-                auto v = unquote(trim(item), line);
-                if (!v) return v.error();
+                auto v = RDMADIAG_TRY(unquote(trim(item), line));
                 YamlNode s;
                 s.kind = YamlNode::Kind::scalar;
-                s.scalar = *v;
+                s.scalar = v;
                 s.line = line;
                 n.list.push_back(std::move(s));
             }
             return n;
         }
-        auto v = unquote(t, line);
-        if (!v) return v.error();
+        auto v = RDMADIAG_TRY(unquote(t, line));
         n.kind = YamlNode::Kind::scalar;
-        n.scalar = std::move(*v);
+        n.scalar = std::move(v);
         return n;
     }
 
@@ -161,37 +158,30 @@ private:
                 std::string rest = l.text.size() > 1 ? trim(l.text.substr(2)) : "";
                 if (rest.empty()) {
                     ++pos_;
-                    auto child = nested(indent, l.number, false);
-                    if (!child) return child;
-                    node.list.push_back(std::move(*child));
+                    node.list.push_back(RDMADIAG_TRY(nested(indent, l.number, false)));
                 } else if (find_key_colon(rest) != std::string::npos) {
                     return line_error(l.number, "mappings inside sequences are not supported");
                 } else {
-                    auto v = scalar_value(rest, l.number);
-                    if (!v) return v;
-                    node.list.push_back(std::move(*v));
+                    node.list.push_back(RDMADIAG_TRY(scalar_value(rest, l.number)));
                     ++pos_;
                 }
                 continue;
             }
             size_t colon = find_key_colon(l.text);
             if (colon == std::string::npos) return line_error(l.number, "expected 'key: value'");
-            auto key = unquote(trim(l.text.substr(0, colon)), l.number);
-            if (!key) return key.error();
-            if (key->empty()) return line_error(l.number, "empty key");
+            auto key = RDMADIAG_TRY(unquote(trim(l.text.substr(0, colon)), l.number));
+            if (key.empty()) return line_error(l.number, "empty key");
             for (const auto& [k, v] : node.map) {
-                if (k == *key) return line_error(l.number, "duplicate key '" + *key + "'");
+                if (k == key) return line_error(l.number, "duplicate key '" + key + "'");
             }
             std::string rest = trim(l.text.substr(colon + 1));
             ++pos_;
             if (rest.empty()) {
-                auto child = nested(indent, l.number, true);
-                if (!child) return child;
-                node.map.emplace_back(std::move(*key), std::move(*child));
+                auto child = RDMADIAG_TRY(nested(indent, l.number, true));
+                node.map.emplace_back(std::move(key), std::move(child));
             } else {
-                auto v = scalar_value(rest, l.number);
-                if (!v) return v;
-                node.map.emplace_back(std::move(*key), std::move(*v));
+                auto value = RDMADIAG_TRY(scalar_value(rest, l.number));
+                node.map.emplace_back(std::move(key), std::move(value));
             }
         }
         return node;

@@ -131,10 +131,9 @@ MessageEffect apply_probe_message(ProbeClient& c, const ProbeMessage& m,
 
 Result<bool> read_probe_messages(ProbeClient& c, const ProbeLimits& limits, ProbeStats& stats) {
     for (;;) {
-        auto received = receive_probe_message(c.fd);
-        if (!received) return received.error();
-        if (!*received) return true;
-        const ProbeMessage& m = **received;
+        auto received = RDMADIAG_TRY(receive_probe_message(c.fd));
+        if (!received) return true;
+        const ProbeMessage& m = *received;
         // Closed (or crashed). A zero-length message reads the same.
         if (m.length == 0) return false;
         MessageEffect effect = apply_probe_message(c, m, limits);

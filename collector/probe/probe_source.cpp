@@ -31,12 +31,10 @@ ProbeSource::ProbeSource(const sources::SourceSettings& settings, ProbeLimits li
 
 Result<void> ProbeSource::start_listening(const sources::SourceSettings& settings) {
     // The path is claimed before the settings are read, so a stale socket goes either way.
-    if (auto claimed = claim_socket_path(path_); !claimed) return claimed.error();
-    auto access = socket_access(settings);
-    if (!access) return access.error();
-    auto listening = ProbeListenSocket::listen(path_, *access);
-    if (!listening) return listening.error();
-    listener_.emplace(std::move(listening).value());
+    RDMADIAG_TRY(claim_socket_path(path_));
+    auto access = RDMADIAG_TRY(socket_access(settings));
+    auto listening = RDMADIAG_TRY(ProbeListenSocket::listen(path_, access));
+    listener_.emplace(std::move(listening));
     epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
     epoll_event ev{};
     ev.events = EPOLLIN;

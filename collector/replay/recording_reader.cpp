@@ -41,9 +41,9 @@ std::optional<Observation> RecordingReader::next() {
 
 Result<Recording> read_recording(std::istream& in) {
     RecordingReader reader(in);
-    if (!reader.header()) return reader.header().error();
+    auto header = RDMADIAG_TRY(reader.header());
     Recording r;
-    r.header = *reader.header();
+    r.header = std::move(header);
     while (auto obs = reader.next()) r.observations.push_back(std::move(*obs));
     r.problems = reader.problems();
     return r;

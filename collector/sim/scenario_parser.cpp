@@ -141,12 +141,6 @@ private:
     std::set<size_t> taken_;
 };
 
-#define TRY(expr)                           \
-    do {                                    \
-        auto try_r_ = (expr);               \
-        if (!try_r_) return try_r_.error(); \
-    } while (0)
-
 // The positional arguments of a P_Key edit after its port, in the order they are read.
 enum class PKeyArg : uint8_t {
     index,              // a table slot
@@ -322,11 +316,10 @@ Result<std::pair<uint16_t, uint16_t>> Parser::entry(const Line& l, const Token& 
     if (colon == std::string::npos) {
         return l.error(t, "not an INDEX:KEY entry: '" + t.text + "'");
     }
-    auto idx = number(l, t, std::string_view(t.text).substr(0, colon), 0x7fff, "P_Key index");
-    if (!idx) return idx.error();
-    auto key = pkey(l, t, std::string_view(t.text).substr(colon + 1));
-    if (!key) return key.error();
-    return std::make_pair(static_cast<uint16_t>(*idx), *key);
+    auto idx = RDMADIAG_TRY(
+        number(l, t, std::string_view(t.text).substr(0, colon), 0x7fff, "P_Key index"));
+    auto key = RDMADIAG_TRY(pkey(l, t, std::string_view(t.text).substr(colon + 1)));
+    return std::make_pair(static_cast<uint16_t>(idx), key);
 }
 
 ScenarioPort* Parser::find_port(const PortRef& ref) {
@@ -357,12 +350,12 @@ Result<Scenario> Parser::run(std::string_view text) {
         if (!tokens) return make_error(std::to_string(number) + ":" + tokens.error().message);
         if (!tokens->empty()) {
             Line l(number, std::move(*tokens), raw.size());
-            TRY(line(l));
+            RDMADIAG_TRY(line(l));
         }
         if (nl == std::string_view::npos) break;
         pos = nl + 1;
     }
-    TRY(finish());
+    RDMADIAG_TRY(finish());
     return std::move(sc_);
 }
 
@@ -387,24 +380,22 @@ Result<void> Parser::title(Line& l) {
 }
 
 Result<void> Parser::end(Line& l) {
-    auto t = l.need(0, "duration");
-    if (!t) return t.error();
-    auto d = duration(l, **t, (*t)->text);
-    if (!d) return d.error();
-    TRY(l.no_more_positional(1));
-    TRY(l.no_unknown_options());
+    const Token* t = RDMADIAG_TRY(l.need(0, "duration"));
+    auto d = RDMADIAG_TRY(duration(l, *t, t->text));
+    RDMADIAG_TRY(l.no_more_positional(1));
+    RDMADIAG_TRY(l.no_unknown_options());
     if (end_set_)
         return l.error(l.directive(),
                        "'end' given twice (first on line " + std::to_string(end_line_) + ")");
-    sc_.end = *d;
+    sc_.end = d;
     end_set_ = true;
     end_line_ = l.number();
     return {};
 }
 
 Result<void> Parser::loop(Line& l) {
-    TRY(l.no_more_positional(0));
-    TRY(l.no_unknown_options());
+    RDMADIAG_TRY(l.no_more_positional(0));
+    RDMADIAG_TRY(l.no_unknown_options());
     sc_.loop = true;
     loop_line_ = l.number();
     return {};
@@ -431,52 +422,43 @@ constexpr DeviceGuidOption kDeviceGuidOptions[] = {
 };
 
 Result<void> Parser::device(Line& l) {
-    auto name = l.need(0, "device name");
-    if (!name) return name.error();
-    if (!valid_device_name((*name)->text)) {
-        return l.error(**name,
-                       "not a device name: '" + (*name)->text + "' (letters, digits, _ - .)");
+    const Token* name = RDMADIAG_TRY(l.need(0, "device name"));
+    if (!valid_device_name(name->text)) {
+        return l.error(*name, "not a device name: '" + name->text + "' (letters, digits, _ - .)");
     }
-    if (has_device((*name)->text))
-        return l.error(**name, "device " + (*name)->text + " declared twice");
-    TRY(l.no_more_positional(1));
+    if (has_device(name->text)) return l.error(*name, "device " + name->text + " declared twice");
+    RDMADIAG_TRY(l.no_more_positional(1));
     DeviceInfo info;
-    info.device = (*name)->text;
+    info.device = name->text;
     info.transport = Transport::ib;
-    auto tr = l.option("transport");
-    if (!tr) return tr.error();
-    if (*tr) {
-        auto t = parse_transport((*tr)->value());
+    const Token* tr = RDMADIAG_TRY(l.option("transport"));
+    if (tr) {
+        auto t = parse_transport(tr->value());
         if (!t || *t == Transport::unknown) {
-            return l.error(
-                **tr, "not a transport: '" + std::string((*tr)->value()) + "' (ib, roce, iwarp)");
+            return l.error(*tr,
+                           "not a transport: '" + std::string(tr->value()) + "' (ib, roce, iwarp)");
         }
         info.transport = *t;
     }
     info.node_type = info.transport == Transport::iwarp ? "RNIC" : "CA";
-    auto node_type = l.option("node_type");
-    if (!node_type) return node_type.error();
-    if (*node_type) {
-        std::string v((*node_type)->value());
+    const Token* node_type = RDMADIAG_TRY(l.option("node_type"));
+    if (node_type) {
+        std::string v(node_type->value());
         if (v != "CA" && v != "switch" && v != "router" && v != "RNIC") {
-            return l.error(**node_type, "not a node type: '" + v + "' (CA, switch, router, RNIC)");
+            return l.error(*node_type, "not a node type: '" + v + "' (CA, switch, router, RNIC)");
         }
         info.node_type = v;
     }
     for (const DeviceTextOption& t : kDeviceTextOptions) {
-        auto o = l.option(t.key);
-        if (!o) return o.error();
-        if (*o) info.*t.field = std::string((*o)->value());
+        const Token* o = RDMADIAG_TRY(l.option(t.key));
+        if (o) info.*t.field = std::string(o->value());
     }
     for (const DeviceGuidOption& g : kDeviceGuidOptions) {
-        auto o = l.option(g.key);
-        if (!o) return o.error();
-        if (!*o) continue;
-        auto v = number(l, **o, (*o)->value(), ~uint64_t{0}, "GUID");
-        if (!v) return v.error();
-        info.*g.field = *v;
+        const Token* o = RDMADIAG_TRY(l.option(g.key));
+        if (!o) continue;
+        info.*g.field = RDMADIAG_TRY(number(l, *o, o->value(), ~uint64_t{0}, "GUID"));
     }
-    TRY(l.no_unknown_options());
+    RDMADIAG_TRY(l.no_unknown_options());
     sc_.devices.push_back(std::move(info));
     return {};
 }
@@ -507,40 +489,36 @@ constexpr PortNumberOption kPortNumberOptions[] = {
 };
 
 Result<void> Parser::port(Line& l) {
-    auto t = l.need(0, "port (DEVICE:PORT)");
-    if (!t) return t.error();
-    auto ref = port_ref(l, **t, false);
-    if (!ref) return ref.error();
-    if (!has_device(ref->device)) return l.error(**t, "device " + ref->device + " is not declared");
-    if (find_port(*ref) != nullptr) return l.error(**t, "port " + (*t)->text + " declared twice");
-    TRY(l.no_more_positional(1));
+    const Token* t = RDMADIAG_TRY(l.need(0, "port (DEVICE:PORT)"));
+    auto ref = RDMADIAG_TRY(port_ref(l, *t, false));
+    if (!has_device(ref.device)) return l.error(*t, "device " + ref.device + " is not declared");
+    if (find_port(ref) != nullptr) return l.error(*t, "port " + t->text + " declared twice");
+    RDMADIAG_TRY(l.no_more_positional(1));
     const DeviceInfo* dev = nullptr;
     for (const auto& d : sc_.devices) {
-        if (d.device == ref->device) dev = &d;
+        if (d.device == ref.device) dev = &d;
     }
     ScenarioPort p;
-    p.state.port = *ref;
+    p.state.port = ref;
     p.state.state = PortState::active;
     p.state.link_layer =
         dev->transport == Transport::ib ? LinkLayer::infiniband : LinkLayer::ethernet;
 
-    auto st = l.option("state");
-    if (!st) return st.error();
-    if (*st) {
-        auto s = parse_port_state((*st)->value());
+    const Token* st = RDMADIAG_TRY(l.option("state"));
+    if (st) {
+        auto s = parse_port_state(st->value());
         if (!s)
-            return l.error(**st, "not a port state: '" + std::string((*st)->value()) +
-                                     "' (DOWN, INIT, ARMED, ACTIVE)");
+            return l.error(*st, "not a port state: '" + std::string(st->value()) +
+                                    "' (DOWN, INIT, ARMED, ACTIVE)");
         p.state.state = *s;
     }
     p.state.phys_state = p.state.state == PortState::down ? 2 : 5;
-    auto ll = l.option("link_layer");
-    if (!ll) return ll.error();
-    if (*ll) {
-        auto v = parse_link_layer((*ll)->value());
+    const Token* ll = RDMADIAG_TRY(l.option("link_layer"));
+    if (ll) {
+        auto v = parse_link_layer(ll->value());
         if (!v || *v == LinkLayer::unknown) {
-            return l.error(**ll, "not a link layer: '" + std::string((*ll)->value()) +
-                                     "' (InfiniBand, Ethernet)");
+            return l.error(
+                *ll, "not a link layer: '" + std::string(ll->value()) + "' (InfiniBand, Ethernet)");
         }
         p.state.link_layer = *v;
     }
@@ -549,29 +527,24 @@ Result<void> Parser::port(Line& l) {
     uint64_t size = ib ? 128 : 1;
 
     for (const PortNumberOption& n : kPortNumberOptions) {
-        auto o = l.option(n.key);
-        if (!o) return o.error();
-        if (!*o) continue;
-        auto v = number(l, **o, (*o)->value(), n.max, n.what);
-        if (!v) return v.error();
-        n.store(p, size, *v);
+        const Token* o = RDMADIAG_TRY(l.option(n.key));
+        if (!o) continue;
+        auto v = RDMADIAG_TRY(number(l, *o, o->value(), n.max, n.what));
+        n.store(p, size, v);
     }
-    auto rate = l.option("rate");
-    if (!rate) return rate.error();
-    if (*rate) p.state.rate = std::string((*rate)->value());
+    const Token* rate = RDMADIAG_TRY(l.option("rate"));
+    if (rate) p.state.rate = std::string(rate->value());
     for (const Token* g : l.options_named("gid")) p.state.gids.emplace_back(g->value());
-    auto vw = l.option("views");
-    if (!vw) return vw.error();
-    if (*vw) {
-        auto m = views(l, **vw);
-        if (!m) return m.error();
-        if ((*m & kDeviceView) == 0) return l.error(**vw, "every port has the device view");
-        p.views = *m;
+    const Token* vw = RDMADIAG_TRY(l.option("views"));
+    if (vw) {
+        auto m = RDMADIAG_TRY(views(l, *vw));
+        if ((m & kDeviceView) == 0) return l.error(*vw, "every port has the device view");
+        p.views = m;
     }
-    TRY(l.no_unknown_options());
+    RDMADIAG_TRY(l.no_unknown_options());
     if (size == 0) {
         // iWARP has no partitions: such a port shows no P_Key table in any view.
-        if (*vw) return l.error(**vw, "a port with pkeys=0 has no P_Key views");
+        if (vw) return l.error(*vw, "a port with pkeys=0 has no P_Key views");
         p.views = 0;
     } else {
         p.device_table.keys.assign(size, 0);
@@ -582,160 +555,133 @@ Result<void> Parser::port(Line& l) {
 }
 
 Result<void> Parser::pkeys(Line& l) {
-    auto t = l.need(0, "port (DEVICE:PORT)");
-    if (!t) return t.error();
-    auto ref = port_ref(l, **t, true);
-    if (!ref) return ref.error();
-    auto* p = find_port(*ref);
-    TRY(l.no_unknown_options());
+    const Token* t = RDMADIAG_TRY(l.need(0, "port (DEVICE:PORT)"));
+    auto ref = RDMADIAG_TRY(port_ref(l, *t, true));
+    auto* p = find_port(ref);
+    RDMADIAG_TRY(l.no_unknown_options());
     if (l.positional_count() < 2) return l.error_at(l.end_column(), "missing INDEX:KEY entries");
     for (size_t i = 1; i < l.positional_count(); ++i) {
-        auto e = entry(l, l.positional(i));
-        if (!e) return e.error();
-        if (e->first >= p->device_table.keys.size()) {
-            return l.error(l.positional(i), "index " + std::to_string(e->first) +
+        auto e = RDMADIAG_TRY(entry(l, l.positional(i)));
+        if (e.first >= p->device_table.keys.size()) {
+            return l.error(l.positional(i), "index " + std::to_string(e.first) +
                                                 " is outside the table (pkeys=" +
                                                 std::to_string(p->device_table.keys.size()) + ")");
         }
-        p->device_table.keys[e->first] = e->second;
+        p->device_table.keys[e.first] = e.second;
     }
     return {};
 }
 
 Result<void> Parser::counter(Line& l) {
-    auto t = l.need(0, "port (DEVICE:PORT)");
-    if (!t) return t.error();
-    auto ref = port_ref(l, **t, true);
-    if (!ref) return ref.error();
-    auto name = l.need(1, "counter name");
-    if (!name) return name.error();
-    auto val = l.need(2, "initial value");
-    if (!val) return val.error();
-    TRY(l.no_more_positional(3));
-    auto* p = find_port(*ref);
+    const Token* t = RDMADIAG_TRY(l.need(0, "port (DEVICE:PORT)"));
+    auto ref = RDMADIAG_TRY(port_ref(l, *t, true));
+    const Token* name = RDMADIAG_TRY(l.need(1, "counter name"));
+    const Token* val = RDMADIAG_TRY(l.need(2, "initial value"));
+    RDMADIAG_TRY(l.no_more_positional(3));
+    auto* p = find_port(ref);
     ScenarioCounter c;
-    c.name = (*name)->text;
+    c.name = name->text;
     for (const auto& existing : p->counters) {
         if (existing.name == c.name)
-            return l.error(**name, "counter " + c.name + " declared twice on " + (*t)->text);
+            return l.error(*name, "counter " + c.name + " declared twice on " + t->text);
     }
     const bool portinfo = c.name == "p_key_violations" || c.name == "m_key_violations" ||
                           c.name == "q_key_violations";
     c.kind = portinfo ? CounterKind::portinfo : CounterKind::pma;
-    auto kind = l.option("kind");
-    if (!kind) return kind.error();
-    if (*kind) {
-        auto k = parse_counter_kind((*kind)->value());
+    const Token* kind = RDMADIAG_TRY(l.option("kind"));
+    if (kind) {
+        auto k = parse_counter_kind(kind->value());
         if (!k)
-            return l.error(**kind, "not a counter kind: '" + std::string((*kind)->value()) +
-                                       "' (pma, hw, portinfo)");
+            return l.error(*kind, "not a counter kind: '" + std::string(kind->value()) +
+                                      "' (pma, hw, portinfo)");
         c.kind = *k;
     }
     c.width = counter_width(c.kind, c.name);
-    auto width = l.option("width");
-    if (!width) return width.error();
-    if (*width) {
-        auto w = number(l, **width, (*width)->value(), 64, "width");
-        if (!w) return w.error();
-        if (*w == 0) return l.error(**width, "a counter is at least 1 bit wide");
-        c.width = static_cast<uint8_t>(*w);
+    const Token* width = RDMADIAG_TRY(l.option("width"));
+    if (width) {
+        auto w = RDMADIAG_TRY(number(l, *width, width->value(), 64, "width"));
+        if (w == 0) return l.error(*width, "a counter is at least 1 bit wide");
+        c.width = static_cast<uint8_t>(w);
     }
     c.overflow = c.kind == CounterKind::pma && c.width < 64 ? CounterOverflow::saturate
                                                             : CounterOverflow::wrap;
-    auto ov = l.option("overflow");
-    if (!ov) return ov.error();
-    if (*ov) {
-        if ((*ov)->value() == "saturate") {
+    const Token* ov = RDMADIAG_TRY(l.option("overflow"));
+    if (ov) {
+        if (ov->value() == "saturate") {
             c.overflow = CounterOverflow::saturate;
-        } else if ((*ov)->value() == "wrap") {
+        } else if (ov->value() == "wrap") {
             c.overflow = CounterOverflow::wrap;
         } else {
-            return l.error(**ov, "overflow is 'saturate' or 'wrap', not '" +
-                                     std::string((*ov)->value()) + "'");
+            return l.error(
+                *ov, "overflow is 'saturate' or 'wrap', not '" + std::string(ov->value()) + "'");
         }
     }
-    auto v = number(l, **val, (*val)->text, counter_max(c.width), "value");
-    if (!v) return v.error();
-    c.value = *v;
-    auto rate = l.option("rate");
-    if (!rate) return rate.error();
-    if (*rate) {
-        std::string_view text = (*rate)->value();
+    c.value = RDMADIAG_TRY(number(l, *val, val->text, counter_max(c.width), "value"));
+    const Token* rate = RDMADIAG_TRY(l.option("rate"));
+    if (rate) {
+        std::string_view text = rate->value();
         if (text.size() < 3 || text.substr(text.size() - 2) != "/s") {
-            return l.error(**rate, "rate is a growth per second such as 125000/s, not '" +
-                                       std::string(text) + "'");
+            return l.error(*rate, "rate is a growth per second such as 125000/s, not '" +
+                                      std::string(text) + "'");
         }
-        auto r = number(l, **rate, text.substr(0, text.size() - 2), 1'000'000'000'000ULL, "rate");
-        if (!r) return r.error();
-        c.per_second = *r;
+        c.per_second = RDMADIAG_TRY(
+            number(l, *rate, text.substr(0, text.size() - 2), 1'000'000'000'000ULL, "rate"));
     }
-    TRY(l.no_unknown_options());
+    RDMADIAG_TRY(l.no_unknown_options());
     p->counters.push_back(std::move(c));
     return {};
 }
 
 Result<void> Parser::mr(Line& l) {
-    auto dev = l.need(0, "device");
-    if (!dev) return dev.error();
-    if (!has_device((*dev)->text))
-        return l.error(**dev, "device " + (*dev)->text + " is not declared");
-    auto id = l.need(1, "MR id");
-    if (!id) return id.error();
-    auto v = number(l, **id, (*id)->text, ~uint64_t{0}, "MR id");
-    if (!v) return v.error();
-    TRY(l.no_more_positional(2));
+    const Token* dev = RDMADIAG_TRY(l.need(0, "device"));
+    if (!has_device(dev->text)) return l.error(*dev, "device " + dev->text + " is not declared");
+    const Token* id = RDMADIAG_TRY(l.need(1, "MR id"));
+    auto v = RDMADIAG_TRY(number(l, *id, id->text, ~uint64_t{0}, "MR id"));
+    RDMADIAG_TRY(l.no_more_positional(2));
     ScenarioMr m;
-    m.device = (*dev)->text;
-    m.id = *v;
+    m.device = dev->text;
+    m.id = v;
     for (const auto& existing : sc_.mrs) {
         if (existing.device == m.device && existing.id == m.id) {
-            return l.error(**id, "MR " + (*id)->text + " declared twice on " + m.device);
+            return l.error(*id, "MR " + id->text + " declared twice on " + m.device);
         }
     }
-    auto owner = l.option("owner");
-    if (!owner) return owner.error();
-    if (*owner) m.owner.name = std::string((*owner)->value());
-    auto pid = l.option("pid");
-    if (!pid) return pid.error();
-    if (*pid) {
-        auto p = number(l, **pid, (*pid)->value(), 0x7fffffff, "pid");
-        if (!p) return p.error();
-        m.owner.pid = static_cast<uint32_t>(*p);
+    const Token* owner = RDMADIAG_TRY(l.option("owner"));
+    if (owner) m.owner.name = std::string(owner->value());
+    const Token* pid = RDMADIAG_TRY(l.option("pid"));
+    if (pid) {
+        auto p = RDMADIAG_TRY(number(l, *pid, pid->value(), 0x7fffffff, "pid"));
+        m.owner.pid = static_cast<uint32_t>(p);
     }
-    auto key = l.option("key");
-    if (!key) return key.error();
-    if (*key) {
-        auto k = number(l, **key, (*key)->value(), 0xffffffff, "MR key");
-        if (!k) return k.error();
-        m.key = static_cast<uint32_t>(*k);
+    const Token* key = RDMADIAG_TRY(l.option("key"));
+    if (key) {
+        auto k = RDMADIAG_TRY(number(l, *key, key->value(), 0xffffffff, "MR key"));
+        m.key = static_cast<uint32_t>(k);
     }
-    TRY(l.no_unknown_options());
+    RDMADIAG_TRY(l.no_unknown_options());
     sc_.mrs.push_back(std::move(m));
     return {};
 }
 
 Result<void> Parser::at(Line& l) {
-    auto t = l.need(0, "time");
-    if (!t) return t.error();
-    std::string_view text = (*t)->text;
+    const Token* t = RDMADIAG_TRY(l.need(0, "time"));
+    std::string_view text = t->text;
     const bool relative = !text.empty() && text.front() == '+';
     if (relative) text.remove_prefix(1);
-    auto d = duration(l, **t, text);
-    if (!d) return d.error();
-    const Duration when = relative ? last_at_ + *d : *d;
+    auto d = RDMADIAG_TRY(duration(l, *t, text));
+    const Duration when = relative ? last_at_ + d : d;
     if (when < last_at_) {
-        return l.error(**t, "time goes backwards: " + format_duration(when) +
-                                " comes before the previous step at " + format_duration(last_at_));
+        return l.error(*t, "time goes backwards: " + format_duration(when) +
+                               " comes before the previous step at " + format_duration(last_at_));
     }
-    auto verb = l.need(1, "step (pkey-set, counter-add, port-down, event, mr, ...)");
-    if (!verb) return verb.error();
-    const StepVerb* step = find_row(kStepVerbs, (*verb)->text);
-    if (step == nullptr) return l.error(**verb, "unknown step '" + (*verb)->text + "'");
-    auto action = (this->*step->parse)(l, *step);
-    if (!action) return action.error();
-    TRY(l.no_unknown_options());
+    const Token* verb =
+        RDMADIAG_TRY(l.need(1, "step (pkey-set, counter-add, port-down, event, mr, ...)"));
+    const StepVerb* step = find_row(kStepVerbs, verb->text);
+    if (step == nullptr) return l.error(*verb, "unknown step '" + verb->text + "'");
+    auto action = RDMADIAG_TRY((this->*step->parse)(l, *step));
+    RDMADIAG_TRY(l.no_unknown_options());
     last_at_ = when;
-    sc_.steps.push_back(Step{when, l.number(), (*verb)->column, std::move(*action)});
+    sc_.steps.push_back(Step{when, l.number(), verb->column, std::move(action)});
     return {};
 }
 
@@ -743,16 +689,12 @@ Result<StepAction> Parser::pkey_step(Line& l, const StepVerb& verb) {
     const auto& pv = std::get<PKeyVerb>(verb.detail);
     PKeyEdit e;
     e.op = pv.op;
-    auto t = l.need(2, "port (DEVICE:PORT)");
-    if (!t) return t.error();
-    auto ref = port_ref(l, **t, true);
-    if (!ref) return ref.error();
-    e.port = *ref;
+    const Token* t = RDMADIAG_TRY(l.need(2, "port (DEVICE:PORT)"));
+    e.port = RDMADIAG_TRY(port_ref(l, *t, true));
     if (e.op == PKeyOp::table) {
         for (size_t i = 3; i < l.positional_count(); ++i) {
-            auto en = entry(l, l.positional(i));
-            if (!en) return en.error();
-            e.entries.push_back(*en);
+            auto en = RDMADIAG_TRY(entry(l, l.positional(i)));
+            e.entries.push_back(en);
         }
     } else {
         // Every argument must be there before any is read.
@@ -762,37 +704,29 @@ Result<StepAction> Parser::pkey_step(Line& l, const StepVerb& verb) {
             const char* what = arg == PKeyArg::index               ? "index"
                                : arg == PKeyArg::destination_index ? "destination index"
                                                                    : "key";
-            auto tok = l.need(3 + i, what);
-            if (!tok) return tok.error();
-            a.push_back(*tok);
+            const Token* tok = RDMADIAG_TRY(l.need(3 + i, what));
+            a.push_back(tok);
         }
-        TRY(l.no_more_positional(3 + pv.arity));
-        for (size_t i = 0; i < pv.arity; ++i) TRY(pkey_argument(l, *a[i], pv.args[i], e));
+        RDMADIAG_TRY(l.no_more_positional(3 + pv.arity));
+        for (size_t i = 0; i < pv.arity; ++i) RDMADIAG_TRY(pkey_argument(l, *a[i], pv.args[i], e));
     }
-    auto vw = l.option("views");
-    if (!vw) return vw.error();
-    if (*vw) {
-        auto m = views(l, **vw);
-        if (!m) return m.error();
-        e.views = *m;
+    const Token* vw = RDMADIAG_TRY(l.option("views"));
+    if (vw) {
+        e.views = RDMADIAG_TRY(views(l, *vw));
     }
-    auto delay = l.option("delay");
-    if (!delay) return delay.error();
-    if (*delay) {
-        auto d = duration(l, **delay, (*delay)->value());
-        if (!d) return d.error();
-        e.delay = *d;
+    const Token* delay = RDMADIAG_TRY(l.option("delay"));
+    if (delay) {
+        e.delay = RDMADIAG_TRY(duration(l, *delay, delay->value()));
     }
-    auto ev = l.option("event");
-    if (!ev) return ev.error();
-    if (*ev) {
-        if ((*ev)->value() == "none") {
+    const Token* ev = RDMADIAG_TRY(l.option("event"));
+    if (ev) {
+        if (ev->value() == "none") {
             e.event_delay.reset();
         } else {
-            auto d = duration(l, **ev, (*ev)->value());
+            auto d = duration(l, *ev, ev->value());
             if (!d)
-                return l.error(**ev, "event is 'none' or a delay such as 5s, not '" +
-                                         std::string((*ev)->value()) + "'");
+                return l.error(*ev, "event is 'none' or a delay such as 5s, not '" +
+                                        std::string(ev->value()) + "'");
             e.event_delay = *d;
         }
     }
@@ -801,41 +735,32 @@ Result<StepAction> Parser::pkey_step(Line& l, const StepVerb& verb) {
 
 Result<void> Parser::pkey_argument(const Line& l, const Token& t, PKeyArg arg, PKeyEdit& e) const {
     if (arg == PKeyArg::index || arg == PKeyArg::destination_index) {
-        auto idx = number(l, t, t.text, 0x7fff, "P_Key index");
-        if (!idx) return idx.error();
-        e.index = static_cast<uint16_t>(*idx);
+        auto idx = RDMADIAG_TRY(number(l, t, t.text, 0x7fff, "P_Key index"));
+        e.index = static_cast<uint16_t>(idx);
         return {};
     }
-    auto k = pkey(l, t, t.text);
-    if (!k) return k.error();
-    if (arg == PKeyArg::named_key && pkey_is_empty(*k)) {
+    auto k = RDMADIAG_TRY(pkey(l, t, t.text));
+    if (arg == PKeyArg::named_key && pkey_is_empty(k)) {
         return l.error(t, "an empty P_Key names no key");
     }
-    e.key = *k;
+    e.key = k;
     return {};
 }
 
 Result<StepAction> Parser::counter_step(Line& l, const StepVerb& verb) {
     CounterStep c;
     c.op = std::get<CounterOp>(verb.detail);
-    auto t = l.need(2, "port (DEVICE:PORT)");
-    if (!t) return t.error();
-    auto ref = port_ref(l, **t, true);
-    if (!ref) return ref.error();
-    c.port = *ref;
+    const Token* t = RDMADIAG_TRY(l.need(2, "port (DEVICE:PORT)"));
+    c.port = RDMADIAG_TRY(port_ref(l, *t, true));
     if (c.op == CounterOp::reset) {
         if (l.positional_count() > 3) c.name = l.positional(3).text;
-        TRY(l.no_more_positional(4));
+        RDMADIAG_TRY(l.no_more_positional(4));
     } else {
-        auto name = l.need(3, "counter name");
-        if (!name) return name.error();
-        c.name = (*name)->text;
-        auto amount = l.need(4, c.op == CounterOp::add ? "amount" : "value");
-        if (!amount) return amount.error();
-        auto v = number(l, **amount, (*amount)->text, ~uint64_t{0}, "number");
-        if (!v) return v.error();
-        c.amount = *v;
-        TRY(l.no_more_positional(5));
+        const Token* name = RDMADIAG_TRY(l.need(3, "counter name"));
+        c.name = name->text;
+        const Token* amount = RDMADIAG_TRY(l.need(4, c.op == CounterOp::add ? "amount" : "value"));
+        c.amount = RDMADIAG_TRY(number(l, *amount, amount->text, ~uint64_t{0}, "number"));
+        RDMADIAG_TRY(l.no_more_positional(5));
     }
     return StepAction{std::move(c)};
 }
@@ -843,41 +768,35 @@ Result<StepAction> Parser::counter_step(Line& l, const StepVerb& verb) {
 Result<StepAction> Parser::port_step(Line& l, const StepVerb& verb) {
     PortStep p;
     p.up = std::get<PortVerb>(verb.detail).up;
-    auto t = l.need(2, "port (DEVICE:PORT)");
-    if (!t) return t.error();
-    auto ref = port_ref(l, **t, true);
-    if (!ref) return ref.error();
-    TRY(l.no_more_positional(3));
-    p.port = *ref;
+    const Token* t = RDMADIAG_TRY(l.need(2, "port (DEVICE:PORT)"));
+    auto ref = RDMADIAG_TRY(port_ref(l, *t, true));
+    RDMADIAG_TRY(l.no_more_positional(3));
+    p.port = ref;
     p.state = p.up ? PortState::active : PortState::down;
     p.phys_state = p.up ? 5 : 2;
     p.event = p.up ? AsyncEventType::port_active : AsyncEventType::port_err;
-    auto st = l.option("state");
-    if (!st) return st.error();
-    if (*st) {
-        auto s = parse_port_state((*st)->value());
+    const Token* st = RDMADIAG_TRY(l.option("state"));
+    if (st) {
+        auto s = parse_port_state(st->value());
         if (!s || (p.up == (*s == PortState::down))) {
-            return l.error(**st, "not a state for '" + std::string(verb.name) + "': '" +
-                                     std::string((*st)->value()) + "'");
+            return l.error(*st, "not a state for '" + std::string(verb.name) + "': '" +
+                                    std::string(st->value()) + "'");
         }
         p.state = *s;
     }
-    auto ph = l.option("phys_state");
-    if (!ph) return ph.error();
-    if (*ph) {
-        auto v = number(l, **ph, (*ph)->value(), 7, "physical state");
-        if (!v) return v.error();
-        p.phys_state = static_cast<uint8_t>(*v);
+    const Token* ph = RDMADIAG_TRY(l.option("phys_state"));
+    if (ph) {
+        auto v = RDMADIAG_TRY(number(l, *ph, ph->value(), 7, "physical state"));
+        p.phys_state = static_cast<uint8_t>(v);
     }
-    auto ev = l.option("event");
-    if (!ev) return ev.error();
-    if (*ev) {
-        if ((*ev)->value() == "none") {
+    const Token* ev = RDMADIAG_TRY(l.option("event"));
+    if (ev) {
+        if (ev->value() == "none") {
             p.event.reset();
         } else {
-            auto type = parse_async_event_type(strip_prefix((*ev)->value(), "IBV_EVENT_"));
+            auto type = parse_async_event_type(strip_prefix(ev->value(), "IBV_EVENT_"));
             if (!type || !is_port_event(*type)) {
-                return l.error(**ev, "not a port event: '" + std::string((*ev)->value()) + "'");
+                return l.error(*ev, "not a port event: '" + std::string(ev->value()) + "'");
             }
             p.event = *type;
         }
@@ -886,98 +805,81 @@ Result<StepAction> Parser::port_step(Line& l, const StepVerb& verb) {
 }
 
 Result<StepAction> Parser::event_step(Line& l, const StepVerb&) {
-    auto target = l.need(2, "DEVICE or DEVICE:PORT");
-    if (!target) return target.error();
-    auto type_tok = l.need(3, "event type (PKEY_CHANGE, PORT_ERR, ...)");
-    if (!type_tok) return type_tok.error();
-    TRY(l.no_more_positional(4));
-    auto ref = parse_port_ref((*target)->text);
-    if (!ref) return l.error(**target, "not DEVICE or DEVICE:PORT: '" + (*target)->text + "'");
-    auto type = parse_async_event_type(strip_prefix((*type_tok)->text, "IBV_EVENT_"));
-    if (!type) return l.error(**type_tok, "unknown async event '" + (*type_tok)->text + "'");
+    const Token* target = RDMADIAG_TRY(l.need(2, "DEVICE or DEVICE:PORT"));
+    const Token* type_tok = RDMADIAG_TRY(l.need(3, "event type (PKEY_CHANGE, PORT_ERR, ...)"));
+    RDMADIAG_TRY(l.no_more_positional(4));
+    auto ref = parse_port_ref(target->text);
+    if (!ref) return l.error(*target, "not DEVICE or DEVICE:PORT: '" + target->text + "'");
+    auto type = parse_async_event_type(strip_prefix(type_tok->text, "IBV_EVENT_"));
+    if (!type) return l.error(*type_tok, "unknown async event '" + type_tok->text + "'");
     EventStep e;
     e.event.device = ref->device;
     e.event.type = *type;
     if (is_port_event(*type)) {
         if (ref->port == 0)
-            return l.error(**target, std::string(to_string(*type)) +
-                                         " is a port event: name the port (DEVICE:PORT)");
-        auto checked = port_ref(l, **target, true);
-        if (!checked) return checked.error();
+            return l.error(*target, std::string(to_string(*type)) +
+                                        " is a port event: name the port (DEVICE:PORT)");
+        RDMADIAG_TRY(port_ref(l, *target, true));
         e.event.port = ref->port;
     } else {
         if (ref->port != 0)
-            return l.error(**target, std::string(to_string(*type)) +
-                                         " is not a port event: name the device only");
+            return l.error(*target, std::string(to_string(*type)) +
+                                        " is not a port event: name the device only");
         if (!has_device(ref->device))
-            return l.error(**target, "device " + ref->device + " is not declared");
+            return l.error(*target, "device " + ref->device + " is not declared");
     }
-    auto el = l.option("element");
-    if (!el) return el.error();
-    if (*el) {
-        auto v = number(l, **el, (*el)->value(), 0xffffffff, "element number");
-        if (!v) return v.error();
-        e.event.element = static_cast<uint32_t>(*v);
+    const Token* el = RDMADIAG_TRY(l.option("element"));
+    if (el) {
+        auto v = RDMADIAG_TRY(number(l, *el, el->value(), 0xffffffff, "element number"));
+        e.event.element = static_cast<uint32_t>(v);
     }
     return StepAction{std::move(e)};
 }
 
 Result<StepAction> Parser::mr_step(Line& l, const StepVerb&) {
-    auto dev = l.need(2, "device");
-    if (!dev) return dev.error();
-    auto id = l.need(3, "MR id");
-    if (!id) return id.error();
-    auto op =
-        l.need(4, "operation (ALLOC, REG, FASTREG, LOCAL_INV, BIND_MW, SEND_WITH_INV, DEREG)");
-    if (!op) return op.error();
-    TRY(l.no_more_positional(5));
+    const Token* dev = RDMADIAG_TRY(l.need(2, "device"));
+    const Token* id = RDMADIAG_TRY(l.need(3, "MR id"));
+    const Token* op = RDMADIAG_TRY(
+        l.need(4, "operation (ALLOC, REG, FASTREG, LOCAL_INV, BIND_MW, SEND_WITH_INV, DEREG)"));
+    RDMADIAG_TRY(l.no_more_positional(5));
     MrStep m;
-    m.device = (*dev)->text;
-    auto v = number(l, **id, (*id)->text, ~uint64_t{0}, "MR id");
-    if (!v) return v.error();
-    m.id = *v;
+    m.device = dev->text;
+    m.id = RDMADIAG_TRY(number(l, *id, id->text, ~uint64_t{0}, "MR id"));
     bool declared = false;
     for (const auto& d : sc_.mrs) declared = declared || (d.device == m.device && d.id == m.id);
     if (!declared)
-        return l.error(**id, "MR " + (*id)->text + " on " + m.device +
-                                 " is not declared (add: mr " + m.device + " " + (*id)->text +
-                                 " owner=...)");
-    auto o = parse_mr_op((*op)->text);
-    if (!o) return l.error(**op, "unknown MR operation '" + (*op)->text + "'");
+        return l.error(*id, "MR " + id->text + " on " + m.device + " is not declared (add: mr " +
+                                m.device + " " + id->text + " owner=...)");
+    auto o = parse_mr_op(op->text);
+    if (!o) return l.error(*op, "unknown MR operation '" + op->text + "'");
     m.op = *o;
-    auto st = l.option("status");
-    if (!st) return st.error();
-    if (*st) {
-        auto name = strip_prefix(strip_prefix((*st)->value(), "IBV_WC_"), "IB_WC_");
+    const Token* st = RDMADIAG_TRY(l.option("status"));
+    if (st) {
+        auto name = strip_prefix(strip_prefix(st->value(), "IBV_WC_"), "IB_WC_");
         auto s = parse_wc_status(name);
         if (!s) {
             auto code = parse_uint(name, 255);
             if (code) s = wc_status_from_code(static_cast<unsigned>(*code));
         }
-        if (!s)
-            return l.error(**st, "unknown completion status '" + std::string((*st)->value()) + "'");
+        if (!s) return l.error(*st, "unknown completion status '" + std::string(st->value()) + "'");
         m.status = *s;
     }
-    auto rc = l.option("rc");
-    if (!rc) return rc.error();
-    if (*rc) {
-        std::string_view text = (*rc)->value();
+    const Token* rc = RDMADIAG_TRY(l.option("rc"));
+    if (rc) {
+        std::string_view text = rc->value();
         const bool neg = !text.empty() && text.front() == '-';
         if (neg) text.remove_prefix(1);
-        auto v2 = number(l, **rc, text, 0x7fffffff, "return code");
-        if (!v2) return v2.error();
-        m.rc = neg ? -static_cast<int>(*v2) : static_cast<int>(*v2);
+        auto v2 = RDMADIAG_TRY(number(l, *rc, text, 0x7fffffff, "return code"));
+        m.rc = neg ? -static_cast<int>(v2) : static_cast<int>(v2);
     }
     return StepAction{std::move(m)};
 }
 
 Result<StepAction> Parser::device_step(Line& l, const StepVerb& verb) {
-    auto dev = l.need(2, "device");
-    if (!dev) return dev.error();
-    TRY(l.no_more_positional(3));
-    if (!has_device((*dev)->text))
-        return l.error(**dev, "device " + (*dev)->text + " is not declared");
-    return StepAction{DeviceStep{(*dev)->text, std::get<DeviceVerb>(verb.detail).present}};
+    const Token* dev = RDMADIAG_TRY(l.need(2, "device"));
+    RDMADIAG_TRY(l.no_more_positional(3));
+    if (!has_device(dev->text)) return l.error(*dev, "device " + dev->text + " is not declared");
+    return StepAction{DeviceStep{dev->text, std::get<DeviceVerb>(verb.detail).present}};
 }
 
 Result<void> Parser::finish() {

@@ -29,19 +29,17 @@ void SimulatedFabric::refresh(const PortRef& port, TimePoint now, sources::Obser
 
 Result<std::unique_ptr<SimulatedFabric>> make_simulated_fabric(
     const sources::SourceSettings& settings) {
-    auto scenario = sim::load_scenario(settings.scenario);
-    if (!scenario) return scenario.error();
+    auto scenario = RDMADIAG_TRY(sim::load_scenario(settings.scenario));
     sim::PlayerOptions options;
     options.counter_interval = settings.counter_interval;
     options.pkey_interval = settings.pkey_interval;
     options.source = std::string(kSimSourceName);
-    return std::make_unique<SimulatedFabric>(std::move(*scenario), std::move(options));
+    return std::make_unique<SimulatedFabric>(std::move(scenario), std::move(options));
 }
 
 Result<std::unique_ptr<sources::Source>> make_sim_source(const sources::SourceSettings& settings) {
-    auto fabric = make_simulated_fabric(settings);
-    if (!fabric) return fabric.error();
-    return std::unique_ptr<sources::Source>(std::move(*fabric));
+    auto fabric = RDMADIAG_TRY(make_simulated_fabric(settings));
+    return std::unique_ptr<sources::Source>(std::move(fabric));
 }
 
 Duration scenario_natural_end(const sim::Scenario& scenario) {

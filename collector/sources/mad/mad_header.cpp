@@ -133,9 +133,8 @@ std::string describe_status(uint16_t status) {
 }
 
 Result<MadHeader> check_response(Bytes mad) {
-    auto header = parse_header(mad);
-    if (!header) return header;
-    const MadHeader& h = *header;
+    auto header = RDMADIAG_TRY(parse_header(mad));
+    const MadHeader& h = header;
     if (h.base_version != 1) {
         return make_error("MAD base version " + std::to_string(h.base_version) + " is not 1");
     }

@@ -46,9 +46,7 @@ Result<MadSourceOptions> parse_mad_options(const sources::SourceSettings& settin
         o.port = static_cast<int>(*n);
     }
     if (auto* v = get("mad.sm_key")) {
-        auto n = parse_uint(*v, "mad.sm_key");
-        if (!n) return n.error();
-        o.sm_key = *n;
+        o.sm_key = RDMADIAG_TRY(parse_uint(*v, "mad.sm_key"));
     }
     if (auto* v = get("mad.timeout")) {
         auto d = parse_duration(*v);
@@ -84,11 +82,10 @@ sources::Availability MadSource::availability() const {
 
 Result<void> MadSource::ensure_open() {
     if (transport_) return {};
-    auto t = mad::UmadTransport::open(options_.ca, options_.port);
-    if (!t) return t.error();
-    ca_name_ = (*t)->ca_name();
-    port_num_ = (*t)->port_num();
-    transport_ = std::move(*t);
+    auto t = RDMADIAG_TRY(mad::UmadTransport::open(options_.ca, options_.port));
+    ca_name_ = t->ca_name();
+    port_num_ = t->port_num();
+    transport_ = std::move(t);
     return {};
 }
 
@@ -137,9 +134,8 @@ void MadSource::refresh(const PortRef& port, TimePoint now, sources::Observation
 }
 
 Result<std::unique_ptr<sources::Source>> make_mad_source(const sources::SourceSettings& settings) {
-    auto options = parse_mad_options(settings);
-    if (!options) return options.error();
-    return std::unique_ptr<sources::Source>(std::make_unique<MadSource>(std::move(*options)));
+    auto options = RDMADIAG_TRY(parse_mad_options(settings));
+    return std::unique_ptr<sources::Source>(std::make_unique<MadSource>(std::move(options)));
 }
 
 }  // namespace rdmadiag::mad

@@ -24,33 +24,31 @@ Result<std::vector<NodeReading>> MadSweeper::discover_by_sa() {
               });
     batch.run(engine_);
     if (!answer) return answer.error();
-    auto records = sa_records(*answer, kNodeRecordSize);
-    if (!records) return records.error();
+    auto records = RDMADIAG_TRY(sa_records(*answer, kNodeRecordSize));
     std::map<uint64_t, NodeReading> by_guid;
     std::vector<uint64_t> order;
-    for (Bytes bytes : *records) {
-        auto rec = decode_node_record(bytes);
-        if (!rec) return rec.error();
-        auto [it, inserted] = by_guid.try_emplace(rec->info.node_guid);
+    for (Bytes bytes : records) {
+        auto rec = RDMADIAG_TRY(decode_node_record(bytes));
+        auto [it, inserted] = by_guid.try_emplace(rec.info.node_guid);
         NodeReading& node = it->second;
         if (inserted) {
-            order.push_back(rec->info.node_guid);
-            node.info = rec->info;
-            node.description = rec->description;
-            node.route = Route{false, {}, rec->lid};
-            node.pma_lid = rec->lid;
+            order.push_back(rec.info.node_guid);
+            node.info = rec.info;
+            node.description = rec.description;
+            node.route = Route{false, {}, rec.lid};
+            node.pma_lid = rec.lid;
         }
         if (node.is_switch()) {
             if (inserted) {
                 for (uint8_t p = 0; p <= node.info.num_ports; ++p) {
                     node.ports.push_back(
-                        PortReading{.port = p, .route = node.route, .pma_lid = rec->lid});
+                        PortReading{.port = p, .route = node.route, .pma_lid = rec.lid});
                 }
             }
         } else {
-            uint8_t p = rec->info.local_port_num;
+            uint8_t p = rec.info.local_port_num;
             node.ports.push_back(
-                PortReading{.port = p, .route = Route{false, {}, rec->lid}, .pma_lid = rec->lid});
+                PortReading{.port = p, .route = Route{false, {}, rec.lid}, .pma_lid = rec.lid});
         }
     }
     std::vector<NodeReading> nodes;

@@ -15,7 +15,7 @@ Result<void> need(Bytes data, size_t size, std::string_view what) {
 }  // namespace
 
 Result<NodeRecord> decode_node_record(Bytes r) {
-    if (auto ok = need(r, kNodeRecordSize, "NodeRecord"); !ok) return ok.error();
+    RDMADIAG_TRY(need(r, kNodeRecordSize, "NodeRecord"));
     NodeRecord rec;
     rec.lid = get16(r, 0);
     auto info = decode_node_info(r.subspan(4, kNodeInfoSize));
@@ -28,25 +28,21 @@ Result<NodeRecord> decode_node_record(Bytes r) {
 }
 
 Result<PortInfoRecord> decode_port_info_record(Bytes r) {
-    if (auto ok = need(r, kPortInfoRecordSize, "PortInfoRecord"); !ok) return ok.error();
+    RDMADIAG_TRY(need(r, kPortInfoRecordSize, "PortInfoRecord"));
     PortInfoRecord rec;
     rec.endport_lid = get16(r, 0);
     rec.port_num = get8(r, 2);
-    auto info = decode_port_info(r.subspan(4, kPortInfoSize));
-    if (!info) return info.error();
-    rec.info = *info;
+    rec.info = RDMADIAG_TRY(decode_port_info(r.subspan(4, kPortInfoSize)));
     return rec;
 }
 
 Result<PKeyTableRecord> decode_pkey_table_record(Bytes r) {
-    if (auto ok = need(r, kPKeyTableRecordSize, "PKeyTableRecord"); !ok) return ok.error();
+    RDMADIAG_TRY(need(r, kPKeyTableRecordSize, "PKeyTableRecord"));
     PKeyTableRecord rec;
     rec.lid = get16(r, 0);
     rec.block = get16(r, 2);
     rec.port_num = get8(r, 4);
-    auto keys = decode_pkey_block(r.subspan(8, kPKeyTableSize));
-    if (!keys) return keys.error();
-    rec.keys = std::move(*keys);
+    rec.keys = RDMADIAG_TRY(decode_pkey_block(r.subspan(8, kPKeyTableSize)));
     return rec;
 }
 

@@ -15,7 +15,7 @@ Result<void> need(Bytes data, size_t size, std::string_view what) {
 }  // namespace
 
 Result<NodeInfo> decode_node_info(Bytes d) {
-    if (auto ok = need(d, kNodeInfoSize, "NodeInfo"); !ok) return ok.error();
+    RDMADIAG_TRY(need(d, kNodeInfoSize, "NodeInfo"));
     NodeInfo n;
     n.node_type = get8(d, 2);
     n.num_ports = get8(d, 3);
@@ -34,7 +34,7 @@ Result<NodeInfo> decode_node_info(Bytes d) {
 }
 
 Result<PortInfo> decode_port_info(Bytes d) {
-    if (auto ok = need(d, kPortInfoSize, "PortInfo"); !ok) return ok.error();
+    RDMADIAG_TRY(need(d, kPortInfoSize, "PortInfo"));
     PortInfo p;
     p.m_key = get64(d, 0);
     p.gid_prefix = get64(d, 8);
@@ -60,7 +60,7 @@ Result<PortInfo> decode_port_info(Bytes d) {
 }
 
 Result<SwitchInfo> decode_switch_info(Bytes d) {
-    if (auto ok = need(d, kSwitchInfoSize, "SwitchInfo"); !ok) return ok.error();
+    RDMADIAG_TRY(need(d, kSwitchInfoSize, "SwitchInfo"));
     SwitchInfo s;
     s.linear_fdb_cap = get16(d, 0);
     s.linear_fdb_top = get16(d, 6);
@@ -70,14 +70,14 @@ Result<SwitchInfo> decode_switch_info(Bytes d) {
 }
 
 Result<std::vector<uint16_t>> decode_pkey_block(Bytes d) {
-    if (auto ok = need(d, kPKeyTableSize, "P_KeyTable block"); !ok) return ok.error();
+    RDMADIAG_TRY(need(d, kPKeyTableSize, "P_KeyTable block"));
     std::vector<uint16_t> keys(kPKeyBlockSize);
     for (size_t i = 0; i < kPKeyBlockSize; ++i) keys[i] = get16(d, 2 * i);
     return keys;
 }
 
 Result<std::string> decode_node_description(Bytes d) {
-    if (auto ok = need(d, 64, "NodeDescription"); !ok) return ok.error();
+    RDMADIAG_TRY(need(d, 64, "NodeDescription"));
     std::string text;
     for (size_t i = 0; i < 64 && d[i] != 0; ++i) {
         char c = static_cast<char>(d[i]);

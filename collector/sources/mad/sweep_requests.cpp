@@ -28,12 +28,11 @@ bool has_pma(const NodeReading& node, const PortReading& port) {
 Result<PKeyTableRecord> pkey_table_record(const Result<std::vector<uint8_t>>& answer,
                                           uint16_t block) {
     if (!answer) return answer.error();
-    auto recs = sa_records(*answer, kPKeyTableRecordSize);
-    if (!recs) return recs.error();
-    if (recs->empty()) {
+    auto recs = RDMADIAG_TRY(sa_records(*answer, kPKeyTableRecordSize));
+    if (recs.empty()) {
         return make_error("SA PKeyTableRecord block " + std::to_string(block) + ": no record");
     }
-    return decode_pkey_table_record(recs->front());
+    return decode_pkey_table_record(recs.front());
 }
 
 }  // namespace

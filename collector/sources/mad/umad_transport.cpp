@@ -48,7 +48,7 @@ struct PortHolder {
 }  // namespace
 
 Result<std::vector<std::string>> local_ca_names() {
-    if (auto ok = init_once(); !ok) return ok.error();
+    RDMADIAG_TRY(init_once());
     char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
     int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
     if (n < 0) return make_error(kNoDevice, -n);
@@ -59,7 +59,7 @@ Result<std::vector<std::string>> local_ca_names() {
 }
 
 Result<LocalCa> local_ca(const std::string& name) {
-    if (auto ok = init_once(); !ok) return ok.error();
+    RDMADIAG_TRY(init_once());
     umad_ca_t ca{};
     int rc = umad_get_ca(name.c_str(), &ca);
     if (rc < 0) return make_error("umad_get_ca(" + name + ") failed: " + std::strerror(-rc), -rc);
@@ -88,9 +88,8 @@ Result<LocalCa> local_ca(const std::string& name) {
 }
 
 Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const std::string& ca, int port) {
-    if (auto ok = init_once(); !ok) return ok.error();
-    auto names = local_ca_names();
-    if (!names) return names.error();
+    RDMADIAG_TRY(init_once());
+    RDMADIAG_TRY(local_ca_names());
     PortHolder holder;
     int rc = umad_get_port(ca.empty() ? nullptr : ca.c_str(), port, &holder.port);
     if (rc < 0) {

@@ -48,8 +48,7 @@ Result<void> for_each_attr(std::span<const uint8_t> bytes,
         }
         Attr a{static_cast<uint16_t>(type & kTypeMask),
                bytes.subspan(off + sizeof(nlattr), len - sizeof(nlattr))};
-        auto r = f(a);
-        if (!r) return r;
+        RDMADIAG_TRY(f(a));
         off += align4(len);
     }
     return {};
@@ -111,8 +110,7 @@ Result<void> for_each_message(std::span<const uint8_t> bytes, uint16_t want,
             break;
         }
         if (h.nlmsg_type == want) {
-            auto r = f(Message{h.nlmsg_type, h.nlmsg_flags, payload});
-            if (!r) return r;
+            RDMADIAG_TRY(f(Message{h.nlmsg_type, h.nlmsg_flags, payload}));
         }
         off += align4(h.nlmsg_len);
     }
@@ -163,14 +161,10 @@ Result<std::vector<NlDevice>> parse_nl_device_dump(std::span<const uint8_t> byte
             bool have_index = false;
             auto a = for_each_attr(m.payload, [&](const Attr& at) -> Result<void> {
                 if (at.type == RDMA_NLDEV_ATTR_DEV_INDEX) {
-                    auto v = attr_u32(at);
-                    if (!v) return v.error();
-                    d.index = *v;
+                    d.index = RDMADIAG_TRY(attr_u32(at));
                     have_index = true;
                 } else if (at.type == RDMA_NLDEV_ATTR_DEV_NAME) {
-                    auto s = attr_string(at);
-                    if (!s) return s.error();
-                    d.name = *s;
+                    d.name = RDMADIAG_TRY(attr_string(at));
                 }
                 return {};
             });
@@ -193,40 +187,28 @@ Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::
         auto r = for_each_attr(entry, [&](const Attr& a) -> Result<void> {
             switch (a.type) {
                 case RDMA_NLDEV_ATTR_RES_MRN: {
-                    auto v = attr_u32(a);
-                    if (!v) return v.error();
-                    e.mr = *v;
+                    e.mr = RDMADIAG_TRY(attr_u32(a));
                     have_mrn = true;
                     break;
                 }
                 case RDMA_NLDEV_ATTR_RES_PID: {
-                    auto v = attr_u32(a);
-                    if (!v) return v.error();
-                    e.pid = *v;
+                    e.pid = RDMADIAG_TRY(attr_u32(a));
                     break;
                 }
                 case RDMA_NLDEV_ATTR_RES_KERN_NAME: {
-                    auto s = attr_string(a);
-                    if (!s) return s.error();
-                    e.comm = *s;
+                    e.comm = RDMADIAG_TRY(attr_string(a));
                     break;
                 }
                 case RDMA_NLDEV_ATTR_RES_MRLEN: {
-                    auto v = attr_u64(a);
-                    if (!v) return v.error();
-                    e.length = *v;
+                    e.length = RDMADIAG_TRY(attr_u64(a));
                     break;
                 }
                 case RDMA_NLDEV_ATTR_RES_LKEY: {
-                    auto v = attr_u32(a);
-                    if (!v) return v.error();
-                    e.lkey = *v;
+                    e.lkey = RDMADIAG_TRY(attr_u32(a));
                     break;
                 }
                 case RDMA_NLDEV_ATTR_RES_RKEY: {
-                    auto v = attr_u32(a);
-                    if (!v) return v.error();
-                    e.rkey = *v;
+                    e.rkey = RDMADIAG_TRY(attr_u32(a));
                     break;
                 }
                 default:
@@ -242,7 +224,7 @@ Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::
         inv.mrs.push_back(std::move(e));
         return {};
     };
-    auto r = for_each_message(
+    RDMADIAG_TRY(for_each_message(
         bytes, msg_type(RDMA_NLDEV_CMD_RES_MR_GET), [&](const Message& m) -> Result<void> {
             if (m.flags & NLM_F_DUMP_INTR) inv.complete = false;
             return for_each_attr(m.payload, [&](const Attr& a) -> Result<void> {
@@ -252,8 +234,7 @@ Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::
                     return parse_entry(entry.data);
                 });
             });
-        });
-    if (!r) return r.error();
+        }));
     return inv;
 }
 

@@ -98,10 +98,9 @@ Result<std::string_view> value_line(std::string_view text) {
 }
 
 Result<PortState> parse_port_state(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
+    auto line = RDMADIAG_TRY(value_line(text));
     Numbered n;
-    if (!split_numbered(*line, n)) return bad("a port state ('4: ACTIVE')", text);
+    if (!split_numbered(line, n)) return bad("a port state ('4: ACTIVE')", text);
     if (n.code > static_cast<unsigned>(PortState::active_defer)) {
         return bad("a known port state", text);
     }
@@ -111,42 +110,36 @@ Result<PortState> parse_port_state(std::string_view text) {
 }
 
 Result<PhysState> parse_phys_state(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
+    auto line = RDMADIAG_TRY(value_line(text));
     Numbered n;
-    if (!split_numbered(*line, n)) return bad("a physical port state ('5: LinkUp')", text);
+    if (!split_numbered(line, n)) return bad("a physical port state ('5: LinkUp')", text);
     return PhysState{static_cast<uint8_t>(n.code), std::string(n.name)};
 }
 
 Result<uint32_t> parse_lid(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
+    auto line = RDMADIAG_TRY(value_line(text));
     uint32_t v = 0;
-    if (!hex_with_prefix(*line, 8, v)) return bad("a LID ('0x1a')", text);
+    if (!hex_with_prefix(line, 8, v)) return bad("a LID ('0x1a')", text);
     return v;
 }
 
 Result<uint8_t> parse_lid_mask_count(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
+    auto line = RDMADIAG_TRY(value_line(text));
     unsigned v = 0;
-    if (!whole_number(*line, 10, v) || v > 255) return bad("an LMC ('0')", text);
+    if (!whole_number(line, 10, v) || v > 255) return bad("an LMC ('0')", text);
     return static_cast<uint8_t>(v);
 }
 
 Result<LinkLayer> parse_link_layer(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
-    if (*line == "InfiniBand") return LinkLayer::infiniband;
-    if (*line == "Ethernet") return LinkLayer::ethernet;
-    if (*line == "Unknown") return LinkLayer::unknown;
+    auto line = RDMADIAG_TRY(value_line(text));
+    if (line == "InfiniBand") return LinkLayer::infiniband;
+    if (line == "Ethernet") return LinkLayer::ethernet;
+    if (line == "Unknown") return LinkLayer::unknown;
     return bad("a link layer (InfiniBand, Ethernet, Unknown)", text);
 }
 
 Result<LinkRate> parse_rate(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
-    std::string_view s = *line;
+    std::string_view s = RDMADIAG_TRY(value_line(text));
     constexpr std::string_view kUnit = " Gb/sec (";
     auto unit = s.find(kUnit);
     if (unit == std::string_view::npos || s.back() != ')') {
@@ -189,18 +182,16 @@ Result<LinkRate> parse_rate(std::string_view text) {
 }
 
 Result<uint32_t> parse_cap_mask(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
+    auto line = RDMADIAG_TRY(value_line(text));
     uint32_t v = 0;
-    if (!hex_with_prefix(*line, 8, v)) return bad("a capability mask ('0x2651e84a')", text);
+    if (!hex_with_prefix(line, 8, v)) return bad("a capability mask ('0x2651e84a')", text);
     return v;
 }
 
 Result<NodeType> parse_node_type(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
+    auto line = RDMADIAG_TRY(value_line(text));
     Numbered n;
-    if (!split_numbered(*line, n)) return bad("a node type ('1: CA')", text);
+    if (!split_numbered(line, n)) return bad("a node type ('1: CA')", text);
     static constexpr std::string_view kNames[] = {"<unknown>", "CA",    "switch",   "router",
                                                   "RNIC",      "usNIC", "usNIC UDP"};
     if (n.code >= std::size(kNames)) {
@@ -212,9 +203,7 @@ Result<NodeType> parse_node_type(std::string_view text) {
 }
 
 Result<uint64_t> parse_guid(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
-    std::string_view s = *line;
+    std::string_view s = RDMADIAG_TRY(value_line(text));
     if (s.size() != 19) return bad("a GUID ('0002:c903:0000:1234')", text);
     uint64_t guid = 0;
     for (size_t g = 0; g < 4; ++g) {
@@ -228,9 +217,8 @@ Result<uint64_t> parse_guid(std::string_view text) {
 }
 
 Result<std::string> parse_text_attribute(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
-    return std::string(*line);
+    auto line = RDMADIAG_TRY(value_line(text));
+    return std::string(line);
 }
 
 Result<std::string> parse_node_desc(std::string_view text) {
@@ -247,10 +235,9 @@ Result<std::string> parse_node_desc(std::string_view text) {
 }
 
 Result<uint16_t> parse_pkey_entry(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
+    auto line = RDMADIAG_TRY(value_line(text));
     uint16_t v = 0;
-    if (line->size() != 6 || !hex_with_prefix(*line, 4, v)) return bad("a P_Key ('0xffff')", text);
+    if (line.size() != 6 || !hex_with_prefix(line, 4, v)) return bad("a P_Key ('0xffff')", text);
     return v;
 }
 
@@ -277,9 +264,7 @@ std::string Gid::to_string() const {
 }
 
 Result<Gid> parse_gid(std::string_view text) {
-    auto line = value_line(text);
-    if (!line) return line.error();
-    std::string_view s = *line;
+    std::string_view s = RDMADIAG_TRY(value_line(text));
     if (s.size() != 39) return bad("a GID ('fe80:0000:0000:0000:0002:c903:0000:1235')", text);
     Gid gid;
     for (size_t g = 0; g < 8; ++g) {
@@ -304,13 +289,12 @@ Result<uint64_t> parse_counter(std::string_view text) {
     if (is_no_pma(text)) {
         return make_error("N/A (no PMA): the device has no performance management agent", ENOTSUP);
     }
-    auto line = value_line(text);
-    if (!line) return line.error();
+    auto line = RDMADIAG_TRY(value_line(text));
     uint64_t v = 0;
-    if (line->size() > 20 || !whole_number(*line, 10, v)) {
-        if (!line->empty() && line->front() == '-') return bad("a non-negative counter", text);
+    if (line.size() > 20 || !whole_number(line, 10, v)) {
+        if (!line.empty() && line.front() == '-') return bad("a non-negative counter", text);
         bool digits_only = true;
-        for (char c : *line) digits_only = digits_only && is_digit(c);
+        for (char c : line) digits_only = digits_only && is_digit(c);
         if (digits_only) return make_error("counter out of 64-bit range: " + quote(text), ERANGE);
         return bad("a decimal counter", text);
     }

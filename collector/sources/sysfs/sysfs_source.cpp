@@ -140,9 +140,8 @@ public:
 
     static Result<std::optional<std::string>> parse_firmware(std::string_view text) {
         if (text.empty() || text == "\n") return std::optional<std::string>{};
-        auto v = sysfs::parse_text_attribute(text);
-        if (!v) return v.error();
-        return std::optional<std::string>(std::move(v).value());
+        auto v = RDMADIAG_TRY(sysfs::parse_text_attribute(text));
+        return std::optional<std::string>(std::move(v));
     }
 
     void read_gids(const PortRef& port) {
@@ -175,8 +174,7 @@ public:
         s.link_layer = value(dir, "link_layer", sysfs::parse_link_layer);
         // The text is kept as the kernel printed it; parsing checks that it is a rate at all.
         s.rate = value(dir, "rate", [](std::string_view t) -> Result<std::string> {
-            auto r = sysfs::parse_rate(t);
-            if (!r) return r.error();
+            RDMADIAG_TRY(sysfs::parse_rate(t));
             return std::string(*sysfs::value_line(t));
         });
         s.cap_mask = value(dir, "cap_mask", sysfs::parse_cap_mask);

@@ -152,9 +152,7 @@ Result<MrEvent> parse_mr_trace_body(std::string_view event, std::string_view bod
                 }
                 ev.mr = id;
             }
-            auto st = status_tail(c, event);
-            if (!st) return st.error();
-            ev.status = *st;
+            ev.status = RDMADIAG_TRY(status_tail(c, event));
             return ev;
         }
         case Kind::frwr_alloc: {
@@ -222,19 +220,17 @@ Result<MrEvent> parse_mr_trace_body(std::string_view event, std::string_view bod
 
 Result<std::optional<TraceMrEvent>> parse_mr_trace_line(std::string_view line,
                                                         std::string_view device) {
-    auto split = split_ftrace_line(line);
-    if (!split) return split.error();
-    if (!*split) return std::optional<TraceMrEvent>{};
-    const FtraceLine& f = **split;
+    auto split = RDMADIAG_TRY(split_ftrace_line(line));
+    if (!split) return std::optional<TraceMrEvent>{};
+    const FtraceLine& f = *split;
     const Known* known = known_of(f.event);
     if (!known) return std::optional<TraceMrEvent>{};
-    auto ev = parse_mr_trace_body(f.event, f.body, device);
-    if (!ev) return ev.error();
+    auto ev = RDMADIAG_TRY(parse_mr_trace_body(f.event, f.body, device));
     TraceMrEvent out;
     out.timestamp = f.timestamp;
     out.event = known->name;  // static: outlives the line
     out.cpu = f.cpu;
-    out.mr = std::move(ev).value();
+    out.mr = std::move(ev);
     return std::optional<TraceMrEvent>{std::move(out)};
 }
 

@@ -170,19 +170,17 @@ private:
 class IbverbsBackend final : public VerbsBackend {
 public:
     Result<std::vector<VerbsDeviceId>> list_devices() override {
-        auto listing = get_device_list();
-        if (!listing) return listing.error();
+        auto listing = RDMADIAG_TRY(get_device_list());
         std::vector<VerbsDeviceId> out;
-        for (int i = 0; i < listing->count; ++i) out.push_back(device_id(listing->list[i]));
+        for (int i = 0; i < listing.count; ++i) out.push_back(device_id(listing.list[i]));
         return out;
     }
 
     Result<std::unique_ptr<VerbsDevice>> open(const VerbsDeviceId& id) override {
-        auto listing = get_device_list();
-        if (!listing) return listing.error();
+        auto listing = RDMADIAG_TRY(get_device_list());
         ibv_device* dev = nullptr;
-        for (int i = 0; i < listing->count; ++i) {
-            if (device_id(listing->list[i]) == id) dev = listing->list[i];
+        for (int i = 0; i < listing.count; ++i) {
+            if (device_id(listing.list[i]) == id) dev = listing.list[i];
         }
         if (dev == nullptr) return make_error("device is gone", ENODEV);
 

@@ -7,15 +7,14 @@ namespace rdmadiag::verbs {
 
 Result<std::unique_ptr<sources::Source>> make_verbs_source(
     const sources::SourceSettings& settings) {
-    auto interval = verbs_rescan_interval(settings);
-    if (!interval) return interval.error();
+    auto interval = RDMADIAG_TRY(verbs_rescan_interval(settings));
     // libibverbs reads the live /sys only: it has nothing that belongs to another tree.
     if (settings.sysfs_root != "/sys" && settings.sysfs_root != "/sys/") {
         return make_error("verbs devices are live only: not read with sysfs root " +
                           settings.sysfs_root);
     }
     return std::unique_ptr<sources::Source>(std::make_unique<VerbsEventSource>(
-        make_ibverbs_backend(), settings, interval.value(), SystemClock().now()));
+        make_ibverbs_backend(), settings, interval, SystemClock().now()));
 }
 
 }  // namespace rdmadiag::verbs
