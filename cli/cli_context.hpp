@@ -4,39 +4,37 @@
 // sources once — and fall back to the simulated fabric when the machine has no RDMA device.
 
 #include <CLI/CLI.hpp>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "cli/collector_flags.hpp"
 #include "collector/common/result.hpp"
 #include "collector/model/snapshot.hpp"
+#include "collector/runtime/collector_settings.hpp"
+#include "collector/runtime/open_sources.hpp"
 #include "collector/sources/source_registry.hpp"
 
 namespace rdmadiag::cli {
 
 struct CliContext {
-    std::string sysfs_root = "/sys";
-    std::string tracefs_root;
-    std::string scenario;  // --simulate[=SCENARIO]; "default" when given without a value
-    bool simulate = false;
     bool json = false;
     std::string remote;
-    std::vector<std::string> include_devices;
-    std::vector<std::string> exclude_devices;
-    std::string clock_start;  // fixes "now" for reproducible output (tests, bug reports)
-    std::map<std::string, std::string> source_options;  // --source.opt key=value
-    std::map<std::string, bool> source_switches;        // --source.NAME / --no-source.NAME
+    CollectorFlags flags;  // the shared flags, as given (cli/collector_flags.hpp)
     // Sources one-shot collection leaves out on purpose, with the reason the snapshot shows.
     std::map<std::string, std::string> withheld_sources;
     sources::SourceRegistry registry;
+    // How every command opens its sources; tests replace it to see what a command line selects.
+    std::function<Result<runtime::OpenedSources>(const sources::SourceRegistry&,
+                                                 const runtime::CollectorSettings&)>
+        open_sources = runtime::open_sources;
 
-    sources::SourceSettings source_settings() const;
-    // Whether one-shot collection uses this source: switched on or off by flag, else its default.
-    bool source_enabled(const sources::SourceEntry& entry) const;
-    // The time one-shot collection treats as "now".
-    Result<TimePoint> start_time() const;
+    // The defaults with the flags applied: what open_sources() builds from.
+    runtime::CollectorSettings settings() const;
 };
 
-// Adds --json, --path.sysfs, --path.tracefs, --simulate[=SCENARIO], --remote, device selection.
+// Adds --json and --remote, and the flags every subcommand shares (add_collector_flags).
 void add_common_options(CLI::App& command, CliContext& ctx);
 
 struct Collected {
@@ -46,6 +44,16 @@ struct Collected {
 };
 
 Result<Collected> collect_once(const CliContext& ctx);
+
+// One run of the collector's loop on a clock that starts at `start`: a scenario plays to its
+// end, live sources are sampled once.
+struct SourcesRun {
+    SnapshotPtr snapshot;
+    std::vector<std::string> up;  // in registry order
+    std::vector<runtime::DownSource> down;
+};
+Result<SourcesRun> run_sources_once(const CliContext& ctx,
+                                    const runtime::CollectorSettings& settings, TimePoint start);
 
 // The context with the MR sources on, for status, check and mrs: tracefs (reads the trace buffer
 // once, changes nothing) always, unless switched off; netlink only when sysfs is the running

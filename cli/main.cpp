@@ -20,17 +20,10 @@ int main(int argc, char** argv) {
     CliContext ctx;
     rdmadiag::builtin::register_builtin_sources(ctx.registry);
     ExitCode exit;
-    register_status_command(app, ctx, exit);
-    register_pkeys_command(app, ctx, exit);
-    register_counters_command(app, ctx, exit);
-    register_events_command(app, ctx, exit);
+    register_commands(app, ctx, exit);
 #ifdef RDMADIAG_HAVE_SERVE
     register_serve_command(app, ctx, exit);
 #endif
-    register_mrs_command(app, ctx, exit);
-    register_check_command(app, ctx, exit);
-    register_record_command(app, ctx, exit);
-    register_replay_command(app, ctx, exit);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

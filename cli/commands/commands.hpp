@@ -14,6 +14,9 @@ struct ExitCode {
     int value = 0;
 };
 
+// Every subcommand but serve (which needs the HTTP server and lives in its own library).
+void register_commands(CLI::App& app, CliContext& ctx, ExitCode& exit);
+
 void register_status_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_counters_command(CLI::App& app, CliContext& ctx, ExitCode& exit);

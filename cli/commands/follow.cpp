@@ -1,42 +1,33 @@
 #include <cstdio>
 
 #include "cli/commands/commands.hpp"
-#include "cli/commands/live_run.hpp"
 #include "cli/render/events_render.hpp"
+#include "cli/run_live.hpp"
 #include "collector/engine/default_engine.hpp"
 
 namespace rdmadiag::cli {
 
 namespace {
 
-// Prints every async event as it reaches the engine.
-class PrintingFeed final : public sources::ObservationSink {
-public:
-    PrintingFeed(engine::Engine& engine, bool json) : engine_(engine), json_(json) {}
-    void emit(Observation obs) override {
-        if (const auto* ev = std::get_if<AsyncEvent>(&obs.body)) {
-            EventRecord rec{obs.time, obs.source, *ev};
-            if (json_) {
-                std::printf("%s\n", render_events_json({rec})["events"][0].dump().c_str());
-            } else {
-                std::fputs(render_event_line(rec).c_str(), stdout);
-            }
-            std::fflush(stdout);
-        }
-        engine_.consume(obs);
+void print_event(const Observation& obs, bool json) {
+    const auto* ev = std::get_if<AsyncEvent>(&obs.body);
+    if (!ev) return;
+    EventRecord rec{obs.time, obs.source, *ev};
+    if (json) {
+        std::printf("%s\n", render_events_json({rec})["events"][0].dump().c_str());
+    } else {
+        std::fputs(render_event_line(rec).c_str(), stdout);
     }
-
-private:
-    engine::Engine& engine_;
-    bool json_;
-};
+    std::fflush(stdout);
+}
 
 }  // namespace
 
 int follow_events(const CliContext& ctx) {
     auto engine = engine::make_default_engine();
-    PrintingFeed feed(*engine, ctx.json);
-    return run_sources(ctx, *engine, feed, LiveOptions{});
+    LiveOptions options;
+    options.on_observation = [json = ctx.json](const Observation& o) { print_event(o, json); };
+    return run_live(ctx, *engine, options);
 }
 
 }  // namespace rdmadiag::cli

@@ -6,38 +6,23 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/render/mrs_render.hpp"
-#include "collector/engine/default_engine.hpp"
 
 namespace rdmadiag::cli {
 
 namespace {
 
-// With an explicit tracefs root the trace is the point: no simulated fallback.
+// With an explicit tracefs root the trace is the point: no simulated fallback, and every source
+// that is down is said, not only when none ran.
 Result<Collected> collect_trace(const CliContext& ctx) {
-    auto start = ctx.start_time();
+    const auto settings = ctx.settings();
+    auto start = settings.start_time();
     if (!start) return start.error();
-    auto engine = engine::make_default_engine();
-    engine->advance(*start);
+    auto run = RDMADIAG_TRY(run_sources_once(ctx, settings, *start));
     std::vector<std::string> notes;
-    for (const auto& entry : ctx.registry.entries()) {
-        if (!entry.enabled_by_default || entry.name == "sim" || entry.name == "replay") continue;
-        auto src = entry.factory(ctx.source_settings());
-        if (!src) {
-            notes.push_back("source " + entry.name + ": " + src.error().message);
-            continue;
-        }
-        sources::VectorSink sink;
-        (*src)->poll(*start, sink);
-        std::stable_sort(
-            sink.observations.begin(), sink.observations.end(),
-            [](const Observation& a, const Observation& b) { return a.time < b.time; });
-        for (const auto& o : sink.observations) engine->consume(o);
-        if (!(*src)->availability().available) {
-            notes.push_back("source " + entry.name + ": " + (*src)->availability().reason);
-        }
+    for (const auto& d : run.down) {
+        if (!settings.withheld.count(d.name)) notes.push_back("source " + d.name + ": " + d.reason);
     }
-    Collected c{engine->snapshot(), "tracefs at " + ctx.tracefs_root, std::move(notes)};
-    return c;
+    return Collected{run.snapshot, "tracefs at " + settings.sources.tracefs_root, std::move(notes)};
 }
 
 }  // namespace
@@ -53,9 +38,11 @@ void register_mrs_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         MrsFilter filter;
         if (!state->empty()) filter.state = parse_mr_state(*state);
         CliContext mr_ctx = with_mr_sources(ctx);
-        auto got = (!ctx.tracefs_root.empty() && !ctx.simulate && ctx.remote.empty())
-                       ? collect_trace(mr_ctx)
-                       : collect_once(mr_ctx);
+        const auto settings = ctx.settings();
+        auto got =
+            (!settings.sources.tracefs_root.empty() && !settings.simulate && ctx.remote.empty())
+                ? collect_trace(mr_ctx)
+                : collect_once(mr_ctx);
         if (!got) {
             exit.value = report_error(got.error());
             return;

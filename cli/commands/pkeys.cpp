@@ -1,9 +1,9 @@
 #include <cstdio>
 
 #include "cli/commands/commands.hpp"
-#include "cli/commands/live_run.hpp"
 #include "cli/render/pkey_diff_render.hpp"
 #include "cli/render/pkeys_render.hpp"
+#include "cli/run_live.hpp"
 #include "collector/engine/default_engine.hpp"
 #include "collector/json/pkey_diff_json.hpp"
 
@@ -11,15 +11,14 @@ namespace rdmadiag::cli {
 
 namespace {
 
-// Feeds the engine and prints every table change it records, as it happens.
-class ChangePrinter final : public sources::ObservationSink {
+// Prints every table change the engine records, as it happens.
+class ChangePrinter {
 public:
     ChangePrinter(engine::Engine& engine, const PKeysRenderOptions& options, bool json)
         : engine_(engine), options_(options), json_(json) {}
-    void emit(Observation obs) override {
-        const bool table = std::holds_alternative<PKeyTableSample>(obs.body);
-        engine_.consume(obs);
-        if (!table) return;
+    // Called after the engine consumed `obs`.
+    void seen(const Observation& obs) {
+        if (!std::holds_alternative<PKeyTableSample>(obs.body)) return;
         const auto snap = engine_.snapshot();
         const auto& changes = snap->pkey_changes;
         size_t from = 0;
@@ -78,7 +77,9 @@ void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         if (*watch) {
             auto engine = engine::make_default_engine();
             ChangePrinter printer(*engine, opt, ctx.json);
-            exit.value = run_sources(ctx, *engine, printer, LiveOptions{});
+            LiveOptions options;
+            options.on_observation = [&printer](const Observation& o) { printer.seen(o); };
+            exit.value = run_live(ctx, *engine, options);
             return;
         }
         auto got = collect_once(ctx);

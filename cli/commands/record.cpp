@@ -11,22 +11,13 @@
 #include <optional>
 
 #include "cli/commands/commands.hpp"
-#include "cli/commands/live_run.hpp"
+#include "cli/run_live.hpp"
 #include "collector/engine/default_engine.hpp"
 #include "collector/replay/recorder.hpp"
 
 namespace rdmadiag::cli {
 
 namespace {
-class EngineSink final : public sources::ObservationSink {
-public:
-    explicit EngineSink(engine::Engine& e) : engine_(e) {}
-    void emit(Observation obs) override { engine_.consume(obs); }
-
-private:
-    engine::Engine& engine_;
-};
-
 // A write that failed half way (disk full, file size limit) leaves a last line cut short. The
 // file is cut back to its last whole line so what was recorded replays as it is. Returns the
 // bytes kept, or nothing when the file is not a regular one (a pipe, /dev/full) or cannot be cut.
@@ -100,15 +91,17 @@ void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
             return;
         }
         auto engine = engine::make_default_engine();
-        EngineSink into_engine(*engine);
+        const auto settings = ctx.settings();
         replay::RecordingHeader header;
-        auto start = ctx.start_time();
+        auto start = settings.start_time();
         header.created = start ? *start : SystemClock{}.now();
-        header.origin =
-            ctx.simulate ? "rdmadiag record --simulate=" + ctx.scenario : "rdmadiag record";
+        header.origin = settings.simulate ? "rdmadiag record --simulate=" + settings.scenario()
+                                          : "rdmadiag record";
         header.host = host_name();
-        replay::Recorder recorder(out, header, &into_engine);
-        exit.value = run_sources(ctx, *engine, recorder, options);
+        // The recording is what the engine consumed, in the order it consumed it.
+        replay::Recorder recorder(out, header);
+        options.on_observation = [&recorder](const Observation& o) { recorder.emit(o); };
+        exit.value = run_live(ctx, *engine, options);
         recorder.flush();
         if (!recorder.good()) {
             std::string why = std::strerror(recorder.error() != 0 ? recorder.error() : EIO);

@@ -25,7 +25,8 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd = app.add_subcommand(
         "replay", "Play a recording through the engine and show the findings it reaches");
     cmd->add_flag("--json", ctx.json, "Print the final snapshot as JSON");
-    cmd->add_option("--clock.start", ctx.clock_start,
+    auto clock_start = std::make_shared<std::string>();
+    cmd->add_option("--clock.start", *clock_start,
                     "Accepted for symmetry; recordings keep their times")
         ->group("");
     auto file = std::make_shared<std::string>();
@@ -35,7 +36,8 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* speed_opt = cmd->add_option("--speed", *speed, "Play N times real time");
     cmd->add_flag("--as-fast-as-possible", *fast, "Play without waiting (the default)")
         ->excludes(speed_opt);
-    cmd->callback([&ctx, &exit, file, speed, fast] {
+    // Capturing clock_start keeps the storage --clock.start writes to alive until parsing ends.
+    cmd->callback([&ctx, &exit, file, speed, fast, clock_start] {
         auto rec = replay::read_recording_file(*file);
         if (!rec) {
             exit.value = report_error(rec.error());

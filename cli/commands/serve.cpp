@@ -5,8 +5,8 @@
 
 #include "collector/common/malloc_tuning.hpp"
 #include "collector/daemon/collector_daemon.hpp"
-#include "collector/daemon/signal_watcher.hpp"
 #include "collector/engine/default_engine.hpp"
+#include "collector/runtime/signal_watcher.hpp"
 #include "exporters/api/api_router.hpp"
 #include "exporters/api/http_server.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
@@ -27,32 +27,9 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const sources::SourceRegistry
                    "Clients that may be sending their request head at once (oldest dropped)")
         ->check(CLI::Range(size_t{1}, daemon::kMaxWebPendingConnections));
     cmd.add_option("--web.request-timeout", f.request_timeout, "Drop clients slower than this");
-    cmd.add_option("--path.sysfs", f.sysfs, "sysfs mount point (default /sys)");
-    cmd.add_option("--path.tracefs", f.tracefs, "tracefs mount point");
-    cmd.add_option("--path.procfs", f.procfs, "procfs mount point (default /proc)");
-    cmd.add_option("--simulate", f.simulate, "Run on the simulated fabric (optional scenario)")
-        ->expected(0, 1)
-        ->default_str("");
-    cmd.add_option("--device.include", f.include_devices, "Only these devices (glob)")
-        ->delimiter(',');
-    cmd.add_option("--device.exclude", f.exclude_devices, "Not these devices (glob)")
-        ->delimiter(',');
-    cmd.add_option("--interval.counters", f.counter_interval, "How often counters are read");
-    cmd.add_option("--interval.pkeys", f.pkey_interval, "How often P_Key tables are read");
-    cmd.add_option("--source.opt", f.source_options,
-                   "Source option KEY=VALUE (e.g. probe.socket=PATH), repeatable")
-        ->type_name("KEY=VALUE");
     cmd.add_option("--log.level", f.log_level, "debug, info, warn or error");
     cmd.add_option("--log.format", f.log_format, "logfmt or json");
-    for (const auto& e : registry.entries()) {
-        std::string name = e.name;
-        cmd.add_flag_callback(
-            "--source." + name, [&f, name] { f.source_switches[name] = true; },
-            "Enable source: " + e.description);
-        cmd.add_flag_callback(
-            "--no-source." + name, [&f, name] { f.source_switches[name] = false; },
-            "Disable source " + name);
-    }
+    cli::add_collector_flags(cmd, f.collector, registry);
 }
 
 Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& f) {
@@ -70,20 +47,6 @@ Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& f) {
         if (!d) return make_error("--web.request-timeout: " + d.error().message);
         c.web.request_timeout = *d;
     }
-    if (f.sysfs) c.sources.sysfs_root = *f.sysfs;
-    if (f.tracefs) c.sources.tracefs_root = *f.tracefs;
-    if (f.procfs) c.sources.procfs_root = *f.procfs;
-    if (f.simulate) c.simulate = *f.simulate;
-    if (!f.include_devices.empty()) c.sources.include_devices = f.include_devices;
-    if (!f.exclude_devices.empty()) c.sources.exclude_devices = f.exclude_devices;
-    for (auto [flag, value, target] :
-         {std::tuple{"--interval.counters", &f.counter_interval, &c.sources.counter_interval},
-          std::tuple{"--interval.pkeys", &f.pkey_interval, &c.sources.pkey_interval}}) {
-        if (!*value) continue;
-        auto d = parse_duration(**value);
-        if (!d || *d <= Duration::zero()) return make_error(std::string(flag) + ": not a duration");
-        *target = *d;
-    }
     if (f.log_level) {
         auto l = common::parse_log_level(*f.log_level);
         if (!l) return make_error("--log.level must be debug, info, warn or error");
@@ -94,13 +57,7 @@ Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& f) {
         if (!l) return make_error("--log.format must be logfmt or json");
         c.log_format = *l;
     }
-    for (const auto& [name, on] : f.source_switches) c.source_switches[name] = on;
-    for (const auto& kv : f.source_options) {
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0)
-            return make_error("--source.opt expects KEY=VALUE: " + kv);
-        c.sources.extra[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
+    f.collector.apply_to(c.collector);
     return c;
 }
 
@@ -133,25 +90,25 @@ bool same_web(const daemon::WebSettings& a, const daemon::WebSettings& b) {
 
 std::optional<std::string> simulate_when_no_device(daemon::DaemonConfig& config,
                                                    const sources::SourceRegistry& registry) {
-    if (config.simulate || !config.source_switches.empty() ||
-        !registry.find(daemon::kSimulatedSourceName))
+    if (config.collector.simulate || !config.collector.source_switches.empty() ||
+        !registry.find(runtime::kSimulatedSourceName))
         return std::nullopt;
     std::error_code ec;
     std::filesystem::path dir =
-        std::filesystem::path(config.sources.sysfs_root) / "class/infiniband";
+        std::filesystem::path(config.collector.sources.sysfs_root) / "class/infiniband";
     bool any = std::filesystem::exists(dir, ec) && std::filesystem::directory_iterator(dir, ec) !=
                                                        std::filesystem::directory_iterator();
-    if (any || config.sources.sysfs_root != "/sys") return std::nullopt;
-    config.simulate = "";
+    if (any || config.collector.sources.sysfs_root != "/sys") return std::nullopt;
+    config.collector.simulate = "";
     return "no RDMA device under " + dir.string() +
            ": serving the simulated fabric (choose a scenario with --simulate=NAME)";
 }
 
 int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry, ServeHooks hooks) {
     common::limit_malloc_arenas();
-    std::unique_ptr<daemon::SignalWatcher> signals;
+    std::unique_ptr<runtime::SignalWatcher> signals;
     try {
-        signals = std::make_unique<daemon::SignalWatcher>();
+        signals = std::make_unique<runtime::SignalWatcher>();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "rdmadiag serve: %s\n", e.what());
         return 1;
@@ -195,7 +152,7 @@ int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry, 
     for (;;) {
         auto sig = signals->wait(Duration(-1));
         if (!sig) continue;
-        if (*sig == daemon::DaemonSignal::terminate) break;
+        if (*sig == runtime::DaemonSignal::terminate) break;
         log.info("reloading configuration");
         auto next = resolve_serve_config(flags);
         if (next) simulate_when_no_device(*next, registry);

@@ -1,7 +1,8 @@
 #pragma once
 // `rdmadiag serve`: the long-running collector with its HTTP endpoint (/metrics, /api/v1/...,
 // /healthz). Flags follow node_exporter (--web.listen-address, --path.sysfs, --source.X,
-// --no-source.X, ...); a config file (--config.file) holds the same settings and flags win.
+// --no-source.X, ...) and, but for web.* and log.*, are the ones every subcommand takes; a config
+// file (--config.file) holds the same settings and flags win.
 // SIGTERM/SIGINT stop it cleanly, SIGHUP re-reads the config file and the web config.
 
 #include <CLI/CLI.hpp>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "cli/cli_context.hpp"
+#include "cli/collector_flags.hpp"
 #include "cli/commands/commands.hpp"
 #include "collector/daemon/daemon_config.hpp"
 #include "collector/sources/source_registry.hpp"
@@ -25,16 +27,13 @@ struct ServeFlags {
     std::optional<size_t> max_connections;
     std::optional<size_t> max_pending_connections;
     std::optional<std::string> request_timeout;
-    std::optional<std::string> sysfs, tracefs, procfs;
-    std::optional<std::string> simulate;
-    std::vector<std::string> include_devices, exclude_devices;
-    std::optional<std::string> counter_interval, pkey_interval;
     std::optional<std::string> log_level, log_format;
-    std::map<std::string, bool> source_switches;
-    std::vector<std::string> source_options;  // --source.opt KEY=VALUE, over source-options:
+    // The flags every subcommand shares (paths, devices, intervals, sources, --simulate),
+    // applied over the config file's collector settings.
+    cli::CollectorFlags collector;
 };
 
-// Declares serve's flags on `cmd`; --source.X / --no-source.X for every registered source.
+// Declares serve's own flags and the shared ones (cli::add_collector_flags) on `cmd`.
 void add_serve_flags(CLI::App& cmd, ServeFlags& flags, const sources::SourceRegistry& registry);
 
 // Defaults, then the config file, then the flags.

@@ -1,17 +1,17 @@
 #pragma once
 // The collector half of `rdmadiag serve`: builds the configured sources from the registry, keeps
-// one engine for the life of the process, and runs them on a CollectorRuntime. A reload (SIGHUP)
-// rebuilds the sources from the new settings while the engine, and so every port's history and
-// every active finding, carries on.
+// one engine for the life of the process, and runs them on the runtime (collector/runtime/). A
+// reload (SIGHUP) rebuilds the sources from the new settings while the engine, and so every port's
+// history and every active finding, carries on.
 
 #include <memory>
 #include <vector>
 
 #include "collector/common/log.hpp"
-#include "collector/daemon/collector_runtime.hpp"
 #include "collector/daemon/daemon_config.hpp"
 #include "collector/engine/engine.hpp"
 #include "collector/publish/snapshot_store.hpp"
+#include "collector/runtime/collector_runtime.hpp"
 #include "collector/sources/source_registry.hpp"
 
 namespace rdmadiag::daemon {
@@ -20,7 +20,7 @@ class CollectorDaemon {
 public:
     CollectorDaemon(const sources::SourceRegistry& registry, std::unique_ptr<engine::Engine> engine,
                     publish::SnapshotStore& store, common::Logger& log, const Clock& clock,
-                    RuntimeOptions options = {});
+                    runtime::RuntimeOptions options = {});
     ~CollectorDaemon();
 
     // Builds and starts the sources. Errors: an unknown source name, --simulate without the
@@ -33,16 +33,15 @@ public:
     const std::vector<std::string>& source_names() const { return names_; }
 
 private:
-    Result<std::vector<std::unique_ptr<sources::Source>>> build_sources(
-        const DaemonConfig& config, std::vector<std::string>& names);
+    void run(runtime::OpenedSources opened);
 
     const sources::SourceRegistry& registry_;
     std::unique_ptr<engine::Engine> engine_;
     publish::SnapshotStore& store_;
     common::Logger& log_;
     const Clock& clock_;
-    RuntimeOptions options_;
-    std::unique_ptr<CollectorRuntime> runtime_;
+    runtime::RuntimeOptions options_;
+    std::unique_ptr<runtime::CollectorRuntime> runtime_;
     std::vector<std::string> names_;
     uint64_t reloads_ = 0;
 };

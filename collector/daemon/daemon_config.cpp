@@ -151,56 +151,60 @@ Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& confi
         } else if (key == "log") {
             r = apply_log(v, config);
         } else if (key == "path") {
-            r = apply_paths(v, config.sources);
+            r = apply_paths(v, config.collector.sources);
         } else if (key == "simulate") {
             if (v.is_null()) {
-                config.simulate = "";
+                config.collector.simulate = "";
             } else if (v.is_scalar() && (v.scalar == "true" || v.scalar == "false")) {
                 if (v.scalar == "true")
-                    config.simulate = "";
+                    config.collector.simulate = "";
                 else
-                    config.simulate.reset();
+                    config.collector.simulate.reset();
             } else {
                 std::string s;
                 RDMADIAG_TRY_ASSIGN(s, as_string(v, key));
-                config.simulate = s;
+                config.collector.simulate = s;
             }
         } else if (key == "devices") {
             r = each_key(v, key,
                          [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
                              if (k == "include")
-                                 RDMADIAG_TRY_ASSIGN(config.sources.include_devices, as_list(n, k));
+                                 RDMADIAG_TRY_ASSIGN(config.collector.sources.include_devices,
+                                                     as_list(n, k));
                              else if (k == "exclude")
-                                 RDMADIAG_TRY_ASSIGN(config.sources.exclude_devices, as_list(n, k));
+                                 RDMADIAG_TRY_ASSIGN(config.collector.sources.exclude_devices,
+                                                     as_list(n, k));
                              else
                                  return at(n, "unknown setting devices." + k);
                              return {};
                          });
         } else if (key == "intervals") {
-            r = each_key(
-                v, key, [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
-                    if (k == "counters")
-                        RDMADIAG_TRY_ASSIGN(config.sources.counter_interval, as_duration(n, k));
-                    else if (k == "pkeys")
-                        RDMADIAG_TRY_ASSIGN(config.sources.pkey_interval, as_duration(n, k));
-                    else
-                        return at(n, "unknown setting intervals." + k);
-                    return {};
-                });
+            r = each_key(v, key,
+                         [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
+                             if (k == "counters")
+                                 RDMADIAG_TRY_ASSIGN(config.collector.sources.counter_interval,
+                                                     as_duration(n, k));
+                             else if (k == "pkeys")
+                                 RDMADIAG_TRY_ASSIGN(config.collector.sources.pkey_interval,
+                                                     as_duration(n, k));
+                             else
+                                 return at(n, "unknown setting intervals." + k);
+                             return {};
+                         });
         } else if (key == "sources") {
             r = each_key(v, key,
                          [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
                              bool on = false;
                              RDMADIAG_TRY_ASSIGN(on, as_bool(n, "sources." + k));
-                             config.source_switches[k] = on;
+                             config.collector.source_switches[k] = on;
                              return {};
                          });
         } else if (key == "source-options") {
-            r = each_key(v, key,
-                         [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
-                             RDMADIAG_TRY_ASSIGN(config.sources.extra[k], as_string(n, k));
-                             return {};
-                         });
+            r = each_key(
+                v, key, [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
+                    RDMADIAG_TRY_ASSIGN(config.collector.sources.extra[k], as_string(n, k));
+                    return {};
+                });
         } else {
             r = at(v, "unknown setting " + key);
         }
@@ -224,24 +228,6 @@ Result<void> apply_config_file(const std::string& path, DaemonConfig& config) {
     if (!r) return make_error(path + ": " + r.error().message);
     config.config_file = path;
     return {};
-}
-
-Result<std::vector<std::string>> select_sources(const sources::SourceRegistry& registry,
-                                                const DaemonConfig& config) {
-    for (const auto& [name, on] : config.source_switches) {
-        if (!registry.find(name)) return make_error("unknown source '" + name + "'");
-    }
-    std::vector<std::string> out;
-    for (const auto& e : registry.entries()) {
-        bool on = e.enabled_by_default;
-        if (config.simulate) on = e.name == kSimulatedSourceName;
-        auto it = config.source_switches.find(e.name);
-        if (it != config.source_switches.end()) on = it->second;
-        if (on) out.push_back(e.name);
-    }
-    if (config.simulate && !registry.find(kSimulatedSourceName))
-        return make_error("--simulate: this build has no simulated fabric source");
-    return out;
 }
 
 }  // namespace rdmadiag::daemon

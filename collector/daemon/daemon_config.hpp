@@ -10,7 +10,7 @@
 #include "collector/common/log.hpp"
 #include "collector/common/result.hpp"
 #include "collector/common/simple_yaml.hpp"
-#include "collector/sources/source_registry.hpp"
+#include "collector/runtime/collector_settings.hpp"
 
 namespace rdmadiag::daemon {
 
@@ -38,23 +38,15 @@ struct DaemonConfig {
     WebSettings web;
     common::LogLevel log_level = common::LogLevel::info;
     common::LogFormat log_format = common::LogFormat::logfmt;
-    sources::SourceSettings sources;
-    std::map<std::string, bool> source_switches;  // --source.X / --no-source.X
-    std::optional<std::string> simulate;          // scenario, "" for the default one
-    std::string config_file;                      // where the file settings came from
+    // What every subcommand shares (paths, devices, intervals, sources, --simulate): the file's
+    // path:, devices:, intervals:, sources:, source-options: and simulate: fill it.
+    runtime::CollectorSettings collector;
+    std::string config_file;  // where the file settings came from
 };
 
 // Applies a parsed config file over `config`. Unknown keys are errors, so typos do not pass.
 Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& config);
 Result<void> apply_config_text(std::string_view text, DaemonConfig& config);
 Result<void> apply_config_file(const std::string& path, DaemonConfig& config);
-
-// The sources to run: each registered source's default, then the switches. With --simulate only
-// the simulated fabric runs, plus what is switched on explicitly.
-Result<std::vector<std::string>> select_sources(const sources::SourceRegistry& registry,
-                                                const DaemonConfig& config);
-
-// Name of the source that plays the simulated fabric.
-constexpr std::string_view kSimulatedSourceName = "sim";
 
 }  // namespace rdmadiag::daemon

@@ -27,7 +27,7 @@
 
 #include "collector/common/result.hpp"
 #include "collector/common/time.hpp"
-#include "collector/daemon/epoll_loop.hpp"
+#include "collector/runtime/epoll_loop.hpp"
 
 namespace rdmadiag::api {
 

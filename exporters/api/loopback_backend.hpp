@@ -3,7 +3,7 @@
 // listens on loopback only: the socket plumbing they share.
 
 #include "collector/common/time.hpp"
-#include "collector/daemon/epoll_loop.hpp"
+#include "collector/runtime/epoll_loop.hpp"
 
 namespace rdmadiag::api {
 

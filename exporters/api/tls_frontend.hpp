@@ -18,7 +18,7 @@
 
 #include "collector/common/result.hpp"
 #include "collector/common/time.hpp"
-#include "collector/daemon/epoll_loop.hpp"
+#include "collector/runtime/epoll_loop.hpp"
 #include "exporters/api/web_config.hpp"
 
 typedef struct ssl_ctx_st SSL_CTX;

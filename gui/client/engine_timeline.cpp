@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "collector/engine/default_engine.hpp"
-#include "collector/engine/source_step.hpp"
+#include "collector/runtime/virtual_playback.hpp"
 #include "collector/sim/simulated_fabric.hpp"
 
 namespace rdmadiag::gui {
@@ -18,7 +18,10 @@ Result<std::unique_ptr<EngineTimeline>> EngineTimeline::create(SourceMaker make,
 }
 
 EngineTimeline::EngineTimeline(SourceMaker make, TimePoint start, std::string description)
-    : make_(std::move(make)), start_(start), description_(std::move(description)) {}
+    : make_(std::move(make)),
+      start_(start),
+      description_(std::move(description)),
+      quiet_(common::LogLevel::error, common::LogFormat::logfmt, [](std::string_view) {}) {}
 
 Result<void> EngineTimeline::restart() {
     auto src = make_();
@@ -27,35 +30,27 @@ Result<void> EngineTimeline::restart() {
     if (!avail.available) return make_error(description_ + ": " + avail.reason);
     const auto length = (*src)->playback_length();
     if (!length) return make_error(description_ + " has no end to play to");
-    source_ = std::move(*src);
     length_ = *length;
-    step_ = source_->poll_interval();
-    if (step_ <= Duration::zero()) step_ = std::chrono::seconds(1);
+    runtime_.reset();  // it refers to the engine
     engine_ = engine::make_default_engine();
     engine_->advance(start_);
-    at_ = start_;
-    started_ = false;
+    clock_.set(start_);
+    std::vector<std::unique_ptr<sources::Source>> sources;
+    sources.push_back(std::move(*src));
+    runtime_ = std::make_unique<runtime::CollectorRuntime>(std::move(sources), *engine_, store_,
+                                                           clock_, quiet_);
     return {};
-}
-
-void EngineTimeline::step_to(TimePoint t) {
-    engine::step_source(*source_, t, *engine_);
-    at_ = t;
 }
 
 SnapshotPtr EngineTimeline::seek(Duration offset) {
     offset = std::clamp(offset, Duration::zero(), length_);
     const TimePoint target = start_ + offset;
-    if (started_ && target < at_) {
+    if (target < clock_.now()) {
         if (!restart()) return engine_ ? engine_->snapshot() : nullptr;
     }
-    if (!started_) {
-        step_to(start_);
-        started_ = true;
-    }
-    // Polls happen on the source's grid (start + k * step), as they would live.
-    while (at_ + step_ <= target) step_to(at_ + step_);
-    if (at_ < target) engine_->advance(target);
+    // Polls stay on the source's grid (start + k * interval), as they would live; between two
+    // polls the engine only moves on.
+    runtime::play_until(*runtime_, clock_, target, runtime::AtEnd::advance);
     return engine_->snapshot();
 }
 

@@ -1,14 +1,17 @@
 #pragma once
-// Plays a finite source (the simulated fabric, a recording) through the default engine on an
-// injected clock, the way the daemon would run it live: poll on the source's interval, route the
-// rules' refresh requests back to the source. Deterministic: the same offset gives the same
-// snapshot.
+// Plays a finite source (the simulated fabric, a recording) through the default engine on the
+// collector's own loop (collector/runtime/) on a ManualClock, so it runs as the daemon would run
+// it live: polls on the source's grid, refresh requests routed back. Deterministic: the same
+// offset gives the same snapshot.
 
 #include <functional>
 #include <memory>
 
+#include "collector/common/log.hpp"
 #include "collector/common/result.hpp"
 #include "collector/engine/engine.hpp"
+#include "collector/publish/snapshot_store.hpp"
+#include "collector/runtime/collector_runtime.hpp"
 #include "collector/sources/source.hpp"
 #include "gui/client/timeline.hpp"
 
@@ -29,17 +32,16 @@ public:
 private:
     EngineTimeline(SourceMaker make, TimePoint start, std::string description);
     Result<void> restart();
-    void step_to(TimePoint t);
 
     SourceMaker make_;
     TimePoint start_;
     std::string description_;
     Duration length_{};
-    Duration step_{};
-    std::unique_ptr<sources::Source> source_;
+    ManualClock clock_;  // the engine has been driven up to here
+    common::Logger quiet_;
+    publish::SnapshotStore store_;
     std::unique_ptr<engine::Engine> engine_;
-    TimePoint at_{};  // the engine has been driven up to here
-    bool started_ = false;
+    std::unique_ptr<runtime::CollectorRuntime> runtime_;
 };
 
 // The simulated fabric playing `scenario` (a shipped name or a .scn file).

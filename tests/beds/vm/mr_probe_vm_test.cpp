@@ -25,7 +25,6 @@
 
 #include "collector/engine/default_engine.hpp"
 #include "collector/engine/mr/mr_health_tracker.hpp"
-#include "collector/engine/source_step.hpp"
 #include "collector/probe/probe_source.hpp"
 #include "collector/sources/netlink/netlink_source.hpp"
 #include "rdmadiag_probe.h"
@@ -78,7 +77,9 @@ protected:
                 if (::poll(&p, 1, 20) > 0 && (p.revents & POLLIN))
                     probe->on_readable(fd, SystemClock().now(), sink);
             }
-            engine::step_source(*probe, SystemClock().now(), *engine);
+            const TimePoint now = SystemClock().now();
+            probe->poll(now, sink);
+            engine->advance(now);
             if (done()) return true;
         }
         return false;

@@ -5,7 +5,7 @@
 #include <condition_variable>
 
 #include "collector/engine/default_engine.hpp"
-#include "tests/collector/daemon/test_sources.hpp"
+#include "tests/collector/runtime/test_sources.hpp"
 
 namespace rdmadiag::daemon {
 namespace {
@@ -64,7 +64,7 @@ TEST(CollectorDaemon, StartsTheSelectedSourcesAndPublishes) {
     Fixture f;
     CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);
     DaemonConfig c;
-    c.sources.sysfs_root = "/one";
+    c.collector.sources.sysfs_root = "/one";
     ASSERT_TRUE(d.start(c).ok());
     EXPECT_EQ(d.source_names(), std::vector<std::string>{"alpha"});
     auto s = wait_for(f.store, [](const Snapshot& x) { return has_device(x, "alpha_one"); });
@@ -77,7 +77,7 @@ TEST(CollectorDaemon, ASourceThatCannotBeBuiltRunsAsDownWithTheReason) {
     Fixture f;
     CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);
     DaemonConfig c;
-    c.source_switches = {{"broken", true}, {"throws", true}};
+    c.collector.source_switches = {{"broken", true}, {"throws", true}};
     ASSERT_TRUE(d.start(c).ok());
     auto s = wait_for(f.store, [](const Snapshot& x) { return x.sources.size() == 3; });
     ASSERT_EQ(s->sources.size(), 3u);
@@ -98,10 +98,10 @@ TEST(CollectorDaemon, ReloadRebuildsSourcesAndKeepsTheEngine) {
     Fixture f;
     CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);
     DaemonConfig c;
-    c.sources.sysfs_root = "/one";
+    c.collector.sources.sysfs_root = "/one";
     ASSERT_TRUE(d.start(c).ok());
     wait_for(f.store, [](const Snapshot& x) { return has_device(x, "alpha_one"); });
-    c.sources.sysfs_root = "/two";
+    c.collector.sources.sysfs_root = "/two";
     ASSERT_TRUE(d.reload(c).ok());
     EXPECT_EQ(f.built.load(), 2);
     auto s = wait_for(f.store, [](const Snapshot& x) { return has_device(x, "alpha_two"); });
@@ -115,7 +115,7 @@ TEST(CollectorDaemon, AFailedReloadKeepsTheRunningSources) {
     DaemonConfig c;
     ASSERT_TRUE(d.start(c).ok());
     DaemonConfig bad;
-    bad.source_switches = {{"nonexistent", true}};
+    bad.collector.source_switches = {{"nonexistent", true}};
     auto r = d.reload(bad);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, "unknown source 'nonexistent'");

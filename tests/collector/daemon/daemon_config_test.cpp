@@ -1,4 +1,5 @@
 #include "collector/daemon/daemon_config.hpp"
+#include "collector/runtime/open_sources.hpp"
 
 #include <gtest/gtest.h>
 
@@ -52,28 +53,28 @@ simulate: pkey-stale
     EXPECT_EQ(c.web.max_request_bytes, 4096u);
     EXPECT_EQ(c.log_level, common::LogLevel::debug);
     EXPECT_EQ(c.log_format, common::LogFormat::json);
-    EXPECT_EQ(c.sources.sysfs_root, "/fixtures/sys");
-    EXPECT_EQ(c.sources.tracefs_root, "/fixtures/tracing");
-    EXPECT_EQ(c.sources.procfs_root, "/fixtures/proc");
-    EXPECT_EQ(c.sources.include_devices, (std::vector<std::string>{"mlx5_*", "rxe0"}));
-    EXPECT_EQ(c.sources.exclude_devices, (std::vector<std::string>{"mlx5_9"}));
-    EXPECT_EQ(c.sources.counter_interval, std::chrono::milliseconds(500));
-    EXPECT_EQ(c.sources.pkey_interval, std::chrono::seconds(5));
-    EXPECT_EQ(c.source_switches.at("sysfs"), true);
-    EXPECT_EQ(c.source_switches.at("tracefs"), false);
-    EXPECT_EQ(c.sources.extra.at("mad.scope"), "subnet");
-    EXPECT_EQ(c.simulate, "pkey-stale");
+    EXPECT_EQ(c.collector.sources.sysfs_root, "/fixtures/sys");
+    EXPECT_EQ(c.collector.sources.tracefs_root, "/fixtures/tracing");
+    EXPECT_EQ(c.collector.sources.procfs_root, "/fixtures/proc");
+    EXPECT_EQ(c.collector.sources.include_devices, (std::vector<std::string>{"mlx5_*", "rxe0"}));
+    EXPECT_EQ(c.collector.sources.exclude_devices, (std::vector<std::string>{"mlx5_9"}));
+    EXPECT_EQ(c.collector.sources.counter_interval, std::chrono::milliseconds(500));
+    EXPECT_EQ(c.collector.sources.pkey_interval, std::chrono::seconds(5));
+    EXPECT_EQ(c.collector.source_switches.at("sysfs"), true);
+    EXPECT_EQ(c.collector.source_switches.at("tracefs"), false);
+    EXPECT_EQ(c.collector.sources.extra.at("mad.scope"), "subnet");
+    EXPECT_EQ(c.collector.simulate, "pkey-stale");
 }
 
 TEST(DaemonConfig, SimulateTrueOrEmptyMeansTheDefaultScenario) {
     DaemonConfig a, b, d;
     ASSERT_TRUE(apply_config_text("simulate: true\n", a).ok());
-    EXPECT_EQ(a.simulate, "");
+    EXPECT_EQ(a.collector.simulate, "");
     ASSERT_TRUE(apply_config_text("simulate:\n", b).ok());
-    EXPECT_EQ(b.simulate, "");
-    d.simulate = "x";
+    EXPECT_EQ(b.collector.simulate, "");
+    d.collector.simulate = "x";
     ASSERT_TRUE(apply_config_text("simulate: false\n", d).ok());
-    EXPECT_FALSE(d.simulate);
+    EXPECT_FALSE(d.collector.simulate);
 }
 
 struct Bad {
@@ -137,29 +138,30 @@ sources::SourceRegistry registry() {
 
 TEST(DaemonConfig, SelectsDefaultSourcesThenSwitches) {
     DaemonConfig c;
-    EXPECT_EQ(*select_sources(registry(), c), std::vector<std::string>{"sysfs"});
-    c.source_switches = {{"sysfs", false}, {"mad", true}};
-    EXPECT_EQ(*select_sources(registry(), c), std::vector<std::string>{"mad"});
+    EXPECT_EQ(*runtime::select_sources(registry(), c.collector), std::vector<std::string>{"sysfs"});
+    c.collector.source_switches = {{"sysfs", false}, {"mad", true}};
+    EXPECT_EQ(*runtime::select_sources(registry(), c.collector), std::vector<std::string>{"mad"});
 }
 
 TEST(DaemonConfig, SimulateRunsOnlyTheSimulatedFabricUnlessAskedOtherwise) {
     DaemonConfig c;
-    c.simulate = "";
-    EXPECT_EQ(*select_sources(registry(), c), std::vector<std::string>{"sim"});
-    c.source_switches = {{"mad", true}};
-    EXPECT_EQ(*select_sources(registry(), c), (std::vector<std::string>{"mad", "sim"}));
+    c.collector.simulate = "";
+    EXPECT_EQ(*runtime::select_sources(registry(), c.collector), std::vector<std::string>{"sim"});
+    c.collector.source_switches = {{"mad", true}};
+    EXPECT_EQ(*runtime::select_sources(registry(), c.collector),
+              (std::vector<std::string>{"mad", "sim"}));
 }
 
 TEST(DaemonConfig, UnknownSourcesAndMissingSimulatorAreErrors) {
     DaemonConfig c;
-    c.source_switches = {{"sysf", true}};
-    auto r = select_sources(registry(), c);
+    c.collector.source_switches = {{"sysf", true}};
+    auto r = runtime::select_sources(registry(), c.collector);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, "unknown source 'sysf'");
     sources::SourceRegistry empty;
     DaemonConfig s;
-    s.simulate = "";
-    EXPECT_FALSE(select_sources(empty, s).ok());
+    s.collector.simulate = "";
+    EXPECT_FALSE(runtime::select_sources(empty, s.collector).ok());
 }
 
 }  // namespace
@@ -173,10 +175,10 @@ TEST(DaemonConfig, TheShippedExampleFileLoads) {
     auto r = apply_config_file(RDMADIAG_SOURCE_DIR "/exporters/systemd/rdmadiag.yml", c);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(c.web.listen_address, ":9857");
-    EXPECT_EQ(c.sources.counter_interval, std::chrono::seconds(15));
-    EXPECT_EQ(c.source_switches.at("sysfs"), true);
+    EXPECT_EQ(c.collector.sources.counter_interval, std::chrono::seconds(15));
+    EXPECT_EQ(c.collector.source_switches.at("sysfs"), true);
     EXPECT_EQ(c.web.max_pending_connections, 512u);
-    EXPECT_EQ(c.sources.extra.at("probe.socket_group"), "rdma");
+    EXPECT_EQ(c.collector.sources.extra.at("probe.socket_group"), "rdma");
 }
 
 }  // namespace

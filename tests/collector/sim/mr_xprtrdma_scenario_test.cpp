@@ -1,13 +1,14 @@
 // The shipped scenario mr-xprtrdma-stuck played end to end through the simulated fabric source
-// and the default engine, on the scenario's own clock (step_source at chosen instants, no sleeps):
-// a LOCAL_INV flushed on QP error leaves MR 17 unknown, the next FASTREG fails with MW_BIND_ERR,
-// mr.needs_dereg fires, and the deregistration 30 s later clears it and records the recovery.
+// and the default engine, on the scenario's own clock (the collector's runtime on a ManualClock,
+// polled at chosen instants, no sleeps): a LOCAL_INV flushed on QP error leaves MR 17 unknown, the
+// next FASTREG fails with MW_BIND_ERR, mr.needs_dereg fires, and the deregistration 30 s later
+// clears it and records the recovery.
 
 #include <gtest/gtest.h>
 
 #include "collector/engine/default_engine.hpp"
 #include "collector/engine/mr/mr_health_tracker.hpp"
-#include "collector/engine/source_step.hpp"
+#include "collector/runtime/collector_runtime.hpp"
 #include "collector/sim/simulated_fabric.hpp"
 #include "tests/collector/sim/sim_test_support.hpp"
 
@@ -24,13 +25,20 @@ protected:
         settings.scenario = "mr-xprtrdma-stuck";
         auto f = make_simulated_fabric(settings);
         ASSERT_TRUE(f.ok()) << f.error().message;
-        fabric = std::move(*f);
         engine = engine::make_default_engine();
+        std::vector<std::unique_ptr<sources::Source>> sources;
+        sources.push_back(std::move(*f));
+        runtime = std::make_unique<runtime::CollectorRuntime>(std::move(sources), *engine, store,
+                                                              clock, log);
     }
 
-    // Steps the source every 100 ms up to t0() + at, as the collector's poll loop would.
+    // Polls the source every 100 ms up to t0() + at, through the collector's own loop.
     void run_to(Duration at) {
-        for (; now <= t0() + at; now += 100ms) engine::step_source(*fabric, now, *engine);
+        for (; now <= t0() + at; now += 100ms) {
+            clock.set(now);
+            runtime->poll_all_at(now);
+            runtime->step();
+        }
     }
 
     const MrRecord* mr(uint64_t id) {
@@ -48,7 +56,10 @@ protected:
         return engine->findings().find(rule, subject);
     }
 
-    std::unique_ptr<SimulatedFabric> fabric;
+    ManualClock clock{t0()};
+    common::Logger log{common::LogLevel::error, common::LogFormat::logfmt, [](std::string_view) {}};
+    publish::SnapshotStore store;
+    std::unique_ptr<runtime::CollectorRuntime> runtime;
     std::unique_ptr<engine::Engine> engine;
     SnapshotPtr snap;
     TimePoint now = t0();

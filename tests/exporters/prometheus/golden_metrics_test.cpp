@@ -9,8 +9,8 @@
 
 #include "collector/common/simple_yaml.hpp"
 #include "collector/common/text_file.hpp"
-#include "collector/daemon/collector_runtime.hpp"
 #include "collector/engine/default_engine.hpp"
+#include "collector/runtime/collector_runtime.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
 #include "exporters/prometheus/snapshot_metrics.hpp"
@@ -35,7 +35,7 @@ std::string scrape_fixture(const std::string& root) {
     if (!source.ok()) return "";
     std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::move(*source));
-    daemon::CollectorRuntime runtime(std::move(sources), *engine, store, clock, log);
+    runtime::CollectorRuntime runtime(std::move(sources), *engine, store, clock, log);
     // Two rounds a P_Key interval apart, so both of the source's cadences have run.
     runtime.step();
     clock.advance(settings.pkey_interval);

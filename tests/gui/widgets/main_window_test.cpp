@@ -42,8 +42,8 @@ PlaybackFeed* recording_feed(std::vector<Snapshot> snapshots) {
     return new PlaybackFeed(std::make_unique<SnapshotTimeline>(std::move(rec), "recording test"));
 }
 
-// A shipped scenario played through the engine offline (collector/engine/source_step, as the
-// dashboard plays it).
+// A shipped scenario played through the engine offline (the collector's runtime on a ManualClock,
+// as the dashboard plays it).
 PlaybackFeed* scenario_feed(const std::string& scenario) {
     auto timeline = make_scenario_timeline(scenario, testing::at_seconds(0));
     EXPECT_TRUE(timeline.ok()) << scenario << ": "

@@ -1,10 +1,10 @@
-#include "collector/daemon/collector_runtime.hpp"
+#include "collector/runtime/collector_runtime.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <exception>
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 
 namespace {
 
@@ -12,24 +12,53 @@ Duration wall_elapsed(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - start);
 }
 
+// Stands in for a source that could not be built, so it shows as down (up=0 with the reason)
+// instead of silently missing.
+class DownPlaceholder final : public sources::Source {
+public:
+    explicit DownPlaceholder(DownSource down) : down_(std::move(down)) {}
+    std::string_view name() const override { return down_.name; }
+    sources::Availability availability() const override { return {false, down_.reason}; }
+
+private:
+    DownSource down_;
+};
+
+std::vector<std::unique_ptr<sources::Source>> with_placeholders(OpenedSources opened) {
+    auto all = std::move(opened.sources);
+    for (auto& d : opened.down) all.push_back(std::make_unique<DownPlaceholder>(std::move(d)));
+    return all;
+}
+
 }  // namespace
 
 CollectorRuntime::CollectorRuntime(std::vector<std::unique_ptr<sources::Source>> sources,
                                    engine::Engine& engine, publish::SnapshotStore& store,
                                    const Clock& clock, common::Logger& log, RuntimeOptions options)
-    : engine_(engine), store_(store), clock_(clock), log_(log), options_(options) {
-    std::sort(sources.begin(), sources.end(),
-              [](const auto& a, const auto& b) { return a->name() < b->name(); });
-    for (auto& s : sources) {
-        publish::SourceTiming timing;
-        timing.name = std::string(s->name());
-        stats_.sources.push_back(timing);
-        slots_.push_back(Slot{std::move(s), false, std::nullopt, stats_.sources.size() - 1});
-    }
+    : engine_(engine), store_(store), clock_(clock), log_(log), options_(std::move(options)) {
+    // Name order makes a round's emission order, and so the stable sort's tie-break, the same
+    // whatever order the sources were opened in.
+    std::stable_sort(sources.begin(), sources.end(),
+                     [](const auto& a, const auto& b) { return a->name() < b->name(); });
+    for (auto& s : sources) add_slot(std::move(s));
 }
+
+CollectorRuntime::CollectorRuntime(OpenedSources opened, engine::Engine& engine,
+                                   publish::SnapshotStore& store, const Clock& clock,
+                                   common::Logger& log, RuntimeOptions options)
+    : CollectorRuntime(with_placeholders(std::move(opened)), engine, store, clock, log,
+                       std::move(options)) {}
 
 CollectorRuntime::~CollectorRuntime() {
     stop();
+}
+
+void CollectorRuntime::add_slot(std::unique_ptr<sources::Source> source) {
+    publish::SourceTiming timing;
+    timing.name = std::string(source->name());
+    stats_.sources.push_back(timing);
+    slots_.push_back(
+        Slot{std::move(source), false, false, std::nullopt, stats_.sources.size() - 1});
 }
 
 void CollectorRuntime::prepare() {
@@ -48,6 +77,7 @@ void CollectorRuntime::prepare() {
         slot.available = a.available;
         if (!a.available) {
             log_.warn("source unavailable", {{"source", name}, {"reason", a.reason}});
+            down_.push_back(DownSource{name, a.reason});
             pending_.emit(Observation{now, name, SourceStatus{false, a.reason}});
             continue;
         }
@@ -76,16 +106,33 @@ void CollectorRuntime::prepare() {
     publish();
 }
 
+void CollectorRuntime::failed(Slot& slot, TimePoint now, const std::string& what,
+                              const std::string& subject) {
+    std::string name(slot.source->name());
+    log_.error("source failed", {{"source", name}, {"error", what}});
+    pending_.emit(Observation{now, name, SampleError{subject, what, 0}});
+    if (!slot.failing) {
+        slot.failing = true;
+        down_.push_back(DownSource{name, what});
+        pending_.emit(Observation{now, name, SourceStatus{false, what}});
+    }
+}
+
+void CollectorRuntime::succeeded(Slot& slot, TimePoint now) {
+    if (!slot.failing) return;
+    slot.failing = false;
+    pending_.emit(Observation{now, std::string(slot.source->name()), SourceStatus{true, ""}});
+}
+
 void CollectorRuntime::poll_slot(Slot& slot, TimePoint now) {
     auto& timing = stats_.sources[slot.stats];
     size_t before = pending_.observations.size();
     auto start = std::chrono::steady_clock::now();
     try {
         slot.source->poll(now, pending_);
+        succeeded(slot, now);
     } catch (const std::exception& e) {
-        std::string name(slot.source->name());
-        log_.error("source poll failed", {{"source", name}, {"error", e.what()}});
-        pending_.emit(Observation{now, name, SampleError{name, e.what(), 0}});
+        failed(slot, now, e.what(), std::string(slot.source->name()));
     }
     timing.last_duration = wall_elapsed(start);
     timing.total_duration += timing.last_duration;
@@ -98,20 +145,31 @@ void CollectorRuntime::read_slot(Slot& slot, int fd, TimePoint now) {
     auto start = std::chrono::steady_clock::now();
     try {
         slot.source->on_readable(fd, now, pending_);
+        succeeded(slot, now);
     } catch (const std::exception& e) {
-        std::string name(slot.source->name());
-        log_.error("event source failed", {{"source", name}, {"error", e.what()}});
-        pending_.emit(Observation{now, name, SampleError{name, e.what(), 0}});
+        failed(slot, now, e.what(), std::string(slot.source->name()));
     }
     timing.total_duration += wall_elapsed(start);
     ++timing.polls;
+}
+
+void CollectorRuntime::refresh_slot(Slot& slot, const PortRef& port, TimePoint now) {
+    try {
+        slot.source->refresh(port, now, pending_);
+    } catch (const std::exception& e) {
+        failed(slot, now, e.what(), port.to_string());
+    }
+    ++stats_.sources[slot.stats].refreshes;
 }
 
 void CollectorRuntime::flush() {
     auto& obs = pending_.observations;
     std::stable_sort(obs.begin(), obs.end(),
                      [](const Observation& a, const Observation& b) { return a.time < b.time; });
-    for (const auto& o : obs) engine_.consume(o);
+    for (const auto& o : obs) {
+        engine_.consume(o);
+        if (options_.on_observation) options_.on_observation(o);
+    }
     obs.clear();
 }
 
@@ -119,20 +177,13 @@ void CollectorRuntime::route_refreshes() {
     for (int round = 0; round < options_.max_refresh_rounds; ++round) {
         auto ports = engine_.take_refresh_requests();
         if (ports.empty()) return;
+        // Several rules (or several events) asking for one port cost one re-read.
         std::sort(ports.begin(), ports.end());
         ports.erase(std::unique(ports.begin(), ports.end()), ports.end());
         TimePoint now = clock_.now();
         for (const auto& port : ports) {
             for (auto& slot : slots_) {
-                if (!slot.available) continue;
-                try {
-                    slot.source->refresh(port, now, pending_);
-                } catch (const std::exception& e) {
-                    std::string name(slot.source->name());
-                    pending_.emit(
-                        Observation{now, name, SampleError{port.to_string(), e.what(), 0}});
-                }
-                ++stats_.sources[slot.stats].refreshes;
+                if (slot.available) refresh_slot(slot, port, now);
             }
         }
         flush();
@@ -174,19 +225,54 @@ Duration CollectorRuntime::time_to_next_poll() const {
     return std::min(wait, options_.max_wait);
 }
 
+std::optional<TimePoint> CollectorRuntime::next_due() const {
+    return schedule_.next_due();
+}
+
+void CollectorRuntime::poll_all_at(TimePoint when) {
+    for (size_t i = 0; i < schedule_.size(); ++i) schedule_.run_at(i, when);
+}
+
+std::optional<Duration> CollectorRuntime::playback_length() const {
+    std::optional<Duration> longest;
+    for (const auto& slot : slots_) {
+        if (!slot.available) continue;
+        auto length = slot.source->playback_length();
+        if (!length) return std::nullopt;
+        longest = std::max(longest.value_or(Duration::zero()), *length);
+    }
+    return longest;
+}
+
+std::vector<std::string> CollectorRuntime::up_sources() const {
+    std::vector<std::string> out;
+    for (const auto& slot : slots_) {
+        if (slot.available && !slot.failing) out.emplace_back(slot.source->name());
+    }
+    return out;
+}
+
+void CollectorRuntime::wait_and_step(const std::atomic<bool>& stop,
+                                     std::optional<TimePoint> deadline) {
+    Duration wait = time_to_next_poll();
+    if (deadline) wait = std::max(Duration::zero(), std::min(wait, *deadline - clock_.now()));
+    auto ready = loop_.wait(wait);
+    if (stop) return;
+    step(ready);
+}
+
+void CollectorRuntime::run_until(const std::atomic<bool>& stop, std::optional<TimePoint> deadline) {
+    prepare();
+    while (!stop && (!deadline || clock_.now() < *deadline)) wait_and_step(stop, deadline);
+}
+
 void CollectorRuntime::start() {
     if (thread_.joinable()) return;
     stopping_ = false;
     prepare();
-    thread_ = std::thread([this] { run_loop(); });
-}
-
-void CollectorRuntime::run_loop() {
-    while (!stopping_) {
-        auto ready = loop_.wait(time_to_next_poll());
-        if (stopping_) break;
-        step(ready);
-    }
+    thread_ = std::thread([this] {
+        while (!stopping_) wait_and_step(stopping_, std::nullopt);
+    });
 }
 
 void CollectorRuntime::stop() {
@@ -196,4 +282,4 @@ void CollectorRuntime::stop() {
     thread_.join();
 }
 
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

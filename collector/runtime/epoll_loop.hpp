@@ -9,7 +9,7 @@
 #include "collector/common/time.hpp"
 #include "collector/common/unique_fd.hpp"
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 
 class EpollLoop {
 public:
@@ -33,4 +33,4 @@ private:
     size_t watched_ = 0;
 };
 
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

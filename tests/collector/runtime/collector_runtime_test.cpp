@@ -1,12 +1,12 @@
-#include "collector/daemon/collector_runtime.hpp"
+#include "collector/runtime/collector_runtime.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include "collector/engine/default_engine.hpp"
-#include "tests/collector/daemon/test_sources.hpp"
+#include "tests/collector/runtime/test_sources.hpp"
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 namespace {
 
 using std::chrono::milliseconds;
@@ -95,6 +95,91 @@ TEST(CollectorRuntime, AThrowingSourceCostsOnlyItself) {
     EXPECT_EQ(snap->errors.back().error.message, "boom");
 }
 
+TEST(CollectorRuntime, AThrowingSourceIsReportedDownWithTheReasonAndUpOnceItRecovers) {
+    Fixture f;
+    bool fail = true;
+    std::vector<std::unique_ptr<sources::Source>> sources;
+    sources.push_back(std::make_unique<ScriptedSource>(
+        "broken", seconds(1), [&fail](TimePoint) -> std::vector<ObservationBody> {
+            if (fail) throw std::runtime_error("device vanished");
+            return {};
+        }));
+    sources.push_back(std::make_unique<ScriptedSource>(
+        "good", seconds(1), [](TimePoint) { return port_state(PortState::active); }));
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
+    rt.step();
+    auto snap = f.store.latest();
+    ASSERT_EQ(snap->sources.size(), 2u);
+    const auto* broken = &snap->sources[0];
+    EXPECT_EQ(broken->name, "broken");
+    EXPECT_FALSE(broken->up);
+    EXPECT_EQ(broken->reason, "device vanished");
+    EXPECT_TRUE(snap->sources[1].up);
+    EXPECT_EQ(rt.up_sources(), std::vector<std::string>{"good"});
+    ASSERT_EQ(rt.down_sources().size(), 1u);
+    EXPECT_EQ(rt.down_sources()[0].reason, "device vanished");
+
+    // Still down at the next failure (one SourceStatus, not one per poll), up after a good poll.
+    f.clock.advance(seconds(1));
+    rt.step();
+    EXPECT_EQ(rt.down_sources().size(), 1u);
+    fail = false;
+    f.clock.advance(seconds(1));
+    rt.step();
+    snap = f.store.latest();
+    EXPECT_TRUE(snap->sources[0].up);
+    EXPECT_EQ(rt.up_sources(), (std::vector<std::string>{"broken", "good"}));
+}
+
+TEST(CollectorRuntime, EachRoundReachesTheEngineSortedStablyByTime) {
+    Fixture f;
+    const TimePoint now = f.clock.now();
+    // Emitted out of time order, with ties: the engine must see them by time, ties as emitted.
+    auto src = std::make_unique<ScriptedSource>(
+        "sysfs", seconds(1), [](TimePoint) { return std::vector<ObservationBody>{}; });
+    struct Unordered final : sources::Source {
+        TimePoint base;
+        std::string_view name() const override { return "unordered"; }
+        sources::Availability availability() const override { return {true, ""}; }
+        Duration poll_interval() const override { return seconds(1); }
+        void poll(TimePoint, sources::ObservationSink& sink) override {
+            sink.emit(Observation{base + milliseconds(30), "unordered", DeviceInfo{"c"}});
+            sink.emit(Observation{base + milliseconds(10), "unordered", DeviceInfo{"a"}});
+            sink.emit(Observation{base + milliseconds(30), "unordered", DeviceInfo{"d"}});
+            sink.emit(Observation{base + milliseconds(10), "unordered", DeviceInfo{"b"}});
+        }
+    };
+    auto unordered = std::make_unique<Unordered>();
+    unordered->base = now - seconds(1);
+    std::vector<std::unique_ptr<sources::Source>> sources;
+    sources.push_back(std::move(src));
+    sources.push_back(std::move(unordered));
+    std::vector<std::string> seen;
+    RuntimeOptions options;
+    options.on_observation = [&seen](const Observation& o) {
+        if (const auto* d = std::get_if<DeviceInfo>(&o.body)) seen.push_back(d->device);
+    };
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log, options);
+    rt.step();
+    EXPECT_EQ(seen, (std::vector<std::string>{"a", "b", "c", "d"}));
+}
+
+TEST(CollectorRuntime, DownSourcesFromOpeningAreReportedDown) {
+    Fixture f;
+    OpenedSources opened;
+    opened.sources.push_back(std::make_unique<ScriptedSource>(
+        "sysfs", seconds(1), [](TimePoint) { return port_state(PortState::active); }));
+    opened.down.push_back(DownSource{"mad", "libibumad: no umad device"});
+    CollectorRuntime rt(std::move(opened), *f.engine, f.store, f.clock, f.log);
+    rt.step();
+    auto snap = f.store.latest();
+    ASSERT_EQ(snap->sources.size(), 2u);
+    EXPECT_EQ(snap->sources[0].name, "mad");
+    EXPECT_FALSE(snap->sources[0].up);
+    EXPECT_EQ(snap->sources[0].reason, "libibumad: no umad device");
+    EXPECT_TRUE(snap->sources[1].up);
+}
+
 TEST(CollectorRuntime, EventDescriptorsAreReadWhenReady) {
     Fixture f;
     auto src = std::make_unique<PipeEventSource>();
@@ -114,7 +199,8 @@ TEST(CollectorRuntime, EventDescriptorsAreReadWhenReady) {
 
 TEST(CollectorRuntime, UnknownReadyTagsAreIgnored) {
     Fixture f;
-    CollectorRuntime rt({}, *f.engine, f.store, f.clock, f.log);
+    CollectorRuntime rt(std::vector<std::unique_ptr<sources::Source>>{}, *f.engine, f.store,
+                        f.clock, f.log);
     rt.step({42});
     EXPECT_EQ(f.store.latest()->sequence, f.engine->snapshot()->sequence);
 }
@@ -199,5 +285,25 @@ TEST(CollectorRuntime, StartAndStopRunTheLoopOnItsOwnThread) {
     rt.stop();  // idempotent
 }
 
+TEST(CollectorRuntime, RefreshRequestsForOnePortAreRoutedOnce) {
+    Fixture f;
+    f.engine->add_module(std::make_unique<RefreshOnPKeyChange>());
+    // Three PKEY_CHANGEs for one port and one for another in one round: two refreshes.
+    auto src = std::make_unique<ScriptedSource>("verbs", seconds(1), [](TimePoint) {
+        return std::vector<ObservationBody>{
+            AsyncEvent{"mlx5_0", 1, AsyncEventType::pkey_change, {}},
+            AsyncEvent{"mlx5_1", 1, AsyncEventType::pkey_change, {}},
+            AsyncEvent{"mlx5_0", 1, AsyncEventType::pkey_change, {}},
+            AsyncEvent{"mlx5_0", 1, AsyncEventType::pkey_change, {}}};
+    });
+    auto* raw = src.get();
+    std::vector<std::unique_ptr<sources::Source>> sources;
+    sources.push_back(std::move(src));
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
+    rt.step();
+    EXPECT_EQ(raw->refreshed, (std::vector<PortRef>{PortRef{"mlx5_0", 1}, PortRef{"mlx5_1", 1}}));
+    EXPECT_EQ(rt.stats().sources[0].refreshes, 2u);
+}
+
 }  // namespace
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

@@ -1,9 +1,9 @@
-#include "collector/daemon/signal_watcher.hpp"
+#include "collector/runtime/signal_watcher.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 namespace {
 
 TEST(SignalWatcher, TurnsSignalsIntoValues) {
@@ -26,4 +26,4 @@ TEST(SignalWatcher, RestoresTheSignalMask) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

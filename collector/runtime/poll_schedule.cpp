@@ -1,8 +1,8 @@
-#include "collector/daemon/poll_schedule.hpp"
+#include "collector/runtime/poll_schedule.hpp"
 
 #include <algorithm>
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 
 size_t PollSchedule::add(Duration interval, TimePoint start) {
     if (interval <= Duration::zero()) interval = std::chrono::seconds(1);
@@ -37,4 +37,4 @@ void PollSchedule::run_at(size_t index, TimePoint when) {
     e.due = std::min(e.due, when);
 }
 
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

@@ -1,8 +1,8 @@
-#include "collector/daemon/poll_schedule.hpp"
+#include "collector/runtime/poll_schedule.hpp"
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 namespace {
 
 using std::chrono::milliseconds;
@@ -74,4 +74,4 @@ TEST(PollSchedule, ZeroIntervalIsTakenAsOneSecondNotABusyLoop) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

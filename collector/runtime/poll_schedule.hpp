@@ -9,7 +9,7 @@
 
 #include "collector/common/time.hpp"
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 
 class PollSchedule {
 public:
@@ -35,4 +35,4 @@ private:
     std::vector<Entry> entries_;
 };
 
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

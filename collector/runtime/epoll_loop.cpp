@@ -1,4 +1,4 @@
-#include "collector/daemon/epoll_loop.hpp"
+#include "collector/runtime/epoll_loop.hpp"
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <system_error>
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 
 namespace {
 constexpr uint64_t kWakeTag = ~uint64_t{0};
@@ -75,4 +75,4 @@ void EpollLoop::wake() const {
     (void)r;  // EAGAIN means a wake-up is already pending
 }
 
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

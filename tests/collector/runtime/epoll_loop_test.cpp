@@ -1,11 +1,11 @@
-#include "collector/daemon/epoll_loop.hpp"
+#include "collector/runtime/epoll_loop.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <thread>
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 namespace {
 
 struct Pipe {
@@ -67,4 +67,4 @@ TEST(EpollLoop, RemovedDescriptorsAreNoLongerReported) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

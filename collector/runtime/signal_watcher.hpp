@@ -6,9 +6,9 @@
 
 #include <optional>
 
-#include "collector/daemon/epoll_loop.hpp"
+#include "collector/runtime/epoll_loop.hpp"
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 
 enum class DaemonSignal { terminate, reload };
 
@@ -29,4 +29,4 @@ private:
     unsigned char old_mask_[128];  // sigset_t, kept opaque to spare includers <signal.h>
 };
 
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

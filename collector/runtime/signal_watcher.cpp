@@ -1,4 +1,4 @@
-#include "collector/daemon/signal_watcher.hpp"
+#include "collector/runtime/signal_watcher.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <system_error>
 
-namespace rdmadiag::daemon {
+namespace rdmadiag::runtime {
 
 static_assert(sizeof(sigset_t) <= 128, "sigset_t larger than expected");
 
@@ -50,4 +50,4 @@ std::optional<DaemonSignal> SignalWatcher::wait(Duration timeout) {
     return DaemonSignal::terminate;
 }
 
-}  // namespace rdmadiag::daemon
+}  // namespace rdmadiag::runtime

@@ -1,0 +1,35 @@
+#pragma once
+// The flags every subcommand shares, declared by one function, so `status`, `record`, `serve` and
+// the rest accept the same spelling and select the same sources. A flag does not write the
+// settings at once: it records an edit, applied in command-line order over the defaults (one-shot
+// commands) or over the config file (serve), so a flag always wins over the file.
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <vector>
+
+#include "collector/runtime/collector_settings.hpp"
+#include "collector/sources/source_registry.hpp"
+
+namespace rdmadiag::cli {
+
+class CollectorFlags {
+public:
+    using Edit = std::function<void(runtime::CollectorSettings&)>;
+
+    void add(Edit edit) { edits_.push_back(std::move(edit)); }
+    void apply_to(runtime::CollectorSettings& settings) const;
+    runtime::CollectorSettings applied() const;
+
+private:
+    std::vector<Edit> edits_;
+};
+
+// Declares --path.sysfs, --path.tracefs, --path.procfs, --simulate[=SCENARIO],
+// --device.include/--device.exclude (aliases --device/--exclude-device), --interval.counters,
+// --interval.pkeys, --source.NAME/--no-source.NAME for every registered source, --source.opt
+// KEY=VALUE and --clock.start. Malformed values are parse errors.
+void add_collector_flags(CLI::App& command, CollectorFlags& flags,
+                         const sources::SourceRegistry& registry);
+
+}  // namespace rdmadiag::cli

@@ -1,0 +1,145 @@
+// Every subcommand takes the shared collector flags and opens its sources through them: a
+// --no-source.X or --source.X on any command line changes what that command runs.
+
+#include "cli/collector_flags.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "cli/commands/commands.hpp"
+#include "collector/builtin/builtin_sources.hpp"
+#ifdef RDMADIAG_HAVE_SERVE
+#include "cli/commands/serve.hpp"
+#endif
+
+namespace rdmadiag::cli {
+namespace {
+
+bool has(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// Runs `rdmadiag ARGS` in-process with an opener that records the selection and opens nothing
+// (so live commands end at once) and returns every selection the command made.
+std::vector<std::vector<std::string>> selections(std::vector<std::string> args) {
+    CLI::App app{"rdmadiag", "rdmadiag"};
+    app.require_subcommand(1);
+    CliContext ctx;
+    builtin::register_builtin_sources(ctx.registry);
+    std::vector<std::vector<std::string>> seen;
+    ctx.open_sources =
+        [&seen](const sources::SourceRegistry& registry,
+                const runtime::CollectorSettings& settings) -> Result<runtime::OpenedSources> {
+        auto names = RDMADIAG_TRY(runtime::select_sources(registry, settings));
+        seen.push_back(names);
+        runtime::OpenedSources none;
+        none.names = std::move(names);
+        return none;
+    };
+    ExitCode exit;
+    register_commands(app, ctx, exit);
+    std::reverse(args.begin(), args.end());
+    testing::internal::CaptureStdout();
+    testing::internal::CaptureStderr();
+    app.parse(args);
+    (void)testing::internal::GetCapturedStdout();
+    (void)testing::internal::GetCapturedStderr();
+    return seen;
+}
+
+const std::string kSysfs = std::string(RDMADIAG_FIXTURES) + "/sysfs/mlx5-ib";
+
+std::string record_file() {
+    return (std::filesystem::temp_directory_path() /
+            ("rdmadiag-flags-test-" + std::to_string(::getpid()) + ".jsonl"))
+        .string();
+}
+
+class NoSourceIsHonoured : public ::testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(NoSourceIsHonoured, ByTheCommand) {
+    auto args = GetParam();
+    for (std::string a : {"--path.sysfs", kSysfs.c_str(), "--no-source.sysfs", "--source.probe"})
+        args.push_back(a);
+    const auto seen = selections(args);
+    ASSERT_FALSE(seen.empty()) << "the command opened no sources";
+    for (const auto& names : seen) {
+        EXPECT_FALSE(has(names, "sysfs"));
+        EXPECT_TRUE(has(names, "probe"));
+    }
+    // And without the switches the same command runs sysfs and leaves the probe off.
+    auto plain = GetParam();
+    plain.push_back("--path.sysfs");
+    plain.push_back(kSysfs);
+    for (const auto& names : selections(plain)) {
+        EXPECT_TRUE(has(names, "sysfs"));
+        EXPECT_FALSE(has(names, "probe"));
+    }
+    std::filesystem::remove(record_file());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryCommand, NoSourceIsHonoured,
+    ::testing::Values(
+        std::vector<std::string>{"status"}, std::vector<std::string>{"pkeys"},
+        std::vector<std::string>{"pkeys", "--watch"}, std::vector<std::string>{"pkeys", "--diff"},
+        std::vector<std::string>{"counters"}, std::vector<std::string>{"events"},
+        std::vector<std::string>{"events", "--follow"}, std::vector<std::string>{"mrs"},
+        std::vector<std::string>{"mrs", "--path.tracefs", "/nonexistent"},
+        std::vector<std::string>{"check"}, std::vector<std::string>{"record", record_file()}));
+
+TEST(CollectorFlags, OldDeviceSpellingsAreAliases) {
+    for (const auto& [include, exclude] : {std::pair{"--device", "--exclude-device"},
+                                           std::pair{"--device.include", "--device.exclude"}}) {
+        CLI::App app;
+        CollectorFlags flags;
+        sources::SourceRegistry registry;
+        add_collector_flags(app, flags, registry);
+        app.parse(std::string(include) + " rxe0,mlx5_* " + exclude + " mlx5_9", false);
+        const auto s = flags.applied();
+        EXPECT_EQ(s.sources.include_devices, (std::vector<std::string>{"rxe0", "mlx5_*"}));
+        EXPECT_EQ(s.sources.exclude_devices, std::vector<std::string>{"mlx5_9"});
+    }
+}
+
+TEST(CollectorFlags, SimulateWithoutAScenarioPlaysTheDefault) {
+    CLI::App app;
+    CollectorFlags flags;
+    sources::SourceRegistry registry;
+    add_collector_flags(app, flags, registry);
+    app.parse("--simulate", false);
+    const auto s = flags.applied();
+    ASSERT_TRUE(s.simulate.has_value());
+    EXPECT_EQ(s.source_settings().scenario, "default");
+}
+
+#ifdef RDMADIAG_HAVE_SERVE
+TEST(CollectorFlags, ServeSelectsWithTheSameFlagsOverItsConfigFile) {
+    CLI::App app;
+    sources::SourceRegistry registry;
+    builtin::register_builtin_sources(registry);
+    ServeFlags flags;
+    add_serve_flags(app, flags, registry);
+    const std::string file = record_file() + ".yml";
+    {
+        std::ofstream out(file);
+        out << "sources:\n  sysfs: true\n  probe: false\npath:\n  sysfs: /from/file\n";
+    }
+    app.parse("--config.file " + file + " --source.probe --no-source.sysfs", false);
+    auto config = resolve_serve_config(flags);
+    std::filesystem::remove(file);
+    ASSERT_TRUE(config.ok()) << config.error().message;
+    auto names = runtime::select_sources(registry, config->collector);
+    ASSERT_TRUE(names.ok());
+    EXPECT_FALSE(has(*names, "sysfs"));
+    EXPECT_TRUE(has(*names, "probe"));
+    EXPECT_EQ(config->collector.sources.sysfs_root, "/from/file");
+}
+#endif
+
+}  // namespace
+}  // namespace rdmadiag::cli

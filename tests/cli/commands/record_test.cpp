@@ -1,0 +1,138 @@
+// `rdmadiag record` of a shipped scenario is what serve would have seen: the recording holds
+// exactly the observations the serve loop feeds its engine, in the same order, and replaying it
+// reaches exactly the findings serve reaches.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "collector/builtin/builtin_sources.hpp"
+#include "collector/engine/default_engine.hpp"
+#include "collector/replay/recording_reader.hpp"
+#include "collector/replay/replay_source.hpp"
+#include "collector/runtime/collector_runtime.hpp"
+#include "collector/runtime/open_sources.hpp"
+#include "collector/runtime/virtual_playback.hpp"
+
+namespace rdmadiag::cli {
+namespace {
+
+constexpr const char* kStart = "2026-01-01T00:00:00Z";
+
+struct Played {
+    std::vector<Observation> seen;  // in the order the engine consumed them
+    std::vector<Finding> findings;
+    std::vector<Finding> history;
+    TimePoint end;
+};
+
+common::Logger quiet() {
+    return common::Logger(common::LogLevel::error, common::LogFormat::logfmt,
+                          [](std::string_view) {});
+}
+
+Played collect(engine::Engine& engine, std::vector<Observation> seen, TimePoint end) {
+    auto snap = engine.snapshot();
+    return Played{std::move(seen), snap->findings, snap->finding_history, end};
+}
+
+// The serve loop as `rdmadiag serve --simulate=NAME` runs it, only on a ManualClock: wait until
+// the next poll is due (at most max_wait), step, until the scenario's end.
+Played serve(const std::string& scenario) {
+    sources::SourceRegistry registry;
+    builtin::register_builtin_sources(registry);
+    runtime::CollectorSettings settings;
+    settings.simulate = scenario;
+    auto opened = runtime::open_sources(registry, settings);
+    EXPECT_TRUE(opened.ok());
+    const TimePoint start = *parse_time(kStart);
+    ManualClock clock(start);
+    auto engine = engine::make_default_engine();
+    publish::SnapshotStore store;
+    auto log = quiet();
+    std::vector<Observation> seen;
+    runtime::RuntimeOptions options;
+    options.on_observation = [&seen](const Observation& o) { seen.push_back(o); };
+    runtime::CollectorRuntime rt(std::move(*opened), *engine, store, clock, log, options);
+    rt.prepare();
+    const TimePoint end = start + rt.playback_length().value_or(Duration::zero());
+    for (;;) {
+        clock.advance(rt.time_to_next_poll());
+        if (clock.now() > end) break;
+        rt.step();
+        if (clock.now() == end) break;
+    }
+    return collect(*engine, std::move(seen), end);
+}
+
+// Replays a recording through the same loop (the replay source at real speed, on a ManualClock),
+// and lets the engine's clock reach `end` as serve's did.
+Played replay(replay::Recording recording, TimePoint end) {
+    auto engine = engine::make_default_engine();
+    publish::SnapshotStore store;
+    auto log = quiet();
+    std::vector<Observation> seen;
+    runtime::RuntimeOptions options;
+    options.on_observation = [&seen](const Observation& o) {
+        if (o.source != "replay") seen.push_back(o);  // the replay source's own status
+    };
+    const TimePoint first = recording.observations.front().time;
+    ManualClock clock(first);
+    std::vector<std::unique_ptr<sources::Source>> sources;
+    sources.push_back(std::make_unique<replay::ReplaySource>(std::move(recording),
+                                                             replay::ReplaySettings{1.0, 4096}));
+    runtime::CollectorRuntime rt(std::move(sources), *engine, store, clock, log, options);
+    runtime::run_once(rt, clock);
+    clock.set(end);
+    rt.step();
+    return collect(*engine, std::move(seen), end);
+}
+
+std::string temp_path(const std::string& name) {
+    return (std::filesystem::temp_directory_path() /
+            ("rdmadiag-record-test-" + std::to_string(::getpid()) + "-" + name + ".jsonl"))
+        .string();
+}
+
+class RecordMatchesServe : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RecordMatchesServe, RecordingAndReplayAreWhatServeSaw) {
+    const std::string scenario = GetParam();
+    const std::string file = temp_path(scenario);
+    const std::string command = std::string(RDMADIAG_CLI) + " record --simulate=" + scenario +
+                                " --clock.start=" + kStart + " " + file + " 2>/dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    auto recording = replay::read_recording_file(file);
+    std::filesystem::remove(file);
+    ASSERT_TRUE(recording.ok()) << recording.error().message;
+    EXPECT_TRUE(recording->problems.empty());
+
+    const Played served = serve(scenario);
+    ASSERT_FALSE(served.seen.empty());
+    ASSERT_EQ(recording->observations.size(), served.seen.size());
+    for (size_t i = 0; i < served.seen.size(); ++i) {
+        ASSERT_EQ(recording->observations[i], served.seen[i]) << "observation " << i;
+    }
+
+    const Played replayed = replay(std::move(*recording), served.end);
+    EXPECT_EQ(replayed.seen, served.seen);
+    EXPECT_EQ(replayed.findings, served.findings);
+    EXPECT_EQ(replayed.history, served.history);
+    EXPECT_FALSE(served.findings.empty() && served.history.empty()) << "a scenario with findings";
+}
+
+INSTANTIATE_TEST_SUITE_P(ShippedScenarios, RecordMatchesServe,
+                         ::testing::Values("pkey-late-event", "pkey-change-missed-event",
+                                           "pkey-index-moved", "mr-xprtrdma-stuck"),
+                         [](const auto& param_info) {
+                             std::string n = param_info.param;
+                             for (auto& c : n) {
+                                 if (c == '-') c = '_';
+                             }
+                             return n;
+                         });
+
+}  // namespace
+}  // namespace rdmadiag::cli
