@@ -11,10 +11,13 @@ int hex_value(char c) {
     return -1;
 }
 
-std::string url_decode(std::string_view s) {
+}  // namespace
+
+std::string percent_decode(std::string_view s, bool plus_is_space) {
     std::string out;
+    out.reserve(s.size());
     for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '+') {
+        if (s[i] == '+' && plus_is_space) {
             out += ' ';
         } else if (s[i] == '%' && i + 2 < s.size() && hex_value(s[i + 1]) >= 0 &&
                    hex_value(s[i + 2]) >= 0) {
@@ -27,7 +30,13 @@ std::string url_decode(std::string_view s) {
     return out;
 }
 
-}  // namespace
+std::string ascii_lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return out;
+}
 
 std::optional<std::string> HttpRequest::query_param(const std::string& name) const {
     size_t start = 0;
@@ -36,11 +45,17 @@ std::optional<std::string> HttpRequest::query_param(const std::string& name) con
         if (amp == std::string::npos) amp = query.size();
         std::string_view pair(query.data() + start, amp - start);
         size_t eq = pair.find('=');
-        std::string key = url_decode(pair.substr(0, eq));
-        if (key == name) return eq == std::string_view::npos ? "" : url_decode(pair.substr(eq + 1));
+        std::string key = percent_decode(pair.substr(0, eq), true);
+        if (key == name)
+            return eq == std::string_view::npos ? "" : percent_decode(pair.substr(eq + 1), true);
         start = amp + 1;
     }
     return std::nullopt;
+}
+
+std::string_view HttpRequest::header(const std::string& name) const {
+    auto it = headers.find(name);
+    return it == headers.end() ? std::string_view() : std::string_view(it->second);
 }
 
 std::string_view http_reason(int status) {
@@ -57,16 +72,22 @@ std::string_view http_reason(int status) {
             return "Not Found";
         case 405:
             return "Method Not Allowed";
+        case 408:
+            return "Request Timeout";
         case 411:
             return "Length Required";
         case 413:
             return "Payload Too Large";
         case 414:
             return "URI Too Long";
+        case 431:
+            return "Request Header Fields Too Large";
         case 500:
             return "Internal Server Error";
         case 503:
             return "Service Unavailable";
+        case 505:
+            return "HTTP Version Not Supported";
         default:
             return "Status";
     }
