@@ -1,6 +1,6 @@
 # Finds what rdmadiag builds against. Required: nlohmann_json, CLI11. Optional: rdma-core
-# (verbs, umad, mad), prometheus-cpp + civetweb (the HTTP exporter), Qt6 (the GUI). Each optional
-# part says at configure time whether it was left out and why.
+# (verbs, umad, mad), prometheus-cpp + Boost (Beast, Asio) + OpenSSL + zlib (the HTTP exporter),
+# Qt6 (the GUI). Each optional part says at configure time whether it was left out and why.
 
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)
@@ -24,13 +24,30 @@ endif()
 
 set(RDMADIAG_HAVE_HTTP OFF)
 find_package(prometheus-cpp CONFIG QUIET)
-find_package(civetweb CONFIG QUIET)
-if(prometheus-cpp_FOUND AND civetweb_FOUND)
+# Beast and Asio are header-only: Boost's headers are all the HTTP server links.
+find_package(Boost 1.81 CONFIG QUIET)
+find_package(OpenSSL 3 QUIET)
+find_package(ZLIB QUIET)
+set(rdmadiag_http_missing "")
+if(NOT prometheus-cpp_FOUND)
+    list(APPEND rdmadiag_http_missing prometheus-cpp-dev)
+endif()
+if(NOT Boost_FOUND)
+    list(APPEND rdmadiag_http_missing "libboost1.81-dev (Beast, Asio)")
+endif()
+if(NOT OpenSSL_FOUND)
+    list(APPEND rdmadiag_http_missing libssl-dev)
+endif()
+if(NOT ZLIB_FOUND)
+    list(APPEND rdmadiag_http_missing zlib1g-dev)
+endif()
+if(NOT rdmadiag_http_missing)
     set(RDMADIAG_HAVE_HTTP ON)
     set(RDMADIAG_HAVE_HTTP_TEXT "built")
 else()
-    set(RDMADIAG_HAVE_HTTP_TEXT "left out: prometheus-cpp-dev or libcivetweb-dev not found")
-    message(WARNING "prometheus-cpp or civetweb not found: the HTTP exporter is left out")
+    list(JOIN rdmadiag_http_missing ", " rdmadiag_http_missing)
+    set(RDMADIAG_HAVE_HTTP_TEXT "left out: ${rdmadiag_http_missing} not found")
+    message(WARNING "${rdmadiag_http_missing} not found: the HTTP exporter is left out")
 endif()
 
 set(RDMADIAG_HAVE_GUI OFF)

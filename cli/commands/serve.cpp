@@ -21,10 +21,11 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const sources::SourceRegistry
     cmd.add_option("--web.config.file", f.web_config_file,
                    "exporter-toolkit web config: TLS and basic auth");
     cmd.add_option("--web.max-connections", f.max_connections,
-                   "Requests served at once, one worker thread each (default 4)")
+                   "Requests answered at once; more wait their turn (default 4)")
         ->check(CLI::Range(size_t{1}, daemon::kMaxWebConnections));
     cmd.add_option("--web.max-pending-connections", f.max_pending_connections,
-                   "Clients that may be sending their request head at once (oldest dropped)")
+                   "Connections not yet answered (TLS handshake, request head, waiting); "
+                   "one more drops the oldest (default 512)")
         ->check(CLI::Range(size_t{1}, daemon::kMaxWebPendingConnections));
     cmd.add_option("--web.request-timeout", f.request_timeout, "Drop clients slower than this");
     cmd.add_option("--log.level", f.log_level, "debug, info, warn or error");
@@ -67,7 +68,6 @@ Result<api::HttpServerOptions> http_options(const daemon::DaemonConfig& c) {
     api::HttpServerOptions o;
     o.listen_address = c.web.listen_address;
     o.max_connections = c.web.max_connections;
-    o.queue = c.web.max_connections;
     o.request_timeout = c.web.request_timeout;
     o.max_request_bytes = c.web.max_request_bytes;
     o.max_pending = c.web.max_pending_connections;

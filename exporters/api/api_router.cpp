@@ -92,7 +92,7 @@ HttpResponse ApiRouter::handle(const HttpRequest& req) const {
     if (req.path == "/metrics") {
         HttpResponse r;
         r.content_type = kMetricsType;
-        r.body = *metrics_text();
+        r.shared_body = metrics_text();
         return r;
     }
     auto snap = store_.latest();

@@ -93,6 +93,14 @@ bool verify_password_hash(std::string_view password, const std::string& hash) {
     return equal_constant_time(out, hash);
 }
 
+bool BasicAuth::allows_remembered(std::string_view header) const {
+    auto creds = parse_basic_authorization(header);
+    if (!creds || users_.find(creds->user) == users_.end()) return false;
+    std::lock_guard lock(mutex_);
+    auto it = verified_.find(creds->user);
+    return it != verified_.end() && equal_constant_time(it->second, creds->password);
+}
+
 bool BasicAuth::allows(std::string_view header) const {
     auto creds = parse_basic_authorization(header);
     if (!creds) return false;

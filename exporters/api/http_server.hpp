@@ -1,46 +1,60 @@
 #pragma once
-// The daemon's one HTTP listener, on CivetWeb. Every request goes to one handler (the router):
-// CivetWeb's own file serving, directory listing and CGI are never reached. CivetWeb itself
-// listens on loopback only; clients talk to a front that reads each request head without
-// holding a worker (the connection gate, or the TLS frontend with TLS) and hands complete heads
-// on, stamped with a per-process secret header that the listener insists on. Workers and
-// pending connections are bounded, slow clients time out, request heads are size-limited, and
-// optional TLS and basic auth follow the exporter-toolkit web config.
+// The daemon's one HTTP listener: plain HTTP or TLS on one port, IPv4 and IPv6, every request
+// handed to one handler (the router). It is event-driven: a connection costs a descriptor and
+// a few buffers, never a thread, so clients that stall in their TLS handshake or dribble their
+// request head cannot hold up anyone else. Beast and Asio are confined to http_server.cpp;
+// this header is all the rest of the tree sees.
+//
+// Limits, per connection and in total:
+// - A connection is *pending* from its accept until it gets its turn to be answered: its TLS
+//   handshake, its request head, and any wait for a turn. At most `max_pending` connections are
+//   pending; one more closes the oldest pending one (a well-behaved client sends its head at
+//   once, so it is never the oldest).
+// - The handshake and the head must arrive within `request_timeout` of the accept: else the
+//   client is closed, with 408 when it had started its head. A head larger than
+//   `max_request_bytes` is answered 431, a malformed one 400; request bodies are not read (the
+//   router answers 413, or 405 for methods other than GET and HEAD).
+// - At most `max_connections` requests are answered at once, from the complete head until the
+//   answer is written; further complete requests wait their turn within their deadline (503 when
+//   it passes). An answer must be taken within `request_timeout`.
+// So at most max_pending + max_connections connections are open at once, plus closing ones for
+// at most a second each. One request per connection (answers say Connection: close).
+// Basic auth and TLS follow the exporter-toolkit web config.
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collector/common/result.hpp"
 #include "collector/common/time.hpp"
-#include "exporters/api/basic_auth.hpp"
-#include "exporters/api/connection_gate.hpp"
 #include "exporters/api/http_types.hpp"
-#include "exporters/api/tls_frontend.hpp"
 #include "exporters/api/web_config.hpp"
 
-struct mg_context;
-struct mg_connection;
-
-namespace rdmadiag::api {}  // namespace rdmadiag::api
 namespace rdmadiag::common {
 class Logger;
 }  // namespace rdmadiag::common
+
 namespace rdmadiag::api {
 
 struct HttpServerOptions {
-    std::string listen_address = ":9857";  // HOST:PORT, :PORT; port 0 picks a free one
-    size_t max_connections = 4;            // requests served at once
-    size_t queue = 4;                      // accepted connections waiting for a worker
+    std::string listen_address = ":9857";  // see listen_address.hpp
+    size_t max_connections = 4;            // requests answered at once
     Duration request_timeout = std::chrono::seconds(10);
     size_t max_request_bytes = 8192;  // request line + headers
-    size_t max_pending = 512;         // connections still sending their request head
+    size_t max_pending = 512;         // connections not yet being answered
     WebConfig web;
 };
 
-// "host:port", ":port" or "port" to CivetWeb's listening_ports form; IPv6 "[::1]:port" too.
-Result<std::string> civetweb_listen_spec(const std::string& address);
+struct HttpServerStats {
+    uint64_t accepted = 0;
+    uint64_t answered = 0;   // answers written, errors included
+    uint64_t timed_out = 0;  // no complete head (or handshake) within the timeout
+    uint64_t oversized = 0;  // 431: head larger than max_request_bytes
+    uint64_t evicted = 0;    // oldest pending connection closed to make room
+    uint64_t busy = 0;       // 503: no turn to be answered within the timeout
+};
 
 class HttpServer {
 public:
@@ -53,30 +67,31 @@ public:
 
     // Binds and starts serving. Errors: address in use, bad TLS files, bad address.
     Result<void> start();
+    // Closes the listener and every connection; start() may be called again.
     void stop();
 
     // Ports actually bound (useful with port 0).
     std::vector<int> ports() const;
-    // The loopback port CivetWeb sits on behind the gate or the TLS frontend.
-    int backend_port() const;
-    // The gate's counters (all zero with TLS).
-    ConnectionGateStats gate_stats() const;
+    HttpServerStats stats() const;
     bool tls() const { return options_.web.tls.has_value(); }
 
-private:
-    static int on_request(mg_connection* conn, void* self);
-    static int on_log(const mg_connection* conn, const char* message);
-    int serve(mg_connection* conn);
-    std::string setup_tls(SSL_CTX* ctx);
+    struct Impl;
 
+private:
     HttpServerOptions options_;
     Handler handler_;
     common::Logger* log_;
-    BasicAuth auth_;
-    mg_context* ctx_ = nullptr;
-    std::unique_ptr<TlsFrontend> frontend_;
-    std::unique_ptr<ConnectionGate> gate_;
-    std::string frontend_token_;
+    std::unique_ptr<Impl> impl_;
 };
+
+// What the server makes of the bytes a client sent up to the end of its request head, through
+// the same parser and checks the server uses on the wire: for tests and the fuzz target.
+struct RequestHead {
+    enum class Outcome { complete, incomplete, refused };
+    Outcome outcome = Outcome::incomplete;
+    int status = 0;       // refused: the status the client is answered (400, 431, 505)
+    HttpRequest request;  // complete
+};
+RequestHead parse_request_head(std::string_view bytes, size_t max_request_bytes);
 
 }  // namespace rdmadiag::api

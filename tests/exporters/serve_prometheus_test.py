@@ -38,7 +38,7 @@ def main():
     prometheus = bed.require_program("prometheus", "prometheus")
     bed.require_program("promtool", "prometheus")
     if not os.access(rdmadiag, os.X_OK):
-        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp and civetweb)")
+        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL and zlib)")
     scenario = os.path.join(src, "tests/exporters/scenarios/serve-bed.scn")
     rules_src = os.path.join(src, "exporters/alerts/rdmadiag.rules.yml")
     failures = []

@@ -47,7 +47,7 @@ def main():
     except KeyError:
         bed.skip("there is no user 'nobody' on this host")
     if not os.access(rdmadiag, os.X_OK):
-        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp and civetweb)")
+        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL and zlib)")
     failures = []
 
     with bed.Bed("unprivileged") as b:

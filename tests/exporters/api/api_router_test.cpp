@@ -41,7 +41,7 @@ TEST_F(ApiRouterTest, MetricsInTheTextFormat) {
     auto r = get("/metrics");
     EXPECT_EQ(r.status, 200);
     EXPECT_EQ(r.content_type, "text/plain; version=0.0.4; charset=utf-8");
-    EXPECT_NE(r.body.find("rdmadiag_snapshot_sequence 17"), std::string::npos);
+    EXPECT_NE(r.payload().find("rdmadiag_snapshot_sequence 17"), std::string::npos);
 }
 
 // A path's bytes are whatever the client percent-encoded: an unknown one that is not UTF-8 is
@@ -55,17 +55,18 @@ TEST_F(ApiRouterTest, UnknownPathThatIsNotUtf8IsANotFound) {
 }
 
 TEST_F(ApiRouterTest, MetricsFollowEachNewSnapshot) {
-    auto first = get("/metrics").body;
-    EXPECT_EQ(get("/metrics").body, first);
+    auto first = get("/metrics").shared_body;
+    ASSERT_TRUE(first);
+    EXPECT_EQ(get("/metrics").shared_body, first);  // the same text, not serialized again
     auto next = std::make_shared<Snapshot>(testing::sample_snapshot());
     next->sequence = 18;
     store.publish(next);
-    auto second = get("/metrics").body;
-    EXPECT_NE(second.find("rdmadiag_snapshot_sequence 18"), std::string::npos);
+    auto second = get("/metrics").shared_body;
+    EXPECT_NE(second->find("rdmadiag_snapshot_sequence 18"), std::string::npos);
     publish::CollectorStats stats;
     stats.sources.push_back(publish::SourceTiming{"sysfs", true, 3, 0, {}, {}, 0});
     store.publish_stats(stats);
-    EXPECT_NE(get("/metrics").body.find("rdmadiag_source_polls_total{source=\"sysfs\"} 3"),
+    EXPECT_NE(get("/metrics").payload().find("rdmadiag_source_polls_total{source=\"sysfs\"} 3"),
               std::string::npos);
 }
 
@@ -161,7 +162,7 @@ TEST_F(ApiRouterTest, EveryRouteAnswersGetAndHead) {
     for (const auto& path : ApiRouter::routes()) {
         auto g = get(path);
         EXPECT_EQ(g.status, 200) << path;
-        EXPECT_FALSE(g.body.empty()) << path;
+        EXPECT_FALSE(g.payload().empty()) << path;
         auto h = get(path, "", "HEAD");
         EXPECT_EQ(h.status, 200) << path;
     }

@@ -15,13 +15,25 @@ namespace rdmadiag::testing {
 
 class RawConnection {
 public:
-    explicit RawConnection(int port) {
-        fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_port = htons(static_cast<uint16_t>(port));
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    // `host` is an IPv4 or IPv6 literal.
+    explicit RawConnection(int port, const std::string& host = "127.0.0.1") {
+        sockaddr_storage addr{};
+        socklen_t len = 0;
+        auto* v4 = reinterpret_cast<sockaddr_in*>(&addr);
+        auto* v6 = reinterpret_cast<sockaddr_in6*>(&addr);
+        if (inet_pton(AF_INET, host.c_str(), &v4->sin_addr) == 1) {
+            v4->sin_family = AF_INET;
+            v4->sin_port = htons(static_cast<uint16_t>(port));
+            len = sizeof *v4;
+        } else if (inet_pton(AF_INET6, host.c_str(), &v6->sin6_addr) == 1) {
+            v6->sin6_family = AF_INET6;
+            v6->sin6_port = htons(static_cast<uint16_t>(port));
+            len = sizeof *v6;
+        } else {
+            return;
+        }
+        fd_ = ::socket(addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), len) == 0;
     }
     ~RawConnection() {
         if (fd_ >= 0) ::close(fd_);
@@ -30,6 +42,7 @@ public:
     RawConnection& operator=(const RawConnection&) = delete;
 
     bool connected() const { return connected_; }
+    int fd() const { return fd_; }
     bool send(const std::string& bytes) {
         size_t off = 0;
         while (off < bytes.size()) {
@@ -76,8 +89,19 @@ inline std::string body_of(const std::string& response) {
     return p == std::string::npos ? "" : response.substr(p + 4);
 }
 
-inline std::string http_exchange(int port, const std::string& request) {
-    RawConnection c(port);
+// The value of header `name` (as the server spells it) in a raw response; empty when absent.
+inline std::string header_of(const std::string& response, const std::string& name) {
+    const std::string head = response.substr(0, response.find("\r\n\r\n"));
+    const std::string key = "\r\n" + name + ": ";
+    auto p = head.find(key);
+    if (p == std::string::npos) return "";
+    p += key.size();
+    return head.substr(p, head.find("\r\n", p) - p);
+}
+
+inline std::string http_exchange(int port, const std::string& request,
+                                 const std::string& host = "127.0.0.1") {
+    RawConnection c(port, host);
     if (!c.connected() || !c.send(request)) return "";
     return c.read_all(std::chrono::seconds(10));
 }

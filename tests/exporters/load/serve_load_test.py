@@ -111,7 +111,7 @@ def main():
     sanitized = len(sys.argv) > 3 and sys.argv[3] == "sanitized"
     for exe in (rdmadiag, http_load):
         if not os.access(exe, os.X_OK):
-            bed.skip(f"{exe} was not built (the HTTP exporter needs prometheus-cpp and civetweb)")
+            bed.skip(f"{exe} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL and zlib)")
     failures = []
 
     with bed.Bed("load") as b:

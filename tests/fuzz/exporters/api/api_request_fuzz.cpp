@@ -1,88 +1,70 @@
-// An HTTP request head as a client sends it to the API listener. CivetWeb (not ours) splits the
-// request line and headers; what rdmadiag itself parses is fuzzed here: the TLS frontend's
-// stamping of the head, the query string, the route and its filters, and the basic-auth header.
-// The split below stands in for CivetWeb's, so every route sees arbitrary paths, queries and
-// headers.
+// An HTTP request head as a client sends it to the API listener, through what the server does
+// with it: the head parser (Beast's, with the server's limits and its own early refusal of
+// bytes that cannot be HTTP), the request the routes see (decoded path, query, lower-case
+// headers), the route and its filters, the basic-auth header and the gzip answer.
 
-#include <charconv>
 #include <cstdint>
 #include <string>
 
 #include "collector/json/checked_json.hpp"
 #include "exporters/api/api_router.hpp"
 #include "exporters/api/basic_auth.hpp"
-#include "exporters/api/tls_frontend.hpp"
+#include "exporters/api/gzip_encoding.hpp"
+#include "exporters/api/http_server.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
+#include "tests/exporters/api/gunzip.hpp"
 #include "tests/exporters/sample_snapshot.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 using namespace rdmadiag;
+using namespace rdmadiag::api;
 
 namespace {
 
-const std::string kToken = "0123456789abcdef0123456789abcdef";
+// Smaller than the daemon's default, so that inputs of the fuzzer's length reach the limit.
+constexpr size_t kMaxHead = 1024;
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    return out;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
-
-std::vector<std::string_view> crlf_lines(std::string_view head) {
-    std::vector<std::string_view> lines;
-    size_t pos = 0;
-    while (pos <= head.size()) {
-        size_t next = head.find("\r\n", pos);
-        if (next == std::string_view::npos) next = head.size();
-        lines.push_back(head.substr(pos, next - pos));
-        pos = next + 2;
-    }
-    return lines;
-}
-
-// Whatever the client sent, the stamped head carries our header once, right after the request
-// line, and no copy of the client's.
-void check_stamp(std::string_view head) {
-    auto stamped = api::TlsFrontend::stamp_request_head(head, kToken);
-    size_t eol = head.find("\r\n");
-    if (!stamped) {
-        FUZZ_CHECK(eol == std::string_view::npos ||
-                   head.substr(0, eol).find(' ') == std::string_view::npos);
+void check_head(std::string_view bytes, const RequestHead& head) {
+    using Outcome = RequestHead::Outcome;
+    if (head.outcome == Outcome::refused) {
+        FUZZ_CHECK(head.status == 400 || head.status == 431 || head.status == 505);
+        if (head.status == 431) FUZZ_CHECK(bytes.size() > kMaxHead);
+        // Whatever follows cannot make a refused head acceptable.
+        FUZZ_CHECK(parse_request_head(std::string(bytes) + "\r\n\r\n", kMaxHead).outcome ==
+                   Outcome::refused);
         return;
     }
-    FUZZ_CHECK(eol != std::string_view::npos);
-    const std::string ours = std::string(api::kFrontendHeader) + ": " + kToken;
-    auto lines = crlf_lines(*stamped);
-    FUZZ_CHECK(lines.size() >= 2 && lines[0] == head.substr(0, eol) && lines[1] == ours);
-    const std::string name = lower(api::kFrontendHeader);
-    for (size_t i = 2; i < lines.size(); ++i) {
-        size_t colon = lines[i].find(':');
-        if (colon != std::string_view::npos) FUZZ_CHECK(lower(lines[i].substr(0, colon)) != name);
+    if (head.outcome == Outcome::incomplete) {
+        FUZZ_CHECK(bytes.size() <= kMaxHead);
+        return;
     }
+    const HttpRequest& r = head.request;
+    FUZZ_CHECK(!r.method.empty());
+    FUZZ_CHECK(r.content_length >= -1);
+    for (const auto& [name, value] : r.headers) FUZZ_CHECK(ascii_lower(name) == name);
+    // Bytes after the head (a body, the next request) do not change the head.
+    auto longer = parse_request_head(std::string(bytes) + "GET / HTTP/1.1\r\n\r\n", kMaxHead);
+    FUZZ_CHECK(longer.outcome == Outcome::complete);
+    FUZZ_CHECK(longer.request.method == r.method && longer.request.path == r.path &&
+               longer.request.query == r.query && longer.request.headers == r.headers &&
+               longer.request.content_length == r.content_length &&
+               longer.request.chunked == r.chunked);
 }
 
 void check_auth(std::string_view value) {
-    auto creds = api::parse_basic_authorization(value);
+    auto creds = parse_basic_authorization(value);
     if (!creds) return;
     FUZZ_CHECK(creds->user.find(':') == std::string::npos);
-    auto again = api::parse_basic_authorization(
-        "Basic " + api::base64_encode(creds->user + ":" + creds->password));
+    auto again =
+        parse_basic_authorization("Basic " + base64_encode(creds->user + ":" + creds->password));
     FUZZ_CHECK(again && again->user == creds->user && again->password == creds->password);
 }
 
 void check_base64(std::string_view text) {
-    FUZZ_CHECK(api::base64_decode(api::base64_encode(text)) == std::string(text));
-    if (auto decoded = api::base64_decode(text)) {
+    FUZZ_CHECK(base64_decode(base64_encode(text)) == std::string(text));
+    if (auto decoded = base64_decode(text)) {
         FUZZ_CHECK(decoded->size() <= text.size() / 4 * 3);
-        FUZZ_CHECK(api::base64_decode(api::base64_encode(*decoded)) == *decoded);
+        FUZZ_CHECK(base64_decode(base64_encode(*decoded)) == *decoded);
     }
 }
 
@@ -98,19 +80,26 @@ std::string url_encode(std::string_view s) {
     return out;
 }
 
-void check_query(const api::HttpRequest& req) {
+void check_query(const HttpRequest& req) {
     // A value the client percent-encodes comes back exactly, whatever follows it (the first
     // parameter of a name wins, and the query may hold "fuzz=" itself).
-    api::HttpRequest encoded;
+    HttpRequest encoded;
     encoded.query = "fuzz=" + url_encode(req.query) + "&" + req.query;
     auto v = encoded.query_param("fuzz");
     FUZZ_CHECK(v && *v == req.query);
 }
 
-void check_route(const api::ApiRouter& router, const api::HttpRequest& req) {
-    api::HttpResponse r = router.handle(req);
-    FUZZ_CHECK(api::http_reason(r.status) != "Status");
-    const auto& routes = api::ApiRouter::routes();
+bool has_header(const HttpResponse& r, const std::string& name, const std::string& value) {
+    for (const auto& [k, v] : r.headers) {
+        if (k == name && v == value) return true;
+    }
+    return false;
+}
+
+void check_route(const ApiRouter& router, const HttpRequest& req) {
+    HttpResponse r = router.handle(req);
+    FUZZ_CHECK(http_reason(r.status) != "Status");
+    const auto& routes = ApiRouter::routes();
     bool known = std::find(routes.begin(), routes.end(), req.path) != routes.end();
     if (!known) {
         FUZZ_CHECK(r.status == 404);
@@ -121,8 +110,22 @@ void check_route(const api::ApiRouter& router, const api::HttpRequest& req) {
     } else {
         FUZZ_CHECK(r.status == 200 || r.status == 400 || r.status == 503);
     }
+    const bool gzipped = has_header(r, "Content-Encoding", "gzip");
+    if (gzipped) FUZZ_CHECK(accepts_gzip(req.header("accept-encoding")));
+    std::string body(r.payload());
+    if (gzipped) {
+        // The compressed answer is the plain answer, compressed.
+        auto plain = testing::gunzip(body);
+        FUZZ_CHECK(plain.has_value());
+        HttpRequest without = req;
+        without.headers.erase("accept-encoding");
+        HttpResponse p = router.handle(without);
+        FUZZ_CHECK(!has_header(p, "Content-Encoding", "gzip"));
+        if (req.path != "/metrics" && req.path != "/healthz") FUZZ_CHECK(p.payload() == *plain);
+        body = *plain;
+    }
     if (r.content_type == "application/json") {
-        FUZZ_CHECK(rdmadiag::Json::accept(r.body));
+        FUZZ_CHECK(rdmadiag::Json::accept(body));
     }
 }
 
@@ -136,38 +139,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }();
     FUZZ_CHECK(published);
     static prom::SnapshotCollectable metrics{store};
-    static api::ApiRouter router{store, metrics};
+    static ApiRouter router{store, metrics};
 
-    std::string_view head = fuzz::as_text(data, size);
-    check_stamp(head);
-
-    auto lines = crlf_lines(head);
-    std::string_view request_line = lines[0];
-    api::HttpRequest req;
-    size_t sp = request_line.find(' ');
-    req.method = std::string(request_line.substr(0, sp));
-    std::string_view target;
-    if (sp != std::string_view::npos) {
-        target = request_line.substr(sp + 1);
-        target = target.substr(0, target.find(' '));
-    }
-    size_t q = target.find('?');
-    req.path = std::string(target.substr(0, q));
-    if (q != std::string_view::npos) req.query = std::string(target.substr(q + 1));
-    for (size_t i = 1; i < lines.size(); ++i) {
-        size_t colon = lines[i].find(':');
-        if (colon == std::string_view::npos) continue;
-        req.headers[lower(trim(lines[i].substr(0, colon)))] =
-            std::string(trim(lines[i].substr(colon + 1)));
-    }
-    if (auto cl = req.headers.find("content-length"); cl != req.headers.end()) {
-        long long n = -1;
-        auto [p, ec] = std::from_chars(cl->second.data(), cl->second.data() + cl->second.size(), n);
-        if (ec == std::errc() && p == cl->second.data() + cl->second.size()) req.content_length = n;
-    }
-    if (auto te = req.headers.find("transfer-encoding"); te != req.headers.end())
-        req.chunked = lower(te->second).find("chunked") != std::string::npos;
-
+    std::string_view bytes = fuzz::as_text(data, size);
+    RequestHead head = parse_request_head(bytes, kMaxHead);
+    check_head(bytes, head);
+    if (head.outcome != RequestHead::Outcome::complete) return 0;
+    const HttpRequest& req = head.request;
     check_route(router, req);
     check_query(req);
     if (auto auth = req.headers.find("authorization"); auth != req.headers.end()) {
