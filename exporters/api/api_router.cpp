@@ -5,6 +5,7 @@
 #include "collector/common/malloc_tuning.hpp"
 #include "collector/json/checked_json.hpp"
 #include "collector/json/snapshot_json.hpp"
+#include "exporters/api/gzip_encoding.hpp"
 #include "exporters/api/snapshot_views.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
 
@@ -41,24 +42,43 @@ std::optional<PortFilter> port_filter(const HttpRequest& req, std::string& error
 
 }  // namespace
 
-std::shared_ptr<const std::string> ApiRouter::metrics_text() const {
+ApiRouter::MetricsText ApiRouter::metrics_text(bool gzip) const {
     auto snap = store_.latest();
     auto stats = store_.stats();
+    std::shared_ptr<const std::string> text;
     {
         std::lock_guard lock(cache_mutex_);
-        if (cached_text_ && snap == cached_snapshot_ && stats == cached_stats_) return cached_text_;
+        if (cached_text_ && snap == cached_snapshot_ && stats == cached_stats_) {
+            if (!gzip) return {cached_text_, false};
+            if (cached_gzip_) return {cached_gzip_, true};
+            text = cached_text_;
+        }
     }
-    auto text = std::make_shared<const std::string>(prom::serialize_metrics(metrics_));
-    {
-        std::lock_guard lock(cache_mutex_);
+    const bool fresh = !text;
+    if (fresh) {
+        text = std::make_shared<const std::string>(prom::serialize_metrics(metrics_));
+        // Serializing went through every sample as a labelled prometheus-cpp value, several
+        // times the size of the text; that memory is free now, and is given back rather than
+        // kept.
+        common::release_free_heap();
+    }
+    std::shared_ptr<const std::string> compressed;
+    if (gzip) {
+        auto z = gzip_compress(*text);
+        if (!z) return {text, false};  // out of memory in zlib: the plain text still answers
+        compressed = std::make_shared<const std::string>(std::move(*z));
+    }
+    std::lock_guard lock(cache_mutex_);
+    if (fresh) {
         cached_snapshot_ = std::move(snap);
         cached_stats_ = std::move(stats);
         cached_text_ = text;
+        cached_gzip_ = compressed;
+    } else if (cached_text_ == text && compressed) {
+        cached_gzip_ = compressed;
     }
-    // Serializing went through every sample as a labelled prometheus-cpp value, several times
-    // the size of the text; that memory is free now, and is given back rather than kept.
-    common::release_free_heap();
-    return text;
+    if (gzip) return {compressed, true};
+    return {text, false};
 }
 
 HttpResponse json_error(int status, std::string_view message) {
@@ -89,10 +109,26 @@ HttpResponse ApiRouter::handle(const HttpRequest& req) const {
     }
     if (req.content_length > 0 || req.chunked) return json_error(413, "request bodies are refused");
 
+    const bool gzip = accepts_gzip(req.header("accept-encoding"));
+    HttpResponse r = route(req, gzip);
+    if (gzip && !r.shared_body && r.body.size() >= kMinGzipBytes) {
+        if (auto z = gzip_compress(r.body)) {
+            r.body = std::move(*z);
+            r.headers.emplace_back("Content-Encoding", "gzip");
+        }
+    }
+    // Every route's answer may come in either form, so caches must keep them apart.
+    r.headers.emplace_back("Vary", "Accept-Encoding");
+    return r;
+}
+
+HttpResponse ApiRouter::route(const HttpRequest& req, bool gzip) const {
     if (req.path == "/metrics") {
         HttpResponse r;
         r.content_type = kMetricsType;
-        r.shared_body = metrics_text();
+        auto text = metrics_text(gzip);
+        r.shared_body = std::move(text.body);
+        if (text.gzip) r.headers.emplace_back("Content-Encoding", "gzip");
         return r;
     }
     auto snap = store_.latest();

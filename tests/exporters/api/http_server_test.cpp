@@ -18,7 +18,9 @@
 #include "collector/common/text_file.hpp"
 #include "exporters/api/api_router.hpp"
 #include "exporters/api/basic_auth.hpp"
+#include "exporters/api/gzip_encoding.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
+#include "tests/exporters/api/gunzip.hpp"
 #include "tests/exporters/api/raw_http_client.hpp"
 #include "tests/exporters/api/tls_client.hpp"
 #include "tests/exporters/sample_snapshot.hpp"
@@ -382,6 +384,59 @@ TEST_F(HttpServerTest, UnreadableTlsFilesAreAStartError) {
     auto r = s.start();
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("/nonexistent/c.pem"), std::string::npos) << r.error().message;
+}
+
+// --- gzip ---
+
+TEST_F(HttpServerTest, MetricsAreGzippedOnlyForClientsThatAskForIt) {
+    int port = start();
+    auto plain = http_exchange(port, http_get("/metrics"));
+    ASSERT_EQ(status_of(plain), 200);
+    EXPECT_EQ(header_of(plain, "Content-Encoding"), "");
+    EXPECT_EQ(header_of(plain, "Vary"), "Accept-Encoding");
+    // As Prometheus asks.
+    auto zipped = http_exchange(port, http_get("/metrics", "Accept-Encoding: gzip\r\n"));
+    ASSERT_EQ(status_of(zipped), 200);
+    EXPECT_EQ(header_of(zipped, "Content-Encoding"), "gzip");
+    EXPECT_EQ(header_of(zipped, "Vary"), "Accept-Encoding");
+    EXPECT_EQ(header_of(zipped, "Content-Type"), header_of(plain, "Content-Type"));
+    EXPECT_EQ(header_of(zipped, "Content-Length"), std::to_string(body_of(zipped).size()));
+    EXPECT_LT(body_of(zipped).size(), body_of(plain).size() / 3);
+    auto unzipped = testing::gunzip(body_of(zipped));
+    ASSERT_TRUE(unzipped);
+    EXPECT_EQ(*unzipped, body_of(plain));
+    // Refused by q=0, or only other codings offered: the plain text.
+    for (std::string refusal : {"gzip;q=0", "deflate, br", "identity"}) {
+        auto r = http_exchange(port, http_get("/metrics", "Accept-Encoding: " + refusal + "\r\n"));
+        EXPECT_EQ(header_of(r, "Content-Encoding"), "") << refusal;
+        EXPECT_EQ(body_of(r), body_of(plain)) << refusal;
+    }
+}
+
+TEST_F(HttpServerTest, HeadWithGzipHasTheCompressedLengthAndNoBody) {
+    int port = start();
+    auto get = http_exchange(port, http_get("/metrics", "Accept-Encoding: gzip\r\n"));
+    auto head =
+        http_exchange(port, "HEAD /metrics HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n");
+    EXPECT_EQ(status_of(head), 200);
+    EXPECT_EQ(body_of(head), "");
+    EXPECT_EQ(header_of(head, "Content-Encoding"), "gzip");
+    EXPECT_EQ(header_of(head, "Content-Length"), std::to_string(body_of(get).size()));
+}
+
+TEST_F(HttpServerTest, ApiAnswersAreGzippedTooButNotTinyOnes) {
+    int port = start();
+    auto plain = http_exchange(port, http_get("/api/v1/snapshot"));
+    auto zipped =
+        http_exchange(port, http_get("/api/v1/snapshot", "Accept-Encoding: gzip, deflate\r\n"));
+    ASSERT_EQ(status_of(zipped), 200);
+    ASSERT_GE(body_of(plain).size(), kMinGzipBytes);
+    EXPECT_EQ(header_of(zipped, "Content-Encoding"), "gzip");
+    EXPECT_EQ(testing::gunzip(body_of(zipped)).value_or("not gzip"), body_of(plain));
+    auto healthz = http_exchange(port, http_get("/healthz", "Accept-Encoding: gzip\r\n"));
+    ASSERT_LT(body_of(healthz).size(), kMinGzipBytes);
+    EXPECT_EQ(header_of(healthz, "Content-Encoding"), "");
+    EXPECT_NE(body_of(healthz).find("\"status\":\"ok\""), std::string::npos);
 }
 
 // --- listeners ---
