@@ -2,9 +2,11 @@
 // How the daemon asks glibc's malloc to hold less memory it no longer uses.
 //
 // Every thread that allocates gets an arena of its own by default (up to eight per core), and
-// each arena keeps the freed blocks of the largest response its thread built: with a pool of
-// HTTP workers taking scrapes in turn, that is one retained /metrics text per worker. The daemon's
-// allocations are few and short; two arenas serve them without contention worth the memory.
+// each arena keeps the freed blocks of the largest thing its thread built: the HTTP server's two
+// threads take scrapes in turn, so each would keep a /metrics serialization's worth of heap (many
+// times the text). The daemon's allocations are few and short; two arenas serve them without
+// contention worth the memory. Measured with scripts/bench-node-exporter (16x2 tree): 11.3 MiB
+// resident with both calls below, 12.0 with the trim alone, 12.6 to 14.1 MiB with neither.
 
 #include <cstddef>
 
