@@ -95,10 +95,15 @@ using common::Result;
 
 // `auto x = RDMADIAG_TRY(expr);` returns expr's error from the enclosing function, which must
 // return a Result, and otherwise yields expr's value (nothing for Result<void>). A GNU statement
-// expression (g++ and clang); __extension__ keeps -Wpedantic quiet about it.
-#define RDMADIAG_TRY(...)                                                        \
-    __extension__({                                                              \
-        auto rdmadiag_try_result_ = (__VA_ARGS__);                               \
-        if (!rdmadiag_try_result_) return rdmadiag_try_result_.error();          \
-        ::rdmadiag::common::detail::take_value(std::move(rdmadiag_try_result_)); \
+// expression (g++ and clang); __extension__ keeps -Wpedantic quiet about it. Each use names its
+// temporary after __COUNTER__, so a TRY inside a lambda inside a TRY shadows nothing.
+#define RDMADIAG_TRY(...) \
+    RDMADIAG_TRY_NAMED(RDMADIAG_TRY_CONCAT(rdmadiag_try_, __COUNTER__), __VA_ARGS__)
+#define RDMADIAG_TRY_CONCAT(a, b) RDMADIAG_TRY_CONCAT_(a, b)
+#define RDMADIAG_TRY_CONCAT_(a, b) a##b
+#define RDMADIAG_TRY_NAMED(name, ...)                            \
+    __extension__({                                              \
+        auto name = (__VA_ARGS__);                               \
+        if (!name) return name.error();                          \
+        ::rdmadiag::common::detail::take_value(std::move(name)); \
     })

@@ -77,28 +77,20 @@ Result<void> each_key(const common::YamlNode& section, std::string_view name, F&
     return {};
 }
 
-#define RDMADIAG_TRY_ASSIGN(target, expr) \
-    do {                                  \
-        auto r_ = (expr);                 \
-        if (!r_) return r_.error();       \
-        target = std::move(*r_);          \
-    } while (0)
-
 Result<void> apply_web(const common::YamlNode& s, WebSettings& web) {
     return each_key(s, "web", [&](const std::string& k, const common::YamlNode& v) -> Result<void> {
         if (k == "listen-address")
-            RDMADIAG_TRY_ASSIGN(web.listen_address, as_string(v, k));
+            web.listen_address = RDMADIAG_TRY(as_string(v, k));
         else if (k == "config-file")
-            RDMADIAG_TRY_ASSIGN(web.config_file, as_string(v, k));
+            web.config_file = RDMADIAG_TRY(as_string(v, k));
         else if (k == "max-connections")
-            RDMADIAG_TRY_ASSIGN(web.max_connections, as_size(v, k, kMaxWebConnections));
+            web.max_connections = RDMADIAG_TRY(as_size(v, k, kMaxWebConnections));
         else if (k == "request-timeout")
-            RDMADIAG_TRY_ASSIGN(web.request_timeout, as_duration(v, k));
+            web.request_timeout = RDMADIAG_TRY(as_duration(v, k));
         else if (k == "max-request-bytes")
-            RDMADIAG_TRY_ASSIGN(web.max_request_bytes, as_size(v, k, kMaxWebRequestBytes));
+            web.max_request_bytes = RDMADIAG_TRY(as_size(v, k, kMaxWebRequestBytes));
         else if (k == "max-pending-connections")
-            RDMADIAG_TRY_ASSIGN(web.max_pending_connections,
-                                as_size(v, k, kMaxWebPendingConnections));
+            web.max_pending_connections = RDMADIAG_TRY(as_size(v, k, kMaxWebPendingConnections));
         else
             return at(v, "unknown setting web." + k);
         return {};
@@ -108,7 +100,7 @@ Result<void> apply_web(const common::YamlNode& s, WebSettings& web) {
 Result<void> apply_log(const common::YamlNode& s, DaemonConfig& c) {
     return each_key(s, "log", [&](const std::string& k, const common::YamlNode& v) -> Result<void> {
         std::string text;
-        RDMADIAG_TRY_ASSIGN(text, as_string(v, k));
+        text = RDMADIAG_TRY(as_string(v, k));
         if (k == "level") {
             auto l = common::parse_log_level(text);
             if (!l) return at(v, "log.level must be debug, info, warn or error");
@@ -128,11 +120,11 @@ Result<void> apply_paths(const common::YamlNode& s, sources::SourceSettings& src
     return each_key(s, "path",
                     [&](const std::string& k, const common::YamlNode& v) -> Result<void> {
                         if (k == "sysfs")
-                            RDMADIAG_TRY_ASSIGN(src.sysfs_root, as_string(v, k));
+                            src.sysfs_root = RDMADIAG_TRY(as_string(v, k));
                         else if (k == "tracefs")
-                            RDMADIAG_TRY_ASSIGN(src.tracefs_root, as_string(v, k));
+                            src.tracefs_root = RDMADIAG_TRY(as_string(v, k));
                         else if (k == "procfs")
-                            RDMADIAG_TRY_ASSIGN(src.procfs_root, as_string(v, k));
+                            src.procfs_root = RDMADIAG_TRY(as_string(v, k));
                         else
                             return at(v, "unknown setting path." + k);
                         return {};
@@ -162,49 +154,45 @@ Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& confi
                     config.collector.simulate.reset();
             } else {
                 std::string s;
-                RDMADIAG_TRY_ASSIGN(s, as_string(v, key));
+                s = RDMADIAG_TRY(as_string(v, key));
                 config.collector.simulate = s;
             }
         } else if (key == "devices") {
-            r = each_key(v, key,
-                         [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
-                             if (k == "include")
-                                 RDMADIAG_TRY_ASSIGN(config.collector.sources.include_devices,
-                                                     as_list(n, k));
-                             else if (k == "exclude")
-                                 RDMADIAG_TRY_ASSIGN(config.collector.sources.exclude_devices,
-                                                     as_list(n, k));
-                             else
-                                 return at(n, "unknown setting devices." + k);
-                             return {};
-                         });
+            r = each_key(
+                v, key, [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
+                    if (k == "include")
+                        config.collector.sources.include_devices = RDMADIAG_TRY(as_list(n, k));
+                    else if (k == "exclude")
+                        config.collector.sources.exclude_devices = RDMADIAG_TRY(as_list(n, k));
+                    else
+                        return at(n, "unknown setting devices." + k);
+                    return {};
+                });
         } else if (key == "intervals") {
-            r = each_key(v, key,
-                         [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
-                             if (k == "counters")
-                                 RDMADIAG_TRY_ASSIGN(config.collector.sources.counter_interval,
-                                                     as_duration(n, k));
-                             else if (k == "pkeys")
-                                 RDMADIAG_TRY_ASSIGN(config.collector.sources.pkey_interval,
-                                                     as_duration(n, k));
-                             else
-                                 return at(n, "unknown setting intervals." + k);
-                             return {};
-                         });
+            r = each_key(
+                v, key, [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
+                    if (k == "counters")
+                        config.collector.sources.counter_interval = RDMADIAG_TRY(as_duration(n, k));
+                    else if (k == "pkeys")
+                        config.collector.sources.pkey_interval = RDMADIAG_TRY(as_duration(n, k));
+                    else
+                        return at(n, "unknown setting intervals." + k);
+                    return {};
+                });
         } else if (key == "sources") {
             r = each_key(v, key,
                          [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
                              bool on = false;
-                             RDMADIAG_TRY_ASSIGN(on, as_bool(n, "sources." + k));
+                             on = RDMADIAG_TRY(as_bool(n, "sources." + k));
                              config.collector.source_switches[k] = on;
                              return {};
                          });
         } else if (key == "source-options") {
-            r = each_key(
-                v, key, [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
-                    RDMADIAG_TRY_ASSIGN(config.collector.sources.extra[k], as_string(n, k));
-                    return {};
-                });
+            r = each_key(v, key,
+                         [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
+                             config.collector.sources.extra[k] = RDMADIAG_TRY(as_string(n, k));
+                             return {};
+                         });
         } else {
             r = at(v, "unknown setting " + key);
         }

@@ -68,6 +68,19 @@ TEST(Result, TryMovesMoveOnlyValues) {
     EXPECT_EQ(unbox(7).value(), 7);
 }
 
+Result<int> digits_in_words(const std::string& a, const std::string& b) {
+    // A TRY inside a lambda that is itself the argument of a TRY.
+    auto count = [](const std::string& word) -> Result<int> {
+        return RDMADIAG_TRY(sum_of_digits(word)) >= 0 ? static_cast<int>(word.size()) : 0;
+    };
+    return RDMADIAG_TRY(count(a)) + RDMADIAG_TRY(count(b));
+}
+
+TEST(Result, TryNestsInsideLambdas) {
+    EXPECT_EQ(digits_in_words("12", "345").value(), 5);
+    EXPECT_EQ(digits_in_words("12", "3x5").error().message, "not a digit: x");
+}
+
 TEST(Result, ValueOrFallsBackOnError) {
     EXPECT_EQ(parse_digit('5').value_or(-1), 5);
     EXPECT_EQ(parse_digit('?').value_or(-1), -1);
