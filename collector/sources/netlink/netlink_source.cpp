@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 
+#include "collector/common/unique_fd.hpp"
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
 
 namespace rdmadiag::netlink {
@@ -16,25 +17,13 @@ namespace {
 
 constexpr size_t kMaxDumpBytes = 64u << 20;
 
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-
-private:
-    int fd_;
-};
-
 }  // namespace
 
 Result<NlTransport> open_rdma_netlink() {
-    auto fd = std::make_shared<Fd>(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA));
-    if (fd->get() < 0) {
+    // Shared: the transport is a copyable std::function, and the socket closes with its last copy.
+    auto fd = std::make_shared<common::UniqueFd>(
+        ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA));
+    if (!*fd) {
         int e = errno;
         return make_error(std::string("RDMA netlink unavailable: ") + std::strerror(e) +
                               (e == EPROTONOSUPPORT ? " (ib_core not loaded)" : ""),
