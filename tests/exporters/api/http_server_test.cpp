@@ -72,6 +72,18 @@ bool make_self_signed_cert(const std::string& dir) {
     return std::system(mk.c_str()) == 0;
 }
 
+// A TLS listener's options, with a fresh self-signed certificate in DIR named by the web config.
+Result<HttpServerOptions> tls_options(const std::string& dir) {
+    if (!make_self_signed_cert(dir))
+        return make_error("openssl could not make a certificate in " + dir);
+    auto web =
+        parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n", dir);
+    if (!web) return web.error();
+    HttpServerOptions o;
+    o.web = *web;
+    return o;
+}
+
 TEST_F(HttpServerTest, ServesEveryRouteOverTheWire) {
     int port = start();
     for (const auto& path : ApiRouter::routes()) {
@@ -324,12 +336,9 @@ TEST_F(HttpServerTest, TlsWithACertificateAndKeyFromTheWebConfig) {
     if (!have_program("openssl") || !have_program("curl"))
         GTEST_SKIP() << "openssl or curl is not installed (scripts/deps/test.txt)";
     std::string dir = ::testing::TempDir() + "/rdmadiag-tls-" + std::to_string(::getpid());
-    ASSERT_TRUE(make_self_signed_cert(dir));
-    auto web =
-        parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n", dir);
-    ASSERT_TRUE(web.ok()) << web.error().message;
-    HttpServerOptions o;
-    o.web = *web;
+    auto tls = tls_options(dir);
+    ASSERT_TRUE(tls.ok()) << tls.error().message;
+    HttpServerOptions o = *tls;
     int port = start(o);
     EXPECT_TRUE(server->tls());
     std::string out = dir + "/out.txt";
@@ -351,12 +360,9 @@ TEST_F(HttpServerTest, TlsHandshakeDrippedAByteAtATimeIsCutAtTheTimeout) {
     if (!have_program("openssl"))
         GTEST_SKIP() << "openssl is not installed (scripts/deps/test.txt)";
     std::string dir = ::testing::TempDir() + "/rdmadiag-tls-drip-" + std::to_string(::getpid());
-    ASSERT_TRUE(make_self_signed_cert(dir));
-    auto web =
-        parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n", dir);
-    ASSERT_TRUE(web.ok()) << web.error().message;
-    HttpServerOptions o;
-    o.web = *web;
+    auto tls = tls_options(dir);
+    ASSERT_TRUE(tls.ok()) << tls.error().message;
+    HttpServerOptions o = *tls;
     o.request_timeout = 500ms;
     int port = start(o);
     // A handshake record announcing 16 KiB, then a byte every 50 ms: each read comes well within
@@ -589,12 +595,9 @@ TEST_F(HttpServerTest, ThreeHundredStalledTlsHandshakesDoNotDelayATlsScrape) {
     if (!have_program("openssl"))
         GTEST_SKIP() << "openssl is not installed (scripts/deps/test.txt)";
     std::string dir = ::testing::TempDir() + "/rdmadiag-tls-slow-" + std::to_string(::getpid());
-    ASSERT_TRUE(make_self_signed_cert(dir));
-    auto web =
-        parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n", dir);
-    ASSERT_TRUE(web.ok()) << web.error().message;
-    HttpServerOptions o;
-    o.web = *web;
+    auto tls = tls_options(dir);
+    ASSERT_TRUE(tls.ok()) << tls.error().message;
+    HttpServerOptions o = *tls;
     o.request_timeout = 60s;
     int port = start(o);
     // Half connect and say nothing; half send the start of a ClientHello (a record announcing
