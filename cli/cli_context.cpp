@@ -90,7 +90,7 @@ Result<Collected> fetch_remote(const std::string& base) {
     if (resp->status != 200) {
         return make_error("daemon at " + base + " answered HTTP " + std::to_string(resp->status));
     }
-    auto snap = parse_snapshot_json(resp->body);
+    auto snap = codec::parse_snapshot_json(resp->body);
     if (!snap) return make_error("daemon at " + base + ": " + snap.error().message);
     return Collected{std::make_shared<const Snapshot>(std::move(*snap)), "daemon at " + base, {}};
 }

@@ -24,10 +24,10 @@ void register_check_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         options.info_is_ok = !*strict;
         const auto result = evaluate_check(*got->snapshot, options);
         if (ctx.json) {
-            print_json(rdmadiag::Json{{"status", to_string(result.status)},
-                                      {"exit_code", result.exit_code()},
-                                      {"summary", result.summary},
-                                      {"findings", got->snapshot->findings.size()}});
+            print_json(codec::Json{{"status", to_string(result.status)},
+                                   {"exit_code", result.exit_code()},
+                                   {"summary", result.summary},
+                                   {"findings", got->snapshot->findings.size()}});
         } else {
             std::fputs(render_check_text(result).c_str(), stdout);
         }

@@ -30,6 +30,6 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 int follow_events(const CliContext& ctx);
 
 // Prints JSON or text for a collected snapshot; shared by the simple read-only commands.
-void print_json(const rdmadiag::Json& j);
+void print_json(const codec::Json& j);
 
 }  // namespace rdmadiag::cli

@@ -33,7 +33,7 @@ public:
         for (size_t i = from; i < changes.size(); ++i) {
             if (!port_matches(options_.filter, changes[i].port)) continue;
             if (json_) {
-                std::printf("%s\n", rdmadiag::Json(changes[i]).dump().c_str());
+                std::printf("%s\n", codec::Json(changes[i]).dump().c_str());
             } else {
                 std::fputs(render_pkey_diff(changes[i]).c_str(), stdout);
             }

@@ -65,7 +65,7 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         }
         auto snap = engine->snapshot();
         if (ctx.json) {
-            print_json(snapshot_to_json(*snap));
+            print_json(codec::snapshot_to_json(*snap));
         } else {
             std::printf("Replayed %zu observations from %s (%zu lines skipped)\n", source.played(),
                         file->c_str(), skipped);

@@ -5,7 +5,7 @@
 
 namespace rdmadiag::cli {
 
-void print_json(const rdmadiag::Json& j) {
+void print_json(const codec::Json& j) {
     std::printf("%s\n", j.dump(2).c_str());
 }
 

@@ -43,12 +43,12 @@ std::string render_counters_text(const Snapshot& snap, const CountersRenderOptio
     return out;
 }
 
-rdmadiag::Json render_counters_json(const Snapshot& snap, const CountersRenderOptions& opt) {
-    auto ports = rdmadiag::Json::array();
+codec::Json render_counters_json(const Snapshot& snap, const CountersRenderOptions& opt) {
+    auto ports = codec::Json::array();
     for (const auto& d : snap.devices) {
         for (const auto& p : d.ports) {
             if (!port_matches(opt.filter, p.ref)) continue;
-            auto counters = rdmadiag::Json::array();
+            auto counters = codec::Json::array();
             for (const auto& c : p.counters) {
                 if (c.kind == CounterKind::hw && !opt.include_hw) continue;
                 counters.push_back(c);

@@ -13,6 +13,6 @@ struct CountersRenderOptions {
 };
 
 std::string render_counters_text(const Snapshot& snapshot, const CountersRenderOptions& options);
-rdmadiag::Json render_counters_json(const Snapshot& snapshot, const CountersRenderOptions& options);
+codec::Json render_counters_json(const Snapshot& snapshot, const CountersRenderOptions& options);
 
 }  // namespace rdmadiag::cli

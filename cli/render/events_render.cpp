@@ -31,7 +31,7 @@ std::string render_event_line(const EventRecord& e) {
     return line + "\n";
 }
 
-rdmadiag::Json render_events_json(const std::vector<EventRecord>& events) {
+codec::Json render_events_json(const std::vector<EventRecord>& events) {
     return {{"version", 1}, {"events", events}};
 }
 

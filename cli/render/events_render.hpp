@@ -11,6 +11,6 @@ namespace rdmadiag::cli {
 std::string render_events_text(const std::vector<EventRecord>& events);
 // One line per event, for --follow.
 std::string render_event_line(const EventRecord& event);
-rdmadiag::Json render_events_json(const std::vector<EventRecord>& events);
+codec::Json render_events_json(const std::vector<EventRecord>& events);
 
 }  // namespace rdmadiag::cli

@@ -99,19 +99,19 @@ std::string render_mrs_text(const Snapshot& snap, const std::string& origin,
     return out;
 }
 
-rdmadiag::Json render_mrs_json(const Snapshot& snap, const std::string& origin,
-                               const MrsFilter& filter) {
-    rdmadiag::Json j = rdmadiag::Json::object();
+codec::Json render_mrs_json(const Snapshot& snap, const std::string& origin,
+                            const MrsFilter& filter) {
+    codec::Json j = codec::Json::object();
     j["origin"] = origin;
     j["time"] = format_time(snap.time);
-    rdmadiag::Json mrs = rdmadiag::Json::array();
+    codec::Json mrs = codec::Json::array();
     for (const auto& r : snap.mrs.mrs) {
         if (selected(r, filter)) mrs.push_back(r);
     }
     j["mrs"] = mrs;
     j["devices"] = snap.mrs.devices;
     j["recoveries"] = snap.mrs.recoveries;
-    rdmadiag::Json findings = rdmadiag::Json::array();
+    codec::Json findings = codec::Json::array();
     for (const auto& f : snap.findings) {
         if (is_mr_finding(f)) findings.push_back(f);
     }

@@ -16,7 +16,7 @@ struct MrsFilter {
 
 std::string render_mrs_text(const Snapshot& snapshot, const std::string& origin,
                             const MrsFilter& filter);
-rdmadiag::Json render_mrs_json(const Snapshot& snapshot, const std::string& origin,
-                               const MrsFilter& filter);
+codec::Json render_mrs_json(const Snapshot& snapshot, const std::string& origin,
+                            const MrsFilter& filter);
 
 }  // namespace rdmadiag::cli

@@ -65,21 +65,21 @@ std::string render_pkey_diffs_text(const Snapshot& snapshot, const PKeysRenderOp
     return out;
 }
 
-rdmadiag::Json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options) {
-    auto ports = rdmadiag::Json::array();
+codec::Json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options) {
+    auto ports = codec::Json::array();
     for (const auto& dev : snapshot.devices) {
         for (const auto& port : dev.ports) {
             if (!port_matches(options.filter, port.ref) || port.pkeys.views.empty()) continue;
-            rdmadiag::Json p{{"device", port.ref.device},
-                             {"port", port.ref.port},
-                             {"cache", to_string(port.pkeys.cache)},
-                             {"cache_note", port.pkeys.cache_note}};
-            p["last_diff"] = port.pkeys.last_diff ? rdmadiag::Json(*port.pkeys.last_diff)
-                                                  : rdmadiag::Json(nullptr);
+            codec::Json p{{"device", port.ref.device},
+                          {"port", port.ref.port},
+                          {"cache", to_string(port.pkeys.cache)},
+                          {"cache_note", port.pkeys.cache_note}};
+            p["last_diff"] =
+                port.pkeys.last_diff ? codec::Json(*port.pkeys.last_diff) : codec::Json(nullptr);
             ports.push_back(std::move(p));
         }
     }
-    return rdmadiag::Json{{"ports", std::move(ports)}};
+    return codec::Json{{"ports", std::move(ports)}};
 }
 
 }  // namespace rdmadiag::cli

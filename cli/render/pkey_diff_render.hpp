@@ -14,6 +14,6 @@ namespace rdmadiag::cli {
 std::string render_pkey_diff(const PKeyDiff& diff);
 // The last change of each selected port, and its cache state; ports that never changed say so.
 std::string render_pkey_diffs_text(const Snapshot& snapshot, const PKeysRenderOptions& options);
-rdmadiag::Json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options);
+codec::Json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options);
 
 }  // namespace rdmadiag::cli

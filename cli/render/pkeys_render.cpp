@@ -86,8 +86,8 @@ std::string render_pkeys_text(const Snapshot& snap, const PKeysRenderOptions& op
     return out;
 }
 
-rdmadiag::Json render_pkeys_json(const Snapshot& snap, const PKeysRenderOptions& opt) {
-    auto ports = rdmadiag::Json::array();
+codec::Json render_pkeys_json(const Snapshot& snap, const PKeysRenderOptions& opt) {
+    auto ports = codec::Json::array();
     for (const auto& d : snap.devices) {
         for (const auto& p : d.ports) {
             if (!port_matches(opt.filter, p.ref)) continue;

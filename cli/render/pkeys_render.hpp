@@ -16,6 +16,6 @@ bool port_matches(const PortRef& filter, const PortRef& port);
 
 // Each selected port's P_Key table, index by index, with every view rdmadiag holds side by side.
 std::string render_pkeys_text(const Snapshot& snapshot, const PKeysRenderOptions& options);
-rdmadiag::Json render_pkeys_json(const Snapshot& snapshot, const PKeysRenderOptions& options);
+codec::Json render_pkeys_json(const Snapshot& snapshot, const PKeysRenderOptions& options);
 
 }  // namespace rdmadiag::cli

@@ -35,7 +35,7 @@ std::string render_status_text(const Snapshot& snap, const std::string& origin) 
             std::string name = d.info.device + (d.present ? "" : " (gone)");
             devices.add_row({name, or_dash(d.info.node_type),
                              std::string(to_string(d.info.transport)), or_dash(d.info.fw_ver),
-                             d.info.node_guid ? json_detail::guid_text(*d.info.node_guid) : "-",
+                             d.info.node_guid ? codec::guid_text(*d.info.node_guid) : "-",
                              std::to_string(d.ports.size())});
             for (const auto& p : d.ports) {
                 const auto* dev_view = p.pkeys.find(PKeyView::device);
@@ -82,9 +82,9 @@ std::string render_status_text(const Snapshot& snap, const std::string& origin) 
     return out;
 }
 
-rdmadiag::Json render_status_json(const Snapshot& snap, const std::string& origin) {
-    auto j = snapshot_to_json(snap);
-    rdmadiag::Json out = rdmadiag::Json::object();
+codec::Json render_status_json(const Snapshot& snap, const std::string& origin) {
+    auto j = codec::snapshot_to_json(snap);
+    codec::Json out = codec::Json::object();
     out["version"] = j["version"];
     out["time"] = j["time"];
     out["origin"] = origin;

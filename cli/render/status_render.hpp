@@ -9,6 +9,6 @@ namespace rdmadiag::cli {
 
 // `origin` names where the data came from ("sysfs at /sys", "simulated fabric, scenario ...").
 std::string render_status_text(const Snapshot& snapshot, const std::string& origin);
-rdmadiag::Json render_status_json(const Snapshot& snapshot, const std::string& origin);
+codec::Json render_status_json(const Snapshot& snapshot, const std::string& origin);
 
 }  // namespace rdmadiag::cli

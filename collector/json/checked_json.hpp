@@ -14,9 +14,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace rdmadiag {
-
-namespace json_detail {
+namespace rdmadiag::codec {
 
 // A decoding error. `path` names the field it happened in ("ports.counters.value"), filled in
 // as the error travels out through the field helpers of json_fields.hpp.
@@ -109,15 +107,12 @@ struct CheckedSerializer<T, std::enable_if_t<is_checked_number<T>>> {
 template <class T>
 struct CheckedSerializer<T, std::enable_if_t<std::is_enum_v<T>>> {};
 
-}  // namespace json_detail
-
-using Json =
-    nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t,
-                         double, std::allocator, json_detail::CheckedSerializer>;
+using Json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t,
+                                  std::uint64_t, double, std::allocator, CheckedSerializer>;
 // Keys in insertion order, for documents a person reads (recording lines lead with time, source
 // and kind).
 using OrderedJson =
     nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t,
-                         std::uint64_t, double, std::allocator, json_detail::CheckedSerializer>;
+                         std::uint64_t, double, std::allocator, CheckedSerializer>;
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::codec

@@ -11,9 +11,9 @@
 #include "collector/common/time.hpp"
 #include "collector/json/checked_json.hpp"
 
-namespace rdmadiag::json_detail {
+namespace rdmadiag::codec {
 
-using json = rdmadiag::Json;
+using json = codec::Json;
 
 // nlohmann's messages start with "[json.exception.type_error.302] "; a person needs the rest.
 inline std::string plain_message(const nlohmann::json::exception& e) {
@@ -106,4 +106,4 @@ E enum_from(const json& j, Parse parse, const char* what) {
 std::string guid_text(uint64_t guid);
 uint64_t guid_from(const json& j);
 
-}  // namespace rdmadiag::json_detail
+}  // namespace rdmadiag::codec

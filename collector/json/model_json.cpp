@@ -6,17 +6,17 @@
 
 namespace rdmadiag {
 
-using json_detail::enum_from;
-using json_detail::get_opt;
-using json_detail::get_required;
-using json_detail::get_time;
-using json_detail::get_to;
-using json_detail::JsonDecodeError;
-using json_detail::put_opt;
-using json_detail::time_json;
-using json = rdmadiag::Json;
+using codec::enum_from;
+using codec::get_opt;
+using codec::get_required;
+using codec::get_time;
+using codec::get_to;
+using codec::JsonDecodeError;
+using codec::put_opt;
+using codec::time_json;
+using json = codec::Json;
 
-namespace json_detail {
+namespace codec {
 
 std::string guid_text(uint64_t guid) {
     char buf[24];
@@ -38,12 +38,12 @@ uint64_t guid_from(const json& j) {
     return v;
 }
 
-}  // namespace json_detail
+}  // namespace codec
 
 namespace {
 
 void put_guid(json& j, const char* key, const std::optional<uint64_t>& v) {
-    if (v) j[key] = json_detail::guid_text(*v);
+    if (v) j[key] = codec::guid_text(*v);
 }
 
 void get_guid(const json& j, const char* key, std::optional<uint64_t>& out) {
@@ -51,7 +51,7 @@ void get_guid(const json& j, const char* key, std::optional<uint64_t>& out) {
     if (it == j.end() || it->is_null()) {
         out.reset();
     } else {
-        out = json_detail::guid_from(*it);
+        out = codec::guid_from(*it);
     }
 }
 
@@ -177,8 +177,8 @@ void from_json(const json& j, CounterState& v) {
     get_time(j, "last_increase", v.last_increase);
     get_to(j, "saturations", v.saturations);
     get_to(j, "lower_bound", v.lower_bound);
-    json_detail::get_opt_time(j, "saturated_since", v.saturated_since);
-    json_detail::get_opt_time(j, "last_reset", v.last_reset);
+    codec::get_opt_time(j, "saturated_since", v.saturated_since);
+    codec::get_opt_time(j, "last_reset", v.last_reset);
 }
 
 void to_json(json& j, const AsyncEvent& v) {
@@ -261,7 +261,7 @@ void from_json(const json& j, Finding& v) {
     v.severity = enum_from<Severity>(j.at("severity"), parse_severity, "severity");
     get_required(j, "subject", v.subject);
     get_time(j, "since", v.since);
-    json_detail::get_opt_time(j, "cleared", v.cleared);
+    codec::get_opt_time(j, "cleared", v.cleared);
     get_to(j, "evidence", v.evidence);
     get_to(j, "advice", v.advice);
 }

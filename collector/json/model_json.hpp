@@ -10,23 +10,23 @@
 
 namespace rdmadiag {
 
-void to_json(rdmadiag::Json& j, const DeviceInfo& v);
-void from_json(const rdmadiag::Json& j, DeviceInfo& v);
-void to_json(rdmadiag::Json& j, const PortStateSample& v);
-void from_json(const rdmadiag::Json& j, PortStateSample& v);
-void to_json(rdmadiag::Json& j, const PKeyTable& v);
-void from_json(const rdmadiag::Json& j, PKeyTable& v);
-void to_json(rdmadiag::Json& j, const CounterState& v);
-void from_json(const rdmadiag::Json& j, CounterState& v);
-void to_json(rdmadiag::Json& j, const AsyncEvent& v);
-void from_json(const rdmadiag::Json& j, AsyncEvent& v);
-void to_json(rdmadiag::Json& j, const SampleError& v);
-void from_json(const rdmadiag::Json& j, SampleError& v);
-void to_json(rdmadiag::Json& j, const MrOwner& v);
-void from_json(const rdmadiag::Json& j, MrOwner& v);
-void to_json(rdmadiag::Json& j, const FindingSubject& v);
-void from_json(const rdmadiag::Json& j, FindingSubject& v);
-void to_json(rdmadiag::Json& j, const Finding& v);
-void from_json(const rdmadiag::Json& j, Finding& v);
+void to_json(codec::Json& j, const DeviceInfo& v);
+void from_json(const codec::Json& j, DeviceInfo& v);
+void to_json(codec::Json& j, const PortStateSample& v);
+void from_json(const codec::Json& j, PortStateSample& v);
+void to_json(codec::Json& j, const PKeyTable& v);
+void from_json(const codec::Json& j, PKeyTable& v);
+void to_json(codec::Json& j, const CounterState& v);
+void from_json(const codec::Json& j, CounterState& v);
+void to_json(codec::Json& j, const AsyncEvent& v);
+void from_json(const codec::Json& j, AsyncEvent& v);
+void to_json(codec::Json& j, const SampleError& v);
+void from_json(const codec::Json& j, SampleError& v);
+void to_json(codec::Json& j, const MrOwner& v);
+void from_json(const codec::Json& j, MrOwner& v);
+void to_json(codec::Json& j, const FindingSubject& v);
+void from_json(const codec::Json& j, FindingSubject& v);
+void to_json(codec::Json& j, const Finding& v);
+void from_json(const codec::Json& j, Finding& v);
 
 }  // namespace rdmadiag

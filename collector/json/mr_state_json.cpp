@@ -7,18 +7,18 @@
 
 namespace rdmadiag {
 
-using json_detail::enum_from;
-using json_detail::get_opt;
-using json_detail::get_opt_time;
-using json_detail::get_required;
-using json_detail::get_time;
-using json_detail::get_to;
-using json_detail::in_field;
-using json_detail::JsonDecodeError;
-using json_detail::put_opt;
-using json_detail::time_from;
-using json_detail::time_json;
-using json = rdmadiag::Json;
+using codec::enum_from;
+using codec::get_opt;
+using codec::get_opt_time;
+using codec::get_required;
+using codec::get_time;
+using codec::get_to;
+using codec::in_field;
+using codec::JsonDecodeError;
+using codec::put_opt;
+using codec::time_from;
+using codec::time_json;
+using json = codec::Json;
 
 namespace {
 
@@ -185,7 +185,7 @@ void from_json(const json& j, MrHealth& v) {
     get_to(j, "dropped_records", v.dropped_records);
 }
 
-Result<MrHealth> mr_health_from_json(const json& j) {
+Result<MrHealth> codec::mr_health_from_json(const json& j) {
     try {
         return j.get<MrHealth>();
     } catch (const std::exception& e) {

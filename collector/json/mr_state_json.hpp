@@ -3,22 +3,25 @@
 // Times are RFC 3339 strings, durations seconds, enums their stable names. Decoders throw on bad
 // input like the other codecs; mr_health_from_json() returns a Result instead.
 
-#include "collector/json/checked_json.hpp"
-
 #include "collector/common/result.hpp"
+#include "collector/json/checked_json.hpp"
 #include "collector/model/mr_state.hpp"
 
 namespace rdmadiag {
 
-void to_json(rdmadiag::Json& j, const MrRecord& v);
-void from_json(const rdmadiag::Json& j, MrRecord& v);
-void to_json(rdmadiag::Json& j, const MrDeviceHealth& v);
-void from_json(const rdmadiag::Json& j, MrDeviceHealth& v);
-void to_json(rdmadiag::Json& j, const MrRecovery& v);
-void from_json(const rdmadiag::Json& j, MrRecovery& v);
-void to_json(rdmadiag::Json& j, const MrHealth& v);
-void from_json(const rdmadiag::Json& j, MrHealth& v);
-
-Result<MrHealth> mr_health_from_json(const rdmadiag::Json& j);
+void to_json(codec::Json& j, const MrRecord& v);
+void from_json(const codec::Json& j, MrRecord& v);
+void to_json(codec::Json& j, const MrDeviceHealth& v);
+void from_json(const codec::Json& j, MrDeviceHealth& v);
+void to_json(codec::Json& j, const MrRecovery& v);
+void from_json(const codec::Json& j, MrRecovery& v);
+void to_json(codec::Json& j, const MrHealth& v);
+void from_json(const codec::Json& j, MrHealth& v);
 
 }  // namespace rdmadiag
+
+namespace rdmadiag::codec {
+
+Result<MrHealth> mr_health_from_json(const Json& j);
+
+}  // namespace rdmadiag::codec

@@ -7,13 +7,13 @@
 
 namespace rdmadiag {
 
-using json_detail::enum_from;
-using json_detail::get_opt;
-using json_detail::get_required;
-using json_detail::get_to;
-using json_detail::JsonDecodeError;
-using json_detail::put_opt;
-using json = rdmadiag::Json;
+using codec::enum_from;
+using codec::get_opt;
+using codec::get_required;
+using codec::get_to;
+using codec::JsonDecodeError;
+using codec::put_opt;
+using json = codec::Json;
 
 // An MR inventory entry is only read here; declared ahead so the field helpers find it.
 void from_json(const json& j, MrInventory::Entry& e);
@@ -171,7 +171,7 @@ void from_json(const json& j, SourceStatus& v) {
     get_to(j, "event_coverage", v.event_coverage);
 }
 
-std::string format_time_ns(TimePoint t) {
+std::string codec::format_time_ns(TimePoint t) {
     using namespace std::chrono;
     const auto secs = floor<seconds>(t);
     const auto ns = duration_cast<nanoseconds>(t - secs).count();
@@ -181,7 +181,7 @@ std::string format_time_ns(TimePoint t) {
     return s.substr(0, s.size() - 5) + frac;
 }
 
-json observation_to_json(const Observation& obs) {
+json codec::observation_to_json(const Observation& obs) {
     json j = json::object();
     j["time"] = format_time_ns(obs.time);
     j["source"] = obs.source;
@@ -196,11 +196,11 @@ json observation_to_json(const Observation& obs) {
     return j;
 }
 
-Result<Observation> observation_from_json(const json& j) {
+Result<Observation> codec::observation_from_json(const json& j) {
     try {
         if (!j.is_object()) return make_error("observation is not a JSON object");
         Observation obs;
-        obs.time = json_detail::time_from(j.at("time"));
+        obs.time = codec::time_from(j.at("time"));
         get_required(j, "source", obs.source);
         const auto kind = j.at("kind").get<std::string>();
         if (kind == "device_info") {
@@ -232,10 +232,10 @@ Result<Observation> observation_from_json(const json& j) {
     }
 }
 
-std::string observation_to_line(const Observation& obs) {
+std::string codec::observation_to_line(const Observation& obs) {
     // time, source and kind lead each line so a person reading a recording sees them first.
     const json j = observation_to_json(obs);
-    rdmadiag::OrderedJson line;
+    codec::OrderedJson line;
     for (const char* key : {"time", "source", "kind"}) line[key] = j.at(key);
     for (const auto& [k, v] : j.items()) {
         if (k != "time" && k != "source" && k != "kind") line[k] = v;
@@ -243,7 +243,7 @@ std::string observation_to_line(const Observation& obs) {
     return line.dump();
 }
 
-Result<Observation> observation_from_line(std::string_view line) {
+Result<Observation> codec::observation_from_line(std::string_view line) {
     auto j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) return make_error("not valid JSON");
     return observation_from_json(j);

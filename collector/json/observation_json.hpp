@@ -12,24 +12,30 @@
 
 namespace rdmadiag {
 
-void to_json(rdmadiag::Json& j, const CounterSample& v);
-void from_json(const rdmadiag::Json& j, CounterSample& v);
-void to_json(rdmadiag::Json& j, const PKeyTableSample& v);
-void from_json(const rdmadiag::Json& j, PKeyTableSample& v);
-void to_json(rdmadiag::Json& j, const EventCoverage& v);
-void from_json(const rdmadiag::Json& j, EventCoverage& v);
-void to_json(rdmadiag::Json& j, const SourceStatus& v);
-void from_json(const rdmadiag::Json& j, SourceStatus& v);
+void to_json(codec::Json& j, const CounterSample& v);
+void from_json(const codec::Json& j, CounterSample& v);
+void to_json(codec::Json& j, const PKeyTableSample& v);
+void from_json(const codec::Json& j, PKeyTableSample& v);
+void to_json(codec::Json& j, const EventCoverage& v);
+void from_json(const codec::Json& j, EventCoverage& v);
+void to_json(codec::Json& j, const SourceStatus& v);
+void from_json(const codec::Json& j, SourceStatus& v);
 
-rdmadiag::Json observation_to_json(const Observation& obs);
+}  // namespace rdmadiag
+
+namespace rdmadiag::codec {
+
+codec::Json observation_to_json(const Observation& obs);
+
 // Never throws: a missing field, an unknown kind or a bad value is an Error naming it.
-Result<Observation> observation_from_json(const rdmadiag::Json& j);
+Result<Observation> observation_from_json(const codec::Json& j);
 
 // One line of JSON (no trailing newline) and back.
 std::string observation_to_line(const Observation& obs);
+
 Result<Observation> observation_from_line(std::string_view line);
 
 // RFC 3339 UTC with all nine fractional digits, so a replay sees the very same times.
 std::string format_time_ns(TimePoint t);
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::codec

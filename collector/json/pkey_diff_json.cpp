@@ -4,13 +4,13 @@
 
 namespace rdmadiag {
 
-using json_detail::enum_from;
-using json_detail::get_opt;
-using json_detail::get_required;
-using json_detail::get_time;
-using json_detail::JsonDecodeError;
-using json_detail::time_json;
-using json = rdmadiag::Json;
+using codec::enum_from;
+using codec::get_opt;
+using codec::get_required;
+using codec::get_time;
+using codec::JsonDecodeError;
+using codec::time_json;
+using json = codec::Json;
 
 namespace {
 uint16_t pkey_from(const json& j) {

@@ -7,9 +7,9 @@
 
 namespace rdmadiag {
 
-void to_json(rdmadiag::Json& j, const PKeyEntryChange& v);
-void from_json(const rdmadiag::Json& j, PKeyEntryChange& v);
-void to_json(rdmadiag::Json& j, const PKeyDiff& v);
-void from_json(const rdmadiag::Json& j, PKeyDiff& v);
+void to_json(codec::Json& j, const PKeyEntryChange& v);
+void from_json(const codec::Json& j, PKeyEntryChange& v);
+void to_json(codec::Json& j, const PKeyDiff& v);
+void from_json(const codec::Json& j, PKeyDiff& v);
 
 }  // namespace rdmadiag

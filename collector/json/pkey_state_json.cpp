@@ -6,13 +6,13 @@
 
 namespace rdmadiag {
 
-using json_detail::enum_from;
-using json_detail::get_opt_time;
-using json_detail::get_required;
-using json_detail::get_time;
-using json_detail::get_to;
-using json_detail::time_json;
-using json = rdmadiag::Json;
+using codec::enum_from;
+using codec::get_opt_time;
+using codec::get_required;
+using codec::get_time;
+using codec::get_to;
+using codec::time_json;
+using json = codec::Json;
 
 void to_json(json& j, const PKeyViewState& v) {
     j = json::object();

@@ -7,9 +7,9 @@
 
 namespace rdmadiag {
 
-void to_json(rdmadiag::Json& j, const PKeyViewState& v);
-void from_json(const rdmadiag::Json& j, PKeyViewState& v);
-void to_json(rdmadiag::Json& j, const PortPKeyState& v);
-void from_json(const rdmadiag::Json& j, PortPKeyState& v);
+void to_json(codec::Json& j, const PKeyViewState& v);
+void from_json(const codec::Json& j, PKeyViewState& v);
+void to_json(codec::Json& j, const PortPKeyState& v);
+void from_json(const codec::Json& j, PortPKeyState& v);
 
 }  // namespace rdmadiag

@@ -8,11 +8,11 @@
 
 namespace rdmadiag {
 
-using json_detail::get_required;
-using json_detail::get_time;
-using json_detail::get_to;
-using json_detail::time_json;
-using json = rdmadiag::Json;
+using codec::get_required;
+using codec::get_time;
+using codec::get_to;
+using codec::time_json;
+using json = codec::Json;
 
 void to_json(json& j, const PortSnapshot& v) {
     j = json::object();
@@ -97,7 +97,7 @@ void from_json(const json& j, ErrorRecord& v) {
     get_to(j, "source", v.source);
 }
 
-json snapshot_to_json(const Snapshot& s) {
+json codec::snapshot_to_json(const Snapshot& s) {
     json j = json::object();
     j["version"] = kSnapshotJsonVersion;
     j["sequence"] = s.sequence;
@@ -113,7 +113,7 @@ json snapshot_to_json(const Snapshot& s) {
     return j;
 }
 
-Result<Snapshot> snapshot_from_json(const json& j) {
+Result<Snapshot> codec::snapshot_from_json(const json& j) {
     try {
         if (!j.is_object()) return make_error("snapshot JSON is not an object");
         int version = 0;
@@ -140,7 +140,7 @@ Result<Snapshot> snapshot_from_json(const json& j) {
     }
 }
 
-Result<Snapshot> parse_snapshot_json(std::string_view text) {
+Result<Snapshot> codec::parse_snapshot_json(std::string_view text) {
     auto j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) return make_error("not valid JSON");
     return snapshot_from_json(j);

@@ -11,22 +11,28 @@
 
 namespace rdmadiag {
 
-constexpr int kSnapshotJsonVersion = 1;
-
-void to_json(rdmadiag::Json& j, const PortSnapshot& v);
-void from_json(const rdmadiag::Json& j, PortSnapshot& v);
-void to_json(rdmadiag::Json& j, const DeviceSnapshot& v);
-void from_json(const rdmadiag::Json& j, DeviceSnapshot& v);
-void to_json(rdmadiag::Json& j, const SourceSnapshot& v);
-void from_json(const rdmadiag::Json& j, SourceSnapshot& v);
-void to_json(rdmadiag::Json& j, const EventRecord& v);
-void from_json(const rdmadiag::Json& j, EventRecord& v);
-void to_json(rdmadiag::Json& j, const ErrorRecord& v);
-void from_json(const rdmadiag::Json& j, ErrorRecord& v);
-
-rdmadiag::Json snapshot_to_json(const Snapshot& snapshot);
-// Never throws: malformed or mismatched input is an Error saying where it went wrong.
-Result<Snapshot> snapshot_from_json(const rdmadiag::Json& j);
-Result<Snapshot> parse_snapshot_json(std::string_view text);
+void to_json(codec::Json& j, const PortSnapshot& v);
+void from_json(const codec::Json& j, PortSnapshot& v);
+void to_json(codec::Json& j, const DeviceSnapshot& v);
+void from_json(const codec::Json& j, DeviceSnapshot& v);
+void to_json(codec::Json& j, const SourceSnapshot& v);
+void from_json(const codec::Json& j, SourceSnapshot& v);
+void to_json(codec::Json& j, const EventRecord& v);
+void from_json(const codec::Json& j, EventRecord& v);
+void to_json(codec::Json& j, const ErrorRecord& v);
+void from_json(const codec::Json& j, ErrorRecord& v);
 
 }  // namespace rdmadiag
+
+namespace rdmadiag::codec {
+
+constexpr int kSnapshotJsonVersion = 1;
+
+codec::Json snapshot_to_json(const Snapshot& snapshot);
+
+// Never throws: malformed or mismatched input is an Error saying where it went wrong.
+Result<Snapshot> snapshot_from_json(const codec::Json& j);
+
+Result<Snapshot> parse_snapshot_json(std::string_view text);
+
+}  // namespace rdmadiag::codec

@@ -14,7 +14,7 @@ Recorder::Recorder(std::ostream& out, const RecordingHeader& header, sources::Ob
 void Recorder::emit(Observation obs) {
     if (out_.good()) {
         errno = 0;
-        out_ << observation_to_line(obs) << '\n';
+        out_ << codec::observation_to_line(obs) << '\n';
         if (out_.good()) {
             ++written_;
         } else if (error_ == 0) {

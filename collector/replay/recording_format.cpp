@@ -5,16 +5,16 @@
 namespace rdmadiag::replay {
 
 std::string recording_header_line(const RecordingHeader& h) {
-    rdmadiag::OrderedJson j{{"format", kRecordingFormat},
-                            {"version", h.version},
-                            {"created", format_time(h.created)},
-                            {"origin", h.origin}};
+    codec::OrderedJson j{{"format", kRecordingFormat},
+                         {"version", h.version},
+                         {"created", format_time(h.created)},
+                         {"origin", h.origin}};
     if (!h.host.empty()) j["host"] = h.host;
     return j.dump();
 }
 
 Result<RecordingHeader> parse_recording_header(std::string_view line) {
-    auto j = rdmadiag::Json::parse(line.begin(), line.end(), nullptr, false);
+    auto j = codec::Json::parse(line.begin(), line.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) return make_error("header is not a JSON object");
     const auto format = j.find("format");
     if (format == j.end() || !format->is_string() ||

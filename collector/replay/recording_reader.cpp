@@ -31,7 +31,7 @@ std::optional<Observation> RecordingReader::next() {
         ++line_;
         if (!text.empty() && text.back() == '\r') text.pop_back();
         if (text.find_first_not_of(" \t") == std::string::npos) continue;
-        auto obs = observation_from_line(text);
+        auto obs = codec::observation_from_line(text);
         if (obs) return std::move(obs).value();
         problems_.push_back(RecordingProblem{line_, obs.error().message});
     }

@@ -11,7 +11,7 @@
 
 namespace rdmadiag::api {
 
-using json = rdmadiag::Json;
+using json = codec::Json;
 
 namespace {
 
@@ -138,7 +138,7 @@ HttpResponse ApiRouter::route(const HttpRequest& req, bool gzip) const {
         if (!ready) r.status = 503;
         return r;
     }
-    if (req.path == "/api/v1/snapshot") return json_ok(snapshot_to_json(*snap));
+    if (req.path == "/api/v1/snapshot") return json_ok(codec::snapshot_to_json(*snap));
     if (req.path == "/api/v1/status") return json_ok(status_view(*snap, store_.stats().get()));
     if (req.path == "/api/v1/findings") return json_ok(findings_view(*snap));
     if (req.path == "/api/v1/mrs") return json_ok(mrs_view(*snap, req.query_param("state")));

@@ -9,7 +9,7 @@
 
 namespace rdmadiag::api {
 
-using json = rdmadiag::Json;
+using json = codec::Json;
 
 bool PortFilter::matches(const PortRef& ref) const {
     if (device && ref.device != *device) return false;
@@ -20,7 +20,7 @@ bool PortFilter::matches(const PortRef& ref) const {
 namespace {
 
 json header(const Snapshot& snap) {
-    return json{{"version", kSnapshotJsonVersion},
+    return json{{"version", codec::kSnapshotJsonVersion},
                 {"sequence", snap.sequence},
                 {"time", format_time(snap.time)}};
 }

@@ -18,14 +18,14 @@ struct PortFilter {
     bool matches(const PortRef& ref) const;
 };
 
-rdmadiag::Json status_view(const Snapshot& snap, const publish::CollectorStats* stats);
-rdmadiag::Json ports_view(const Snapshot& snap, const PortFilter& filter);
+codec::Json status_view(const Snapshot& snap, const publish::CollectorStats* stats);
+codec::Json ports_view(const Snapshot& snap, const PortFilter& filter);
 // Every view of every port's table with generations, plus where each view differs from the
 // device view, index by index.
-rdmadiag::Json pkeys_view(const Snapshot& snap, const PortFilter& filter);
-rdmadiag::Json counters_view(const Snapshot& snap, const PortFilter& filter);
-rdmadiag::Json findings_view(const Snapshot& snap);
-rdmadiag::Json events_view(const Snapshot& snap, const PortFilter& filter);
-rdmadiag::Json mrs_view(const Snapshot& snap, const std::optional<std::string>& state);
+codec::Json pkeys_view(const Snapshot& snap, const PortFilter& filter);
+codec::Json counters_view(const Snapshot& snap, const PortFilter& filter);
+codec::Json findings_view(const Snapshot& snap);
+codec::Json events_view(const Snapshot& snap, const PortFilter& filter);
+codec::Json mrs_view(const Snapshot& snap, const std::optional<std::string>& state);
 
 }  // namespace rdmadiag::api

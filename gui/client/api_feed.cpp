@@ -69,8 +69,8 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
         return;
     }
     const QByteArray body = reply->readAll();
-    auto parsed =
-        parse_snapshot_json(std::string_view(body.constData(), static_cast<size_t>(body.size())));
+    auto parsed = codec::parse_snapshot_json(
+        std::string_view(body.constData(), static_cast<size_t>(body.size())));
     if (!parsed) {
         fail(QStringLiteral("the answer is not an rdmadiag snapshot: %1")
                  .arg(QString::fromStdString(parsed.error().message)));

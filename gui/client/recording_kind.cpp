@@ -15,7 +15,7 @@ RecordingKind detect_recording_kind(std::string_view text) {
         const std::string_view line = text.substr(0, nl);
         text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
         if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-        const auto j = rdmadiag::Json::parse(line.begin(), line.end(), nullptr, false);
+        const auto j = codec::Json::parse(line.begin(), line.end(), nullptr, false);
         if (j.is_object()) {
             const auto format = j.find("format");
             if (format != j.end() && format->is_string() &&

@@ -25,7 +25,7 @@ std::string_view trim(std::string_view s) {
 Result<SnapshotRecording> parse_snapshot_recording(std::string_view text) {
     SnapshotRecording rec;
     // A whole document first (pretty-printed JSON spans lines).
-    if (auto whole = parse_snapshot_json(text)) {
+    if (auto whole = codec::parse_snapshot_json(text)) {
         rec.snapshots.push_back(std::make_shared<const Snapshot>(std::move(*whole)));
         return rec;
     }
@@ -36,7 +36,7 @@ Result<SnapshotRecording> parse_snapshot_recording(std::string_view text) {
         const std::string_view line = trim(text.substr(0, nl));
         text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
         if (line.empty()) continue;
-        auto parsed = parse_snapshot_json(line);
+        auto parsed = codec::parse_snapshot_json(line);
         if (!parsed) {
             if (rec.skipped++ == 0) {
                 rec.first_error = "line " + std::to_string(line_no) + ": " + parsed.error().message;

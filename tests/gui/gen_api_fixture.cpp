@@ -24,6 +24,6 @@ int main(int argc, char** argv) {
     }
     const auto at = std::chrono::milliseconds(static_cast<int64_t>(std::atof(argv[2]) * 1000));
     auto snap = (*timeline)->seek(at);
-    std::printf("%s\n", rdmadiag::snapshot_to_json(*snap).dump(1).c_str());
+    std::printf("%s\n", rdmadiag::codec::snapshot_to_json(*snap).dump(1).c_str());
     return 0;
 }

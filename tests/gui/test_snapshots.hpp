@@ -37,7 +37,7 @@ inline std::string api_fixture_path(const std::string& name) {
 inline Snapshot load_api_fixture(const std::string& name) {
     const std::string text = read_text(api_fixture_path(name));
     EXPECT_FALSE(text.empty()) << "missing fixture " << name;
-    auto parsed = parse_snapshot_json(text);
+    auto parsed = codec::parse_snapshot_json(text);
     EXPECT_TRUE(parsed.ok()) << name << ": " << (parsed.ok() ? "" : parsed.error().message);
     return parsed.ok() ? std::move(*parsed) : Snapshot{};
 }

@@ -9,10 +9,8 @@
 
 #include "collector/json/json_fields.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::codec {
 namespace {
-
-using json_detail::JsonDecodeError;
 
 Json parse(const std::string& text) {
     return Json::parse(text);
@@ -110,8 +108,7 @@ TEST(CheckedJson, FieldHelpersNameTheFieldOfAnError) {
         uint8_t width = 0;
     } out;
     try {
-        json_detail::in_field("port",
-                              [&] { json_detail::get_required(j.at("port"), "lid", out.lid); });
+        in_field("port", [&] { get_required(j.at("port"), "lid", out.lid); });
         FAIL() << "no error";
     } catch (const JsonDecodeError& e) {
         EXPECT_EQ(e.path(), "port.lid");
@@ -119,13 +116,13 @@ TEST(CheckedJson, FieldHelpersNameTheFieldOfAnError) {
                   "field 'port.lid': expected an integer from 0 to 65535, got 70000");
     }
     try {
-        json_detail::get_to(j, "width", out.width);
+        get_to(j, "width", out.width);
         FAIL() << "no error";
     } catch (const JsonDecodeError& e) {
         EXPECT_EQ(std::string(e.what()), "field 'width': expected an integer, got a JSON string");
     }
     try {
-        json_detail::get_required(j, "missing", out.width);
+        get_required(j, "missing", out.width);
         FAIL() << "no error";
     } catch (const JsonDecodeError& e) {
         EXPECT_EQ(std::string(e.what()), "field 'missing': missing");
@@ -135,4 +132,4 @@ TEST(CheckedJson, FieldHelpersNameTheFieldOfAnError) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::codec

@@ -7,7 +7,7 @@
 #include "tests/collector/engine/mr/mr_test_events.hpp"
 #include "tests/collector/engine/test_observations.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::codec {
 namespace {
 
 using test::mr_event;
@@ -34,14 +34,14 @@ TEST(MrStateJson, RoundTripsAWholeStory) {
     MrHealth h = story();
     ASSERT_EQ(h.mrs.size(), 3u);
     ASSERT_EQ(h.recoveries.size(), 1u);
-    rdmadiag::Json j = h;
-    auto back = mr_health_from_json(rdmadiag::Json::parse(j.dump()));
+    Json j = h;
+    auto back = mr_health_from_json(Json::parse(j.dump()));
     ASSERT_TRUE(back.ok()) << back.error().message;
     EXPECT_EQ(*back, h);
 }
 
 TEST(MrStateJson, ShapeUsesStableNames) {
-    rdmadiag::Json j = story();
+    Json j = story();
     EXPECT_EQ(j["mrs"][0]["state"], "unknown");
     EXPECT_EQ(j["mrs"][0]["last_status"], "WR_FLUSH_ERR");
     EXPECT_EQ(j["mrs"][1]["state"], "stuck");
@@ -55,7 +55,7 @@ TEST(MrStateJson, ShapeUsesStableNames) {
 }
 
 TEST(MrStateJson, BadInputIsAnErrorNotACrash) {
-    rdmadiag::Json j = story();
+    Json j = story();
     auto bad_state = j;
     bad_state["mrs"][0]["state"] = "sideways";
     EXPECT_FALSE(mr_health_from_json(bad_state).ok());
@@ -68,11 +68,11 @@ TEST(MrStateJson, BadInputIsAnErrorNotACrash) {
     auto missing = j;
     missing["mrs"][0].erase("device");
     EXPECT_FALSE(mr_health_from_json(missing).ok());
-    EXPECT_TRUE(mr_health_from_json(rdmadiag::Json::object()).ok());  // nothing tracked yet
+    EXPECT_TRUE(mr_health_from_json(Json::object()).ok());  // nothing tracked yet
 }
 
 TEST(MrStateJson, NumbersOutOfTheirFieldsRangeAreErrorsNamingTheField) {
-    rdmadiag::Json j = story();
+    Json j = story();
     auto negative_mr = j;
     negative_mr["mrs"][0]["mr"] = -17;
     auto r = mr_health_from_json(negative_mr);
@@ -94,4 +94,4 @@ TEST(MrStateJson, NumbersOutOfTheirFieldsRangeAreErrorsNamingTheField) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::codec

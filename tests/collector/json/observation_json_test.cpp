@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::codec {
 namespace {
 
 TimePoint at_ns(int64_t ns) {
@@ -161,4 +161,4 @@ TEST(ObservationJson, NumbersOutOfTheirFieldsRangeAreErrorsNamingTheField) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::codec

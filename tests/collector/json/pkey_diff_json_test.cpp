@@ -4,7 +4,7 @@
 
 #include "collector/json/pkey_state_json.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::codec {
 namespace {
 
 TEST(PKeyDiffJson, PortStateWithJudgementAndLastDiffRoundTrips) {
@@ -26,7 +26,7 @@ TEST(PKeyDiffJson, PortStateWithJudgementAndLastDiffRoundTrips) {
     d.changes = {{PKeyChangeKind::moved, 3, 1, 0x8001, 0x8001},
                  {PKeyChangeKind::removed, 4, std::nullopt, 0x8002, 0}};
     s.last_diff = d;
-    const rdmadiag::Json j = s;
+    const Json j = s;
     EXPECT_EQ(j["cache"], "stale");
     EXPECT_EQ(j["last_diff"]["changes"][0]["kind"], "moved");
     EXPECT_EQ(j["last_diff"]["changes"][0]["old_index"], 1);
@@ -35,14 +35,14 @@ TEST(PKeyDiffJson, PortStateWithJudgementAndLastDiffRoundTrips) {
 }
 
 TEST(PKeyDiffJson, UnknownChangeKindIsRejected) {
-    const auto j = rdmadiag::Json::parse(
-        R"({"kind":"teleported","index":1,"old_key":"0x0000","new_key":"0x8001"})");
+    const auto j =
+        Json::parse(R"({"kind":"teleported","index":1,"old_key":"0x0000","new_key":"0x8001"})");
     EXPECT_THROW(j.get<PKeyEntryChange>(), std::exception);
 }
 
 TEST(PKeyDiffJson, AnIndexBeyondItsWidthIsRejectedNamingTheField) {
-    const auto j = rdmadiag::Json::parse(
-        R"({"kind":"added","index":65536,"old_key":"0x0000","new_key":"0x8001"})");
+    const auto j =
+        Json::parse(R"({"kind":"added","index":65536,"old_key":"0x0000","new_key":"0x8001"})");
     try {
         (void)j.get<PKeyEntryChange>();
         FAIL() << "index 65536 was accepted";
@@ -53,4 +53,4 @@ TEST(PKeyDiffJson, AnIndexBeyondItsWidthIsRejectedNamingTheField) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::codec

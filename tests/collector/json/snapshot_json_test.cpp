@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag {
+namespace rdmadiag::codec {
 namespace {
 
 TimePoint at_ms(int64_t ms) {
@@ -154,4 +154,4 @@ TEST(SnapshotJson, NumbersOutOfTheirFieldsRangeAreErrorsNamingTheField) {
 }
 
 }  // namespace
-}  // namespace rdmadiag
+}  // namespace rdmadiag::codec

@@ -13,7 +13,7 @@
 namespace rdmadiag::api {
 namespace {
 
-using json = rdmadiag::Json;
+using json = codec::Json;
 
 class ApiRouterTest : public ::testing::Test {
 protected:
@@ -141,7 +141,7 @@ TEST_F(ApiRouterTest, HealthzIsOkOnceASnapshotIsPublished) {
 TEST_F(ApiRouterTest, SnapshotRoundTripsThroughTheSnapshotJson) {
     auto r = get("/api/v1/snapshot");
     ASSERT_EQ(r.status, 200);
-    auto back = parse_snapshot_json(r.body);
+    auto back = codec::parse_snapshot_json(r.body);
     ASSERT_TRUE(back.ok()) << back.error().message;
     EXPECT_EQ(back->sequence, 17u);
     EXPECT_EQ(back->devices, testing::sample_snapshot().devices);

@@ -25,8 +25,8 @@ TEST(SnapshotRecording, JsonLinesSkipBadLinesAndSeekByTime) {
     Snapshot b = a;
     b.sequence = 43;
     b.time = a.time + std::chrono::seconds(10);
-    std::string text = snapshot_to_json(b).dump() + "\n" + "{\"truncated\": \n" + "\n" +
-                       snapshot_to_json(a).dump() + "\n";
+    std::string text = codec::snapshot_to_json(b).dump() + "\n" + "{\"truncated\": \n" + "\n" +
+                       codec::snapshot_to_json(a).dump() + "\n";
     auto rec = parse_snapshot_recording(text);
     ASSERT_TRUE(rec.ok()) << rec.error().message;
     EXPECT_EQ(rec->snapshots.size(), 2u);

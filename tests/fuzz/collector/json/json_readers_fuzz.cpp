@@ -11,7 +11,7 @@
 #include "tests/fuzz/fuzz_check.hpp"
 
 using namespace rdmadiag;
-using json = rdmadiag::Json;
+using json = codec::Json;
 
 namespace {
 

@@ -125,7 +125,7 @@ void check_route(const ApiRouter& router, const HttpRequest& req) {
         body = *plain;
     }
     if (r.content_type == "application/json") {
-        FUZZ_CHECK(rdmadiag::Json::accept(body));
+        FUZZ_CHECK(codec::Json::accept(body));
     }
 }
 
