@@ -80,12 +80,12 @@ CliContext with_mr_sources(const CliContext& ctx) {
 }
 
 Result<Collected> fetch_remote(const std::string& base) {
-    auto url = parse_http_url(base);
+    auto url = remote::parse_http_url(base);
     if (!url) return url.error();
     std::string path = url->path;
     while (!path.empty() && path.back() == '/') path.pop_back();
     url->path = path + "/api/v1/snapshot";
-    auto resp = http_get(*url);
+    auto resp = remote::http_get(*url);
     if (!resp) return make_error("daemon at " + base + ": " + resp.error().message);
     if (resp->status != 200) {
         return make_error("daemon at " + base + " answered HTTP " + std::to_string(resp->status));

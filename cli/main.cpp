@@ -19,10 +19,10 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "rdmadiag " RDMADIAG_VERSION);
     CliContext ctx;
     rdmadiag::builtin::register_builtin_sources(ctx.registry);
-    ExitCode exit;
-    register_commands(app, ctx, exit);
+    commands::ExitCode exit;
+    commands::register_commands(app, ctx, exit);
 #ifdef RDMADIAG_HAVE_SERVE
-    register_serve_command(app, ctx, exit);
+    commands::register_serve_command(app, ctx, exit);
 #endif
     try {
         app.parse(argc, argv);

@@ -13,9 +13,10 @@
 
 namespace {
 
-int screenshot(rdmadiag::gui::MainWindow& window, const rdmadiag::gui::GuiOptions& o) {
+int screenshot(rdmadiag::gui::widgets::MainWindow& window,
+               const rdmadiag::gui::client::GuiOptions& o) {
     using namespace rdmadiag::gui;
-    auto* playback = qobject_cast<PlaybackFeed*>(window.feed());
+    auto* playback = qobject_cast<client::PlaybackFeed*>(window.feed());
     window.show();
     if (playback) {
         playback->start();
@@ -43,14 +44,14 @@ int main(int argc, char** argv) {
     // Parsed before the QApplication exists, so --help and --list-scenarios need no display.
     QStringList args;
     for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
-    auto options = rdmadiag::gui::parse_gui_options(args);
+    auto options = rdmadiag::gui::client::parse_gui_options(args);
     if (!options) {
         std::fprintf(stderr, "rdmadiag-gui: %s\n%s", options.error().message.c_str(),
-                     rdmadiag::gui::gui_usage().toLocal8Bit().constData());
+                     rdmadiag::gui::client::gui_usage().toLocal8Bit().constData());
         return 2;
     }
     if (options->help) {
-        std::fputs(rdmadiag::gui::gui_usage().toLocal8Bit().constData(), stdout);
+        std::fputs(rdmadiag::gui::client::gui_usage().toLocal8Bit().constData(), stdout);
         return 0;
     }
     if (options->list_scenarios) {
@@ -64,16 +65,16 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rdmadiag-gui"));
 
-    auto feed = rdmadiag::gui::make_feed(*options);
+    auto feed = rdmadiag::gui::client::make_feed(*options);
     if (!feed) {
         std::fprintf(stderr, "rdmadiag-gui: %s\n", feed.error().message.c_str());
         return 2;
     }
-    rdmadiag::gui::MainWindow window(*feed);
+    rdmadiag::gui::widgets::MainWindow window(*feed);
     window.resize(options->width, options->height);
     if (!options->screenshot.empty()) return screenshot(window, *options);
 
-    if (auto* playback = qobject_cast<rdmadiag::gui::PlaybackFeed*>(*feed);
+    if (auto* playback = qobject_cast<rdmadiag::gui::client::PlaybackFeed*>(*feed);
         playback && options->at_s) {
         playback->fast_forward(
             std::chrono::milliseconds(static_cast<int64_t>(*options->at_s * 1000)));

@@ -3,7 +3,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/render/check_render.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 void register_check_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd =
@@ -17,22 +17,22 @@ void register_check_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         auto got = collect_once(with_mr_sources(ctx));
         if (!got) {
             std::printf("RDMADIAG UNKNOWN - %s\n", got.error().message.c_str());
-            exit.value = static_cast<int>(CheckStatus::unknown);
+            exit.value = static_cast<int>(render::CheckStatus::unknown);
             return;
         }
-        CheckOptions options;
+        render::CheckOptions options;
         options.info_is_ok = !*strict;
-        const auto result = evaluate_check(*got->snapshot, options);
+        const auto result = render::evaluate_check(*got->snapshot, options);
         if (ctx.json) {
             print_json(codec::Json{{"status", to_string(result.status)},
                                    {"exit_code", result.exit_code()},
                                    {"summary", result.summary},
                                    {"findings", got->snapshot->findings.size()}});
         } else {
-            std::fputs(render_check_text(result).c_str(), stdout);
+            std::fputs(render::render_check_text(result).c_str(), stdout);
         }
         exit.value = result.exit_code();
     });
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

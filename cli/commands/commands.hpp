@@ -7,7 +7,7 @@
 #include "cli/cli_context.hpp"
 #include "collector/json/checked_json.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 // The exit code the chosen subcommand's action produced.
 struct ExitCode {
@@ -32,4 +32,4 @@ int follow_events(const CliContext& ctx);
 // Prints JSON or text for a collected snapshot; shared by the simple read-only commands.
 void print_json(const codec::Json& j);
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

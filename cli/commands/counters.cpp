@@ -3,7 +3,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/render/counters_render.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 void register_counters_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd = app.add_subcommand(
@@ -14,7 +14,7 @@ void register_counters_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     cmd->add_option("port", *port, "DEVICE[:PORT] to show (default: all)");
     cmd->add_flag("--hw", *hw, "Include driver-specific hw_counters");
     cmd->callback([&ctx, &exit, port, hw] {
-        CountersRenderOptions opt;
+        render::CountersRenderOptions opt;
         opt.include_hw = *hw;
         if (!port->empty()) {
             auto ref = parse_port_ref(*port);
@@ -31,11 +31,11 @@ void register_counters_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         }
         print_notes(*got);
         if (ctx.json) {
-            print_json(render_counters_json(*got->snapshot, opt));
+            print_json(render::render_counters_json(*got->snapshot, opt));
         } else {
-            std::fputs(render_counters_text(*got->snapshot, opt).c_str(), stdout);
+            std::fputs(render::render_counters_text(*got->snapshot, opt).c_str(), stdout);
         }
     });
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

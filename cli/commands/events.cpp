@@ -3,7 +3,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/render/events_render.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 void register_events_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd = app.add_subcommand("events", "Verbs async events the sources saw");
@@ -22,11 +22,11 @@ void register_events_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         }
         print_notes(*got);
         if (ctx.json) {
-            print_json(render_events_json(got->snapshot->events));
+            print_json(render::render_events_json(got->snapshot->events));
         } else {
-            std::fputs(render_events_text(got->snapshot->events).c_str(), stdout);
+            std::fputs(render::render_events_text(got->snapshot->events).c_str(), stdout);
         }
     });
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

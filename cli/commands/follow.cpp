@@ -5,7 +5,7 @@
 #include "cli/run_live.hpp"
 #include "collector/engine/default_engine.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 namespace {
 
@@ -14,9 +14,9 @@ void print_event(const Observation& obs, bool json) {
     if (!ev) return;
     EventRecord rec{obs.time, obs.source, *ev};
     if (json) {
-        std::printf("%s\n", render_events_json({rec})["events"][0].dump().c_str());
+        std::printf("%s\n", render::render_events_json({rec})["events"][0].dump().c_str());
     } else {
-        std::fputs(render_event_line(rec).c_str(), stdout);
+        std::fputs(render::render_event_line(rec).c_str(), stdout);
     }
     std::fflush(stdout);
 }
@@ -30,4 +30,4 @@ int follow_events(const CliContext& ctx) {
     return run_live(ctx, *engine, options);
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

@@ -7,7 +7,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/render/mrs_render.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 namespace {
 
@@ -35,7 +35,7 @@ void register_mrs_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
                     "Only MRs in this state (valid, invalid, unknown, stuck, deregistered)")
         ->check(CLI::IsMember({"valid", "invalid", "unknown", "stuck", "deregistered"}));
     cmd->callback([&ctx, &exit, state] {
-        MrsFilter filter;
+        render::MrsFilter filter;
         if (!state->empty()) filter.state = parse_mr_state(*state);
         CliContext mr_ctx = with_mr_sources(ctx);
         const auto settings = ctx.settings();
@@ -49,11 +49,12 @@ void register_mrs_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         }
         print_notes(*got);
         if (ctx.json) {
-            print_json(render_mrs_json(*got->snapshot, got->origin, filter));
+            print_json(render::render_mrs_json(*got->snapshot, got->origin, filter));
         } else {
-            std::fputs(render_mrs_text(*got->snapshot, got->origin, filter).c_str(), stdout);
+            std::fputs(render::render_mrs_text(*got->snapshot, got->origin, filter).c_str(),
+                       stdout);
         }
     });
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

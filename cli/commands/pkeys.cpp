@@ -7,14 +7,14 @@
 #include "collector/engine/default_engine.hpp"
 #include "collector/json/pkey_diff_json.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 namespace {
 
 // Prints every table change the engine records, as it happens.
 class ChangePrinter {
 public:
-    ChangePrinter(engine::Engine& engine, const PKeysRenderOptions& options, bool json)
+    ChangePrinter(engine::Engine& engine, const render::PKeysRenderOptions& options, bool json)
         : engine_(engine), options_(options), json_(json) {}
     // Called after the engine consumed `obs`.
     void seen(const Observation& obs) {
@@ -31,11 +31,11 @@ public:
             }
         }
         for (size_t i = from; i < changes.size(); ++i) {
-            if (!port_matches(options_.filter, changes[i].port)) continue;
+            if (!render::port_matches(options_.filter, changes[i].port)) continue;
             if (json_) {
                 std::printf("%s\n", codec::Json(changes[i]).dump().c_str());
             } else {
-                std::fputs(render_pkey_diff(changes[i]).c_str(), stdout);
+                std::fputs(render::render_pkey_diff(changes[i]).c_str(), stdout);
             }
         }
         if (!changes.empty()) last_ = changes.back();
@@ -44,7 +44,7 @@ public:
 
 private:
     engine::Engine& engine_;
-    PKeysRenderOptions options_;
+    render::PKeysRenderOptions options_;
     bool json_;
     std::optional<PKeyDiff> last_;
 };
@@ -64,7 +64,7 @@ void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     cmd->add_flag("--diff", *diff, "Show each port's last table change, index by index");
     cmd->add_flag("--watch", *watch, "Print each table change as it happens, until interrupted");
     cmd->callback([&ctx, &exit, port, show_empty, diff, watch] {
-        PKeysRenderOptions opt;
+        render::PKeysRenderOptions opt;
         opt.show_empty = *show_empty;
         if (!port->empty()) {
             auto ref = parse_port_ref(*port);
@@ -90,18 +90,18 @@ void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         print_notes(*got);
         if (*diff) {
             if (ctx.json) {
-                print_json(render_pkey_diffs_json(*got->snapshot, opt));
+                print_json(render::render_pkey_diffs_json(*got->snapshot, opt));
             } else {
-                std::fputs(render_pkey_diffs_text(*got->snapshot, opt).c_str(), stdout);
+                std::fputs(render::render_pkey_diffs_text(*got->snapshot, opt).c_str(), stdout);
             }
             return;
         }
         if (ctx.json) {
-            print_json(render_pkeys_json(*got->snapshot, opt));
+            print_json(render::render_pkeys_json(*got->snapshot, opt));
         } else {
-            std::fputs(render_pkeys_text(*got->snapshot, opt).c_str(), stdout);
+            std::fputs(render::render_pkeys_text(*got->snapshot, opt).c_str(), stdout);
         }
     });
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

@@ -15,7 +15,7 @@
 #include "collector/engine/default_engine.hpp"
 #include "collector/replay/recorder.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 namespace {
 // A write that failed half way (disk full, file size limit) leaves a last line cut short. The
@@ -118,4 +118,4 @@ void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     });
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

@@ -1,6 +1,6 @@
 #include "cli/commands/commands.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 void register_commands(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     register_status_command(app, ctx, exit);
@@ -13,4 +13,4 @@ void register_commands(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     register_replay_command(app, ctx, exit);
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

@@ -8,7 +8,7 @@
 #include "collector/json/snapshot_json.hpp"
 #include "collector/replay/replay_source.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 namespace {
 class EngineSink final : public sources::ObservationSink {
@@ -69,7 +69,7 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         } else {
             std::printf("Replayed %zu observations from %s (%zu lines skipped)\n", source.played(),
                         file->c_str(), skipped);
-            std::fputs(render_findings_summary(*snap).c_str(), stdout);
+            std::fputs(render::render_findings_summary(*snap).c_str(), stdout);
             std::printf("Cleared during the recording: %zu\n", snap->finding_history.size());
             for (const auto& f : snap->finding_history) {
                 std::printf("  %s %s %s -> %s\n", f.rule.c_str(), f.subject.to_string().c_str(),
@@ -81,4 +81,4 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     });
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

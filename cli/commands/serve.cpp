@@ -11,7 +11,7 @@
 #include "exporters/api/http_server.hpp"
 #include "exporters/prometheus/snapshot_collectable.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::cli::commands {
 
 void add_serve_flags(CLI::App& cmd, ServeFlags& f, const sources::SourceRegistry& registry) {
     cmd.add_option("--config.file", f.config_file, "YAML file with the same settings as the flags");
@@ -200,8 +200,6 @@ int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry, 
     return 0;
 }
 
-namespace cli {
-
 void register_serve_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd = app.add_subcommand(
         "serve", "Run the collector and serve /metrics, /api/v1/ and /healthz on one port");
@@ -210,6 +208,4 @@ void register_serve_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     cmd->callback([flags, &ctx, &exit] { exit.value = run_serve(*flags, ctx.registry); });
 }
 
-}  // namespace cli
-
-}  // namespace rdmadiag
+}  // namespace rdmadiag::cli::commands

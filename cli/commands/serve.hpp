@@ -17,7 +17,7 @@
 #include "collector/daemon/daemon_config.hpp"
 #include "collector/sources/source_registry.hpp"
 
-namespace rdmadiag {
+namespace rdmadiag::cli::commands {
 
 // What was given on the command line; unset values leave the file's (or the default) in place.
 struct ServeFlags {
@@ -54,8 +54,6 @@ int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry,
 std::optional<std::string> simulate_when_no_device(daemon::DaemonConfig& config,
                                                    const sources::SourceRegistry& registry);
 
-namespace cli {
 void register_serve_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
-}  // namespace cli
 
-}  // namespace rdmadiag
+}  // namespace rdmadiag::cli::commands

@@ -3,7 +3,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/render/status_render.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 
 void print_json(const codec::Json& j) {
     std::printf("%s\n", j.dump(2).c_str());
@@ -20,11 +20,11 @@ void register_status_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         }
         print_notes(*got);
         if (ctx.json) {
-            print_json(render_status_json(*got->snapshot, got->origin));
+            print_json(render::render_status_json(*got->snapshot, got->origin));
         } else {
-            std::fputs(render_status_text(*got->snapshot, got->origin).c_str(), stdout);
+            std::fputs(render::render_status_text(*got->snapshot, got->origin).c_str(), stdout);
         }
     });
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

@@ -13,7 +13,7 @@
 
 #include "collector/common/unique_fd.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::remote {
 
 namespace {
 
@@ -230,4 +230,4 @@ Result<HttpResponse> http_get(const HttpUrl& url, const HttpLimits& limits) {
     return make_error("cannot connect to " + url.host + ":" + url.port + ": " + last_error);
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::remote

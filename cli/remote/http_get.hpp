@@ -9,7 +9,7 @@
 
 #include "collector/common/result.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::remote {
 
 struct HttpUrl {
     std::string host;
@@ -37,4 +37,4 @@ Result<HttpResponse> http_get(const HttpUrl& url, const HttpLimits& limits = {})
 // Parses a complete raw response (status line, headers, body). Exposed for tests.
 Result<HttpResponse> parse_http_response(std::string_view raw, size_t max_body);
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::remote

@@ -4,7 +4,7 @@
 
 #include "cli/render/mr_health_render.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 std::string_view to_string(CheckStatus s) {
     switch (s) {
@@ -115,4 +115,4 @@ std::string render_check_text(const CheckResult& r) {
     return r.summary + "\n" + r.details;
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

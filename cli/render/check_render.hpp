@@ -7,7 +7,7 @@
 
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 enum class CheckStatus : int { ok = 0, warning = 1, critical = 2, unknown = 3 };
 std::string_view to_string(CheckStatus s);  // "OK", "WARNING", ...
@@ -26,4 +26,4 @@ struct CheckResult {
 CheckResult evaluate_check(const Snapshot& snapshot, const CheckOptions& options = {});
 std::string render_check_text(const CheckResult& result);
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -5,7 +5,7 @@
 #include "cli/render/table.hpp"
 #include "collector/json/model_json.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 std::string render_counters_text(const Snapshot& snap, const CountersRenderOptions& opt) {
     std::string out;
@@ -61,4 +61,4 @@ codec::Json render_counters_json(const Snapshot& snap, const CountersRenderOptio
     return {{"version", 1}, {"ports", std::move(ports)}};
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -5,7 +5,7 @@
 #include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 struct CountersRenderOptions {
     PortRef filter;
@@ -15,4 +15,4 @@ struct CountersRenderOptions {
 std::string render_counters_text(const Snapshot& snapshot, const CountersRenderOptions& options);
 codec::Json render_counters_json(const Snapshot& snapshot, const CountersRenderOptions& options);
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

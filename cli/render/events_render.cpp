@@ -4,7 +4,7 @@
 #include "cli/render/table.hpp"
 #include "collector/json/snapshot_json.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 namespace {
 std::vector<std::string> event_cells(const EventRecord& e) {
@@ -35,4 +35,4 @@ codec::Json render_events_json(const std::vector<EventRecord>& events) {
     return {{"version", 1}, {"events", events}};
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -3,7 +3,7 @@
 #include "cli/render/format.hpp"
 #include "cli/render/table.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 std::string render_findings_summary(const Snapshot& snap, size_t max_lines) {
     size_t crit = 0, warn = 0, info = 0;
@@ -31,4 +31,4 @@ std::string render_findings_summary(const Snapshot& snap, size_t max_lines) {
     return out;
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

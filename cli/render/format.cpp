@@ -2,7 +2,7 @@
 
 #include <array>
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 std::string short_rate(const std::optional<std::string>& rate) {
     if (!rate) return "-";
@@ -60,4 +60,4 @@ CounterSummary summarize_counters(const PortSnapshot& port) {
     return s;
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -6,7 +6,7 @@
 
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 // "-" for an absent value: absent is not zero.
 template <class T>
@@ -34,4 +34,4 @@ struct CounterSummary {
 };
 CounterSummary summarize_counters(const PortSnapshot& port);
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

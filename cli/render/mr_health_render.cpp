@@ -2,7 +2,7 @@
 
 #include <map>
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 namespace {
 
@@ -63,4 +63,4 @@ std::string render_mr_health_line(const Snapshot& snap) {
     return out;
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -9,7 +9,7 @@
 
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 struct MrHealthCoverage {
     bool judged = false;                  // some source that sees MR completions is up
@@ -24,4 +24,4 @@ MrHealthCoverage mr_health_coverage(const Snapshot& snap);
 // source sees MR completions:" and one indented "source: reason" line each.
 std::string render_mr_health_line(const Snapshot& snap);
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

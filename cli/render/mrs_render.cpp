@@ -5,7 +5,7 @@
 #include "collector/json/model_json.hpp"
 #include "collector/json/mr_state_json.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 namespace {
 
@@ -119,4 +119,4 @@ codec::Json render_mrs_json(const Snapshot& snap, const std::string& origin,
     return j;
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

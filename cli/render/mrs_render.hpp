@@ -8,7 +8,7 @@
 #include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 struct MrsFilter {
     std::optional<MrState> state;  // only MRs in this state
@@ -19,4 +19,4 @@ std::string render_mrs_text(const Snapshot& snapshot, const std::string& origin,
 codec::Json render_mrs_json(const Snapshot& snapshot, const std::string& origin,
                             const MrsFilter& filter);
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -2,7 +2,7 @@
 
 #include "collector/json/pkey_diff_json.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 namespace {
 
@@ -82,4 +82,4 @@ codec::Json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOp
     return codec::Json{{"ports", std::move(ports)}};
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -8,7 +8,7 @@
 #include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 // One change: a header line and one line per changed index.
 std::string render_pkey_diff(const PKeyDiff& diff);
@@ -16,4 +16,4 @@ std::string render_pkey_diff(const PKeyDiff& diff);
 std::string render_pkey_diffs_text(const Snapshot& snapshot, const PKeysRenderOptions& options);
 codec::Json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options);
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

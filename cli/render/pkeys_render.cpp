@@ -7,7 +7,7 @@
 #include "cli/render/table.hpp"
 #include "collector/json/pkey_state_json.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 bool port_matches(const PortRef& filter, const PortRef& port) {
     if (filter.device.empty()) return true;
@@ -97,4 +97,4 @@ codec::Json render_pkeys_json(const Snapshot& snap, const PKeysRenderOptions& op
     return {{"version", 1}, {"ports", std::move(ports)}};
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -5,7 +5,7 @@
 #include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 struct PKeysRenderOptions {
     PortRef filter;           // empty device: all; port 0: every port of the device
@@ -18,4 +18,4 @@ bool port_matches(const PortRef& filter, const PortRef& port);
 std::string render_pkeys_text(const Snapshot& snapshot, const PKeysRenderOptions& options);
 codec::Json render_pkeys_json(const Snapshot& snapshot, const PKeysRenderOptions& options);
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -9,7 +9,7 @@
 #include "collector/json/json_fields.hpp"
 #include "collector/json/snapshot_json.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 std::string render_status_text(const Snapshot& snap, const std::string& origin) {
     std::string out = "rdmadiag status at " + format_time(snap.time) + " (" + origin + ")\n\n";
@@ -98,4 +98,4 @@ codec::Json render_status_json(const Snapshot& snap, const std::string& origin) 
     return out;
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 namespace {
 // Display width of UTF-8 text: counts code points, which is right for the text we print.
@@ -44,4 +44,4 @@ std::string Table::render() const {
     return out;
 }
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 
 enum class Align { left, right };
 
@@ -26,4 +26,4 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

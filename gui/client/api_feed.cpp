@@ -6,7 +6,7 @@
 
 #include "collector/json/snapshot_json.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 namespace {
 constexpr auto kSnapshotPath = "/api/v1/snapshot";
@@ -98,4 +98,4 @@ void ApiFeed::fail(const QString& why) {
     timer_.start(wait);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

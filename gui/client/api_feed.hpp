@@ -13,7 +13,7 @@
 
 class QNetworkReply;
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 struct ApiFeedOptions {
     std::chrono::milliseconds interval{2000};
@@ -53,4 +53,4 @@ private:
     uint64_t last_sequence_ = 0;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -6,7 +6,7 @@
 #include "collector/runtime/virtual_playback.hpp"
 #include "collector/sim/simulated_fabric.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 Result<std::unique_ptr<EngineTimeline>> EngineTimeline::create(SourceMaker make, TimePoint start,
                                                                std::string description) {
@@ -66,4 +66,4 @@ Result<std::unique_ptr<EngineTimeline>> make_scenario_timeline(const std::string
                                   "scenario '" + name + "' (simulated fabric)");
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

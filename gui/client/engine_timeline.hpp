@@ -15,7 +15,7 @@
 #include "collector/sources/source.hpp"
 #include "gui/client/timeline.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 using SourceMaker = std::function<Result<std::unique_ptr<sources::Source>>()>;
 
@@ -48,4 +48,4 @@ private:
 Result<std::unique_ptr<EngineTimeline>> make_scenario_timeline(const std::string& scenario,
                                                                TimePoint start);
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -11,7 +11,7 @@
 #include "gui/client/recording_timeline.hpp"
 #include "gui/client/snapshot_recording.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 QString gui_usage() {
     return QStringLiteral(
@@ -176,4 +176,4 @@ Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
     return static_cast<SnapshotFeed*>(feed);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -13,7 +13,7 @@
 #include "collector/common/result.hpp"
 #include "collector/common/time.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 class SnapshotFeed;
 
@@ -39,4 +39,4 @@ QString gui_usage();
 // recording). The caller owns the feed.
 Result<SnapshotFeed*> make_feed(const GuiOptions& options, QObject* parent = nullptr);
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 namespace {
 qint64 to_ms(Duration d) {
@@ -86,4 +86,4 @@ void PlaybackFeed::update_status() {
                                    .arg(speed_));
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -8,7 +8,7 @@
 #include "gui/client/snapshot_feed.hpp"
 #include "gui/client/timeline.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 class PlaybackFeed final : public SnapshotFeed {
     Q_OBJECT
@@ -48,4 +48,4 @@ private:
     Duration position_{};
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

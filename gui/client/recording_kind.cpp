@@ -4,7 +4,7 @@
 
 #include "collector/replay/recording_format.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 RecordingKind detect_recording_kind(std::string_view text) {
     // The first line that is not blank. A snapshot is never a one-line object naming this format,
@@ -28,4 +28,4 @@ RecordingKind detect_recording_kind(std::string_view text) {
     return RecordingKind::snapshots;
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -6,10 +6,10 @@
 
 #include <string_view>
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 enum class RecordingKind { observations, snapshots };
 
 RecordingKind detect_recording_kind(std::string_view text);
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

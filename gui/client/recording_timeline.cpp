@@ -4,7 +4,7 @@
 
 #include "collector/replay/replay_source.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(replay::Recording recording,
                                                                 const std::string& name) {
@@ -35,4 +35,4 @@ Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(std::string_view
     return make_recording_timeline(std::move(*rec), name);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

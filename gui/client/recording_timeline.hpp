@@ -11,7 +11,7 @@
 #include "collector/replay/recording_reader.hpp"
 #include "gui/client/engine_timeline.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 // Fails when the recording holds no observations. `name` says where it came from (a path).
 Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(replay::Recording recording,
@@ -22,4 +22,4 @@ Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(replay::Recordin
 Result<std::unique_ptr<EngineTimeline>> make_recording_timeline(std::string_view text,
                                                                 const std::string& name);
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

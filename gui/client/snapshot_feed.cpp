@@ -1,6 +1,6 @@
 #include "gui/client/snapshot_feed.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 SnapshotFeed::~SnapshotFeed() = default;
 
@@ -11,4 +11,4 @@ void SnapshotFeed::set_status(FeedHealth health, const QString& text) {
     Q_EMIT statusChanged(health, text);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

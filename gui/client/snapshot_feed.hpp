@@ -7,7 +7,7 @@
 
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 enum class FeedHealth { connecting, ok, failing };
 
@@ -26,7 +26,7 @@ public:
 
 Q_SIGNALS:
     void snapshotReady(rdmadiag::SnapshotPtr snapshot);
-    void statusChanged(rdmadiag::gui::FeedHealth health, const QString& text);
+    void statusChanged(rdmadiag::gui::client::FeedHealth health, const QString& text);
 
 protected:
     void set_status(FeedHealth health, const QString& text);
@@ -36,4 +36,4 @@ private:
     QString status_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -4,7 +4,7 @@
 
 #include "collector/json/snapshot_json.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 namespace {
 
@@ -71,4 +71,4 @@ SnapshotPtr SnapshotTimeline::seek(Duration offset) {
     return *std::prev(it);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

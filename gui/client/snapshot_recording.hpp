@@ -10,7 +10,7 @@
 #include "collector/common/result.hpp"
 #include "gui/client/timeline.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 struct SnapshotRecording {
     std::vector<SnapshotPtr> snapshots;  // by time
@@ -34,4 +34,4 @@ private:
     std::string description_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -6,7 +6,7 @@
 
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 
 class Timeline {
 public:
@@ -18,4 +18,4 @@ public:
     virtual std::string description() const = 0;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -1,6 +1,6 @@
 #include "gui/models/counter_history.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 void CounterHistory::add(const Snapshot& snapshot) {
     if (any_ && snapshot.time <= last_) return;
@@ -38,4 +38,4 @@ std::vector<std::string> CounterHistory::counters(const PortRef& port) const {
     return out;
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -10,7 +10,7 @@
 
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 struct CounterPoint {
     TimePoint time;
@@ -39,4 +39,4 @@ private:
     std::map<std::pair<PortRef, std::string>, std::deque<CounterPoint>> series_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

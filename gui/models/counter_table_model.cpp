@@ -5,7 +5,7 @@
 #include "collector/model/counter.hpp"
 #include "gui/models/display_text.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 void CounterTableModel::set_port(const PortSnapshot* port, TimePoint now) {
     const std::optional<PortRef> ref = port ? std::optional<PortRef>(port->ref) : std::nullopt;
@@ -97,4 +97,4 @@ QVariant CounterTableModel::headerData(int section, Qt::Orientation orientation,
     return QString::fromLatin1(kNames[section]);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -8,7 +8,7 @@
 #include "collector/model/snapshot.hpp"
 #include "gui/models/keyed_table_model.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 class CounterTableModel final : public KeyedTableModel {
 public:
@@ -42,4 +42,4 @@ private:
     TimePoint now_{};
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -1,6 +1,6 @@
 #include "gui/models/dashboard_models.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 DashboardModels::DashboardModels() = default;
 
@@ -56,4 +56,4 @@ std::optional<PortRef> default_port(const Snapshot& snapshot) {
     return first ? std::optional<PortRef>(first->ref) : std::nullopt;
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

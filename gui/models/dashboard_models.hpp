@@ -15,7 +15,7 @@
 #include "gui/models/pkey_table_model.hpp"
 #include "gui/models/port_tree_model.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 class DashboardModels {
 public:
@@ -49,4 +49,4 @@ private:
 // with an active finding, else the first port with a P_Key table, else the first port.
 std::optional<PortRef> default_port(const Snapshot& snapshot);
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

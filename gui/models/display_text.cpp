@@ -4,7 +4,7 @@
 
 #include "collector/model/pkey.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 QString qs(std::string_view text) {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
@@ -84,4 +84,4 @@ QColor severity_background(Severity s) {
     return {};
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -11,7 +11,7 @@
 #include "collector/common/time.hpp"
 #include "collector/model/finding.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 QString qs(std::string_view text);
 // "14:29:06" for today-ish displays; the full RFC 3339 form is in the tooltip.
@@ -30,4 +30,4 @@ bool is_priority_rule(std::string_view rule);
 QColor severity_color(Severity s);       // badge colour
 QColor severity_background(Severity s);  // light row tint
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

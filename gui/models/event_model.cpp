@@ -2,7 +2,7 @@
 
 #include "gui/models/display_text.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 void EventModel::set_events(const std::vector<EventRecord>& events) {
     std::vector<EventRecord> next(events.rbegin(), events.rend());
@@ -79,4 +79,4 @@ QVariant EventModel::headerData(int section, Qt::Orientation orientation, int ro
     return QString::fromLatin1(kNames[section]);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -6,7 +6,7 @@
 #include "collector/model/snapshot.hpp"
 #include "gui/models/keyed_table_model.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 class EventModel final : public KeyedTableModel {
 public:
@@ -36,4 +36,4 @@ private:
     std::vector<EventRecord> rows_;  // newest first
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -4,7 +4,7 @@
 
 #include "gui/models/display_text.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 void sort_findings_for_display(std::vector<Finding>& findings) {
     std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
@@ -103,4 +103,4 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
     return {};
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

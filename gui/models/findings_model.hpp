@@ -7,7 +7,7 @@
 #include "collector/model/finding.hpp"
 #include "gui/models/keyed_table_model.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 class FindingsModel final : public KeyedTableModel {
 public:
@@ -46,4 +46,4 @@ private:
 // The order the panel shows findings in by default.
 void sort_findings_for_display(std::vector<Finding>& findings);
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

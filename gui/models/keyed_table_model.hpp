@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 class KeyedTableModel : public QAbstractTableModel {
 public:
@@ -33,4 +33,4 @@ protected:
     }
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

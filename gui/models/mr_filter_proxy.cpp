@@ -2,7 +2,7 @@
 
 #include "gui/models/mr_table_model.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 MrFilterProxy::MrFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {
     setSortRole(MrTableModel::SortRole);
@@ -32,4 +32,4 @@ bool MrFilterProxy::filterAcceptsRow(int source_row, const QModelIndex& source_p
     return QSortFilterProxyModel::filterAcceptsRow(source_row, source_parent);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

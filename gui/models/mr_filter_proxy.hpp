@@ -4,7 +4,7 @@
 
 #include <QSortFilterProxyModel>
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 class MrFilterProxy final : public QSortFilterProxyModel {
 public:
@@ -24,4 +24,4 @@ private:
     QString state_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -4,7 +4,7 @@
 
 #include "gui/models/display_text.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 namespace {
 constexpr std::string_view kNeedsDereg = "mr.needs_dereg";
@@ -122,4 +122,4 @@ QVariant MrTableModel::headerData(int section, Qt::Orientation orientation, int 
     return QString::fromLatin1(kNames[section]);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

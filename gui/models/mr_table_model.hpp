@@ -8,7 +8,7 @@
 #include "collector/model/snapshot.hpp"
 #include "gui/models/keyed_table_model.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 class MrTableModel final : public KeyedTableModel {
 public:
@@ -53,4 +53,4 @@ private:
     TimePoint now_{};
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

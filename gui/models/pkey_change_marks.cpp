@@ -1,6 +1,6 @@
 #include "gui/models/pkey_change_marks.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 void PKeyChangeMarks::update(const Snapshot& snapshot) {
     for (const auto& d : snapshot.devices) {
@@ -21,4 +21,4 @@ std::deque<TimePoint> PKeyChangeMarks::change_times(const PortRef& port) const {
     return it == ports_.end() ? std::deque<TimePoint>{} : it->second;
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -8,7 +8,7 @@
 
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 class PKeyChangeMarks {
 public:
@@ -25,4 +25,4 @@ private:
     std::map<PortRef, std::deque<TimePoint>> ports_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -4,7 +4,7 @@
 
 #include "gui/models/display_text.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 namespace {
 
@@ -236,4 +236,4 @@ QVariant PKeyTableModel::headerData(int section, Qt::Orientation orientation, in
     return {};
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

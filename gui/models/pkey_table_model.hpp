@@ -11,7 +11,7 @@
 #include "collector/model/snapshot.hpp"
 #include "gui/models/keyed_table_model.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 class PKeyTableModel final : public KeyedTableModel {
 public:
@@ -76,4 +76,4 @@ private:
     std::vector<Row> rows_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -2,7 +2,7 @@
 
 #include "gui/models/display_text.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 namespace {
 
@@ -196,4 +196,4 @@ QVariant PortTreeModel::headerData(int section, Qt::Orientation orientation, int
     return {};
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

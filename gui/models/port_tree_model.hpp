@@ -8,7 +8,7 @@
 
 #include "collector/model/snapshot.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 
 class PortTreeModel final : public QAbstractItemModel {
 public:
@@ -56,4 +56,4 @@ private:
     std::vector<DeviceNode> devices_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

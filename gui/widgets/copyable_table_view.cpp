@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
 CopyableTableView::CopyableTableView(QWidget* parent) : QTableView(parent) {
     setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -73,4 +73,4 @@ void CopyableTableView::keyPressEvent(QKeyEvent* event) {
     QTableView::keyPressEvent(event);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

@@ -4,7 +4,7 @@
 
 #include <QTableView>
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
 class CopyableTableView final : public QTableView {
     Q_OBJECT
@@ -19,4 +19,4 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

@@ -11,7 +11,7 @@
 #include "gui/models/counter_history.hpp"
 #include "gui/models/display_text.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
 namespace {
 qint64 ms_of(TimePoint t) {
@@ -41,10 +41,10 @@ void CounterChart::clear_chart(const QString& why) {
     chart()->setTitle(why);
 }
 
-void CounterChart::show_counters(const CounterHistory& history, const PortRef& port,
+void CounterChart::show_counters(const models::CounterHistory& history, const PortRef& port,
                                  const std::vector<std::string>& counters,
                                  const std::deque<TimePoint>& pkey_changes) {
-    clear_chart(tr("%1: counter totals").arg(qs(port.to_string())));
+    clear_chart(tr("%1: counter totals").arg(models::qs(port.to_string())));
     qint64 t0 = std::numeric_limits<qint64>::max();
     qint64 t1 = std::numeric_limits<qint64>::min();
     double ymax = 1;
@@ -53,7 +53,7 @@ void CounterChart::show_counters(const CounterHistory& history, const PortRef& p
         const auto* points = history.series(port, name);
         if (!points || points->empty()) continue;
         auto* s = new QLineSeries;
-        s->setName(qs(name));
+        s->setName(models::qs(name));
         for (const auto& p : *points) {
             const qint64 x = ms_of(p.time);
             s->append(static_cast<qreal>(x), static_cast<qreal>(p.total));
@@ -64,7 +64,8 @@ void CounterChart::show_counters(const CounterHistory& history, const PortRef& p
         lines.push_back(s);
     }
     if (lines.empty()) {
-        clear_chart(tr("No history yet for the selected counters of %1").arg(qs(port.to_string())));
+        clear_chart(
+            tr("No history yet for the selected counters of %1").arg(models::qs(port.to_string())));
         return;
     }
     if (t1 <= t0) t1 = t0 + 1000;
@@ -107,4 +108,4 @@ void CounterChart::show_counters(const CounterHistory& history, const PortRef& p
     }
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

@@ -11,16 +11,18 @@
 #include "collector/common/time.hpp"
 #include "collector/model/port_ref.hpp"
 
-namespace rdmadiag::gui {
-
+namespace rdmadiag::gui::models {
 class CounterHistory;
+}  // namespace rdmadiag::gui::models
+
+namespace rdmadiag::gui::widgets {
 
 class CounterChart final : public QChartView {
     Q_OBJECT
 public:
     explicit CounterChart(QWidget* parent = nullptr);
 
-    void show_counters(const CounterHistory& history, const PortRef& port,
+    void show_counters(const models::CounterHistory& history, const PortRef& port,
                        const std::vector<std::string>& counters,
                        const std::deque<TimePoint>& pkey_changes);
     void clear_chart(const QString& why);
@@ -32,4 +34,4 @@ private:
     int marks_ = 0;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

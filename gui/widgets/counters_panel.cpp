@@ -10,12 +10,12 @@
 #include "gui/widgets/counter_chart.hpp"
 #include "gui/widgets/filtered_table.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
-CountersPanel::CountersPanel(DashboardModels& models, QWidget* parent)
+CountersPanel::CountersPanel(models::DashboardModels& models, QWidget* parent)
     : QWidget(parent),
       models_(models),
-      table_(new FilteredTable(&models.counters, CounterTableModel::SortRole,
+      table_(new FilteredTable(&models.counters, models::CounterTableModel::SortRole,
                                tr("Filter counters (Ctrl+F); select rows to chart them"), this)),
       chart_(new CounterChart(this)) {
     table_->view()->setObjectName(QStringLiteral("counterView"));
@@ -36,7 +36,8 @@ CountersPanel::CountersPanel(DashboardModels& models, QWidget* parent)
 std::vector<std::string> CountersPanel::charted() const {
     std::vector<std::string> names;
     for (const QModelIndex& i : table_->view()->selectionModel()->selectedRows()) {
-        names.push_back(i.data(CounterTableModel::CounterNameRole).toString().toStdString());
+        names.push_back(
+            i.data(models::CounterTableModel::CounterNameRole).toString().toStdString());
     }
     if (!names.empty()) return names;
     // Nothing chosen: the P_Key violation counters, the ones this tool is about.
@@ -60,4 +61,4 @@ void CountersPanel::refresh() {
                           models_.pkey_changes.change_times(*port));
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

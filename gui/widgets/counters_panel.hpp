@@ -5,16 +5,19 @@
 #include <set>
 #include <string>
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
+class DashboardModels;
+}  // namespace rdmadiag::gui::models
+
+namespace rdmadiag::gui::widgets {
 
 class CounterChart;
-class DashboardModels;
 class FilteredTable;
 
 class CountersPanel final : public QWidget {
     Q_OBJECT
 public:
-    CountersPanel(DashboardModels& models, QWidget* parent = nullptr);
+    CountersPanel(models::DashboardModels& models, QWidget* parent = nullptr);
 
     void refresh();  // after the models were updated
     FilteredTable* table() const { return table_; }
@@ -23,9 +26,9 @@ public:
 private:
     std::vector<std::string> charted() const;
 
-    DashboardModels& models_;
+    models::DashboardModels& models_;
     FilteredTable* table_;
     CounterChart* chart_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

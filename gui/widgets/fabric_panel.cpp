@@ -13,9 +13,9 @@
 #include "gui/models/display_text.hpp"
 #include "gui/widgets/copyable_table_view.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
-FabricPanel::FabricPanel(DashboardModels& models, QWidget* parent)
+FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     : QWidget(parent),
       models_(models),
       tree_(new QTreeView(this)),
@@ -28,18 +28,19 @@ FabricPanel::FabricPanel(DashboardModels& models, QWidget* parent)
     tree_->setUniformRowHeights(true);
     tree_->setAllColumnsShowFocus(true);
     tree_->header()->setStretchLastSection(false);
-    tree_->header()->setSectionResizeMode(PortTreeModel::NameColumn, QHeaderView::Stretch);
-    tree_->header()->setSectionResizeMode(PortTreeModel::RateColumn, QHeaderView::ResizeToContents);
-    tree_->header()->setSectionResizeMode(PortTreeModel::StateColumn,
+    tree_->header()->setSectionResizeMode(models::PortTreeModel::NameColumn, QHeaderView::Stretch);
+    tree_->header()->setSectionResizeMode(models::PortTreeModel::RateColumn,
                                           QHeaderView::ResizeToContents);
-    tree_->header()->setSectionResizeMode(PortTreeModel::HealthColumn,
+    tree_->header()->setSectionResizeMode(models::PortTreeModel::StateColumn,
+                                          QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(models::PortTreeModel::HealthColumn,
                                           QHeaderView::ResizeToContents);
 
     pkey_view_->setObjectName(QStringLiteral("pkeyView"));
     pkey_proxy_->setSourceModel(&models_.pkeys);
-    pkey_proxy_->setSortRole(PKeyTableModel::SortRole);
+    pkey_proxy_->setSortRole(models::PKeyTableModel::SortRole);
     pkey_view_->setModel(pkey_proxy_);
-    pkey_view_->sortByColumn(PKeyTableModel::IndexColumn, Qt::AscendingOrder);
+    pkey_view_->sortByColumn(models::PKeyTableModel::IndexColumn, Qt::AscendingOrder);
     pkey_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     pkey_view_->horizontalHeader()->setStretchLastSection(true);
 
@@ -98,7 +99,7 @@ void FabricPanel::refresh() {
             syncing_ = false;
         }
     }
-    title_->setText(port ? tr("<b>P_Key table of %1</b>").arg(qs(port->to_string()))
+    title_->setText(port ? tr("<b>P_Key table of %1</b>").arg(models::qs(port->to_string()))
                          : tr("<b>P_Key table</b>: select a port"));
     cache_->setText(models_.pkeys.cache_summary());
     switch (models_.pkeys.cache_judgement()) {
@@ -116,4 +117,4 @@ void FabricPanel::refresh() {
     }
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

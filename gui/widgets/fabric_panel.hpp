@@ -11,15 +11,18 @@ class QLabel;
 class QTreeView;
 class QSortFilterProxyModel;
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
+class DashboardModels;
+}  // namespace rdmadiag::gui::models
+
+namespace rdmadiag::gui::widgets {
 
 class CopyableTableView;
-class DashboardModels;
 
 class FabricPanel final : public QWidget {
     Q_OBJECT
 public:
-    FabricPanel(DashboardModels& models, QWidget* parent = nullptr);
+    FabricPanel(models::DashboardModels& models, QWidget* parent = nullptr);
 
     void refresh();  // after the models were updated
     void show_port(const PortRef& port);
@@ -32,7 +35,7 @@ Q_SIGNALS:
     void portSelected();
 
 private:
-    DashboardModels& models_;
+    models::DashboardModels& models_;
     QTreeView* tree_;
     QLabel* title_;
     QLabel* cache_;
@@ -41,4 +44,4 @@ private:
     bool syncing_ = false;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

@@ -7,7 +7,7 @@
 
 #include "gui/widgets/copyable_table_view.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
 FilteredTable::FilteredTable(QAbstractItemModel* source, int sort_role, const QString& placeholder,
                              QWidget* parent, QSortFilterProxyModel* proxy)
@@ -55,4 +55,4 @@ FilteredTable::FilteredTable(QAbstractItemModel* source, int sort_role, const QS
     setFocusProxy(view_);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

@@ -8,7 +8,7 @@
 class QLineEdit;
 class QHBoxLayout;
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
 class CopyableTableView;
 
@@ -33,4 +33,4 @@ private:
     QHBoxLayout* bar_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

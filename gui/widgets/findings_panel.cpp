@@ -9,14 +9,14 @@
 #include "gui/widgets/copyable_table_view.hpp"
 #include "gui/widgets/filtered_table.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
-FindingsPanel::FindingsPanel(FindingsModel* model, QWidget* parent)
+FindingsPanel::FindingsPanel(models::FindingsModel* model, QWidget* parent)
     : QWidget(parent),
       model_(model),
       headline_(new QLabel(this)),
-      table_(
-          new FilteredTable(model, FindingsModel::SortRole, tr("Filter findings (Ctrl+F)"), this)),
+      table_(new FilteredTable(model, models::FindingsModel::SortRole,
+                               tr("Filter findings (Ctrl+F)"), this)),
       detail_(new QLabel(this)) {
     headline_->setTextFormat(Qt::RichText);
     table_->bar()->insertWidget(0, headline_, 3);
@@ -31,10 +31,10 @@ FindingsPanel::FindingsPanel(FindingsModel* model, QWidget* parent)
     auto* header = view->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
     const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    view->setColumnWidth(FindingsModel::SeverityColumn, em * 6);
-    view->setColumnWidth(FindingsModel::RuleColumn, em * 14);
-    view->setColumnWidth(FindingsModel::SubjectColumn, em * 14);
-    view->setColumnWidth(FindingsModel::SinceColumn, em * 8);
+    view->setColumnWidth(models::FindingsModel::SeverityColumn, em * 6);
+    view->setColumnWidth(models::FindingsModel::RuleColumn, em * 14);
+    view->setColumnWidth(models::FindingsModel::SubjectColumn, em * 14);
+    view->setColumnWidth(models::FindingsModel::SinceColumn, em * 8);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -48,7 +48,7 @@ FindingsPanel::FindingsPanel(FindingsModel* model, QWidget* parent)
         const auto src = table_->proxy()->mapToSource(index);
         const Finding* f = model_->finding_at(src.row());
         if (f && f->subject.port) {
-            Q_EMIT portActivated(qs(f->subject.device), static_cast<int>(*f->subject.port));
+            Q_EMIT portActivated(models::qs(f->subject.device), static_cast<int>(*f->subject.port));
         }
     });
 }
@@ -60,7 +60,7 @@ void FindingsPanel::refresh() {
     for (const auto& f : model_->findings()) {
         if (f.severity == Severity::critical) ++critical;
         if (f.severity == Severity::warning) ++warning;
-        if (is_priority_rule(f.rule)) ++priority;
+        if (models::is_priority_rule(f.rule)) ++priority;
     }
     if (model_->findings().empty()) {
         headline_->setText(tr("<b>Findings</b>: none active. The fabric looks healthy."));
@@ -85,9 +85,9 @@ void FindingsPanel::show_detail() {
         detail_->clear();
         return;
     }
-    detail_->setText(
-        tr("%1 on %2: %3\nAdvice: %4")
-            .arg(qs(f->rule), qs(f->subject.to_string()), qs(f->evidence), qs(f->advice)));
+    detail_->setText(tr("%1 on %2: %3\nAdvice: %4")
+                         .arg(models::qs(f->rule), models::qs(f->subject.to_string()),
+                              models::qs(f->evidence), models::qs(f->advice)));
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

@@ -6,15 +6,18 @@
 
 class QLabel;
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
+class FindingsModel;
+}  // namespace rdmadiag::gui::models
+
+namespace rdmadiag::gui::widgets {
 
 class FilteredTable;
-class FindingsModel;
 
 class FindingsPanel final : public QWidget {
     Q_OBJECT
 public:
-    FindingsPanel(FindingsModel* model, QWidget* parent = nullptr);
+    FindingsPanel(models::FindingsModel* model, QWidget* parent = nullptr);
 
     FilteredTable* table() const { return table_; }
     // Called after the model was updated: headline counts and the detail of the current row.
@@ -27,10 +30,10 @@ Q_SIGNALS:
 private:
     void show_detail();
 
-    FindingsModel* model_;
+    models::FindingsModel* model_;
     QLabel* headline_;
     FilteredTable* table_;
     QLabel* detail_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

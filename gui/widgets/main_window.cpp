@@ -20,16 +20,16 @@
 #include "gui/widgets/mr_panel.hpp"
 #include "gui/widgets/playback_bar.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
-MainWindow::MainWindow(SnapshotFeed* feed, QWidget* parent)
+MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
     : QMainWindow(parent),
       feed_(feed),
       findings_(new FindingsPanel(&models_.findings, this)),
       tabs_(new QTabWidget(this)),
       fabric_(new FabricPanel(models_, this)),
       counters_(new CountersPanel(models_, this)),
-      events_(new FilteredTable(&models_.events, EventModel::SortRole,
+      events_(new FilteredTable(&models_.events, models::EventModel::SortRole,
                                 tr("Filter events (Ctrl+F): PKEY_CHANGE, mlx5_0, ..."), this)),
       mrs_(new MrPanel(&models_.mrs, this)),
       connection_(new QLabel(this)),
@@ -55,7 +55,7 @@ MainWindow::MainWindow(SnapshotFeed* feed, QWidget* parent)
     split->setChildrenCollapsible(false);
     setCentralWidget(split);
 
-    if (auto* playback = qobject_cast<PlaybackFeed*>(feed_)) {
+    if (auto* playback = qobject_cast<client::PlaybackFeed*>(feed_)) {
         auto* bar = addToolBar(tr("Playback"));
         bar->setObjectName(QStringLiteral("playbackBar"));
         bar->setMovable(false);
@@ -86,8 +86,8 @@ MainWindow::MainWindow(SnapshotFeed* feed, QWidget* parent)
     connect(quit, &QAction::triggered, this, &QWidget::close);
     addAction(quit);
 
-    connect(feed_, &SnapshotFeed::snapshotReady, this, &MainWindow::show_snapshot);
-    connect(feed_, &SnapshotFeed::statusChanged, this, &MainWindow::on_status);
+    connect(feed_, &client::SnapshotFeed::snapshotReady, this, &MainWindow::show_snapshot);
+    connect(feed_, &client::SnapshotFeed::statusChanged, this, &MainWindow::on_status);
     connect(findings_, &FindingsPanel::portActivated, this, [this](const QString& dev, int port) {
         fabric_->show_port(PortRef{dev.toStdString(), static_cast<uint32_t>(port)});
         tabs_->setCurrentWidget(fabric_);
@@ -117,20 +117,20 @@ void MainWindow::refresh_panels() {
     mrs_->refresh();
     if (s) {
         snapshot_info_->setText(
-            tr("snapshot #%1 at %2 UTC").arg(s->sequence).arg(clock_text(s->time)));
+            tr("snapshot #%1 at %2 UTC").arg(s->sequence).arg(models::clock_text(s->time)));
     }
 }
 
-void MainWindow::on_status(FeedHealth health, const QString& text) {
+void MainWindow::on_status(client::FeedHealth health, const QString& text) {
     QString style;
     switch (health) {
-        case FeedHealth::ok:
+        case client::FeedHealth::ok:
             style = QStringLiteral("QLabel { color: #1b5e20; }");
             break;
-        case FeedHealth::connecting:
+        case client::FeedHealth::connecting:
             style = QStringLiteral("QLabel { color: #e65100; }");
             break;
-        case FeedHealth::failing:
+        case client::FeedHealth::failing:
             style = QStringLiteral("QLabel { color: #ffffff; background: #c62828; padding: 2px; }");
             break;
     }
@@ -138,4 +138,4 @@ void MainWindow::on_status(FeedHealth health, const QString& text) {
     connection_->setText(text);
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

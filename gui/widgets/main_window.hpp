@@ -12,7 +12,7 @@
 class QLabel;
 class QTabWidget;
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
 class CountersPanel;
 class FabricPanel;
@@ -24,13 +24,13 @@ class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
     // Takes ownership of the feed; call start() to begin.
-    explicit MainWindow(SnapshotFeed* feed, QWidget* parent = nullptr);
+    explicit MainWindow(client::SnapshotFeed* feed, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     void start();
     void show_snapshot(SnapshotPtr snapshot);
 
-    DashboardModels& models() { return models_; }
+    models::DashboardModels& models() { return models_; }
     FindingsPanel* findings_panel() const { return findings_; }
     FabricPanel* fabric_panel() const { return fabric_; }
     CountersPanel* counters_panel() const { return counters_; }
@@ -38,14 +38,14 @@ public:
     MrPanel* mr_panel() const { return mrs_; }
     QTabWidget* tabs() const { return tabs_; }
     QLabel* connection_label() const { return connection_; }
-    SnapshotFeed* feed() const { return feed_; }
+    client::SnapshotFeed* feed() const { return feed_; }
 
 private:
-    void on_status(FeedHealth health, const QString& text);
+    void on_status(client::FeedHealth health, const QString& text);
     void refresh_panels();
 
-    DashboardModels models_;
-    SnapshotFeed* feed_;
+    models::DashboardModels models_;
+    client::SnapshotFeed* feed_;
     FindingsPanel* findings_;
     QTabWidget* tabs_;
     FabricPanel* fabric_;
@@ -56,4 +56,4 @@ private:
     QLabel* snapshot_info_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

@@ -12,22 +12,22 @@
 #include "gui/widgets/copyable_table_view.hpp"
 #include "gui/widgets/filtered_table.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
-MrPanel::MrPanel(MrTableModel* model, QWidget* parent)
+MrPanel::MrPanel(models::MrTableModel* model, QWidget* parent)
     : QWidget(parent),
       model_(model),
-      proxy_(new MrFilterProxy(this)),
-      table_(new FilteredTable(model, MrTableModel::SortRole, tr("Filter MRs (Ctrl+F)"), this,
-                               proxy_)),
+      proxy_(new models::MrFilterProxy(this)),
+      table_(new FilteredTable(model, models::MrTableModel::SortRole, tr("Filter MRs (Ctrl+F)"),
+                               this, proxy_)),
       state_(new QComboBox(this)),
       advice_(new QLabel(this)) {
     state_->addItem(tr("All states"), QString());
     state_->addItem(tr("Flagged (needs dereg / unknown)"),
-                    QString::fromLatin1(MrFilterProxy::kFlagged));
+                    QString::fromLatin1(models::MrFilterProxy::kFlagged));
     for (auto s : {MrState::valid, MrState::invalid, MrState::unknown, MrState::stuck,
                    MrState::deregistered}) {
-        state_->addItem(qs(to_string(s)), qs(to_string(s)));
+        state_->addItem(models::qs(to_string(s)), models::qs(to_string(s)));
     }
     state_->setObjectName(QStringLiteral("mrStateFilter"));
     connect(state_, &QComboBox::currentIndexChanged, this,
@@ -58,7 +58,7 @@ void MrPanel::refresh() {
 
 void MrPanel::show_advice() {
     const QModelIndex current = table_->view()->currentIndex();
-    const MrTableModel::Row* row =
+    const models::MrTableModel::Row* row =
         current.isValid() ? model_->row_at(proxy_->mapToSource(current).row()) : nullptr;
     if (!row) {
         for (int r = 0; r < model_->rowCount(); ++r) {
@@ -69,22 +69,23 @@ void MrPanel::show_advice() {
         }
     }
     if (!row || row->mr.advice.empty()) {
-        advice_->setText(row ? tr("MR %1 on %2: %3, nothing to do.")
-                                   .arg(row->mr.mr)
-                                   .arg(qs(row->mr.device), qs(to_string(row->mr.state)))
-                             : QString());
+        advice_->setText(
+            row ? tr("MR %1 on %2: %3, nothing to do.")
+                      .arg(row->mr.mr)
+                      .arg(models::qs(row->mr.device), models::qs(to_string(row->mr.state)))
+                : QString());
         advice_->setStyleSheet(QString());
         return;
     }
     advice_->setText(tr("MR %1 on %2 (%3)%4: %5")
                          .arg(row->mr.mr)
-                         .arg(qs(row->mr.device), qs(row->mr.owner.name),
+                         .arg(models::qs(row->mr.device), models::qs(row->mr.owner.name),
                               row->needs_dereg ? tr(" needs deregistration") : QString(),
-                              qs(row->mr.advice)));
+                              models::qs(row->mr.advice)));
     advice_->setStyleSheet(
         row->needs_dereg
             ? QStringLiteral("QLabel { background: #fde0e0; color: #8e0000; padding: 3px; }")
             : QString());
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

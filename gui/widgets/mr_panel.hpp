@@ -7,30 +7,33 @@
 class QComboBox;
 class QLabel;
 
-namespace rdmadiag::gui {
-
-class FilteredTable;
+namespace rdmadiag::gui::models {
 class MrFilterProxy;
 class MrTableModel;
+}  // namespace rdmadiag::gui::models
+
+namespace rdmadiag::gui::widgets {
+
+class FilteredTable;
 
 class MrPanel final : public QWidget {
     Q_OBJECT
 public:
-    MrPanel(MrTableModel* model, QWidget* parent = nullptr);
+    MrPanel(models::MrTableModel* model, QWidget* parent = nullptr);
 
     void refresh();
     FilteredTable* table() const { return table_; }
     QComboBox* state_box() const { return state_; }
-    MrFilterProxy* proxy() const { return proxy_; }
+    models::MrFilterProxy* proxy() const { return proxy_; }
 
 private:
     void show_advice();
 
-    MrTableModel* model_;
-    MrFilterProxy* proxy_;
+    models::MrTableModel* model_;
+    models::MrFilterProxy* proxy_;
     FilteredTable* table_;
     QComboBox* state_;
     QLabel* advice_;
 };
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

@@ -9,9 +9,9 @@
 
 #include "gui/client/playback_feed.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 
-PlaybackBar::PlaybackBar(PlaybackFeed* feed, QWidget* parent)
+PlaybackBar::PlaybackBar(client::PlaybackFeed* feed, QWidget* parent)
     : QWidget(parent),
       feed_(feed),
       play_(new QToolButton(this)),
@@ -28,7 +28,7 @@ PlaybackBar::PlaybackBar(PlaybackFeed* feed, QWidget* parent)
             feed_->play();
         }
     });
-    connect(feed_, &PlaybackFeed::playingChanged, this, [this](bool playing) {
+    connect(feed_, &client::PlaybackFeed::playingChanged, this, [this](bool playing) {
         play_->setIcon(
             style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
     });
@@ -48,7 +48,7 @@ PlaybackBar::PlaybackBar(PlaybackFeed* feed, QWidget* parent)
         if (action == QAbstractSlider::SliderMove) return;
         feed_->seek(std::chrono::milliseconds(slider_->sliderPosition()));
     });
-    connect(feed_, &PlaybackFeed::positionChanged, this, &PlaybackBar::on_position);
+    connect(feed_, &client::PlaybackFeed::positionChanged, this, &PlaybackBar::on_position);
     time_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0000s / 0000s")));
 
     auto* layout = new QHBoxLayout(this);
@@ -66,4 +66,4 @@ void PlaybackBar::on_position(qint64 position_ms, qint64 length_ms) {
     time_->setText(QStringLiteral("%1s / %2s").arg(position_ms / 1000).arg(length_ms / 1000));
 }
 
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

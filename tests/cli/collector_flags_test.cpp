@@ -40,8 +40,8 @@ std::vector<std::vector<std::string>> selections(std::vector<std::string> args) 
         none.names = std::move(names);
         return none;
     };
-    ExitCode exit;
-    register_commands(app, ctx, exit);
+    commands::ExitCode exit;
+    commands::register_commands(app, ctx, exit);
     std::reverse(args.begin(), args.end());
     testing::internal::CaptureStdout();
     testing::internal::CaptureStderr();
@@ -122,15 +122,15 @@ TEST(CollectorFlags, ServeSelectsWithTheSameFlagsOverItsConfigFile) {
     CLI::App app;
     sources::SourceRegistry registry;
     builtin::register_builtin_sources(registry);
-    ServeFlags flags;
-    add_serve_flags(app, flags, registry);
+    commands::ServeFlags flags;
+    commands::add_serve_flags(app, flags, registry);
     const std::string file = record_file() + ".yml";
     {
         std::ofstream out(file);
         out << "sources:\n  sysfs: true\n  probe: false\npath:\n  sysfs: /from/file\n";
     }
     app.parse("--config.file " + file + " --source.probe --no-source.sysfs", false);
-    auto config = resolve_serve_config(flags);
+    auto config = commands::resolve_serve_config(flags);
     std::filesystem::remove(file);
     ASSERT_TRUE(config.ok()) << config.error().message;
     auto names = runtime::select_sources(registry, config->collector);

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "gen_api_fixture: %s\n", start.error().message.c_str());
         return 2;
     }
-    auto timeline = rdmadiag::gui::make_scenario_timeline(argv[1], *start);
+    auto timeline = rdmadiag::gui::client::make_scenario_timeline(argv[1], *start);
     if (!timeline) {
         std::fprintf(stderr, "gen_api_fixture: %s\n", timeline.error().message.c_str());
         return 1;

@@ -16,7 +16,7 @@
 #include "collector/runtime/open_sources.hpp"
 #include "collector/runtime/virtual_playback.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::commands {
 namespace {
 
 constexpr const char* kStart = "2026-01-01T00:00:00Z";
@@ -135,4 +135,4 @@ INSTANTIATE_TEST_SUITE_P(ShippedScenarios, RecordMatchesServe,
                          });
 
 }  // namespace
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::commands

@@ -7,7 +7,7 @@
 
 #include <thread>
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::remote {
 namespace {
 
 TEST(HttpUrl, ParsesHostPortPath) {
@@ -122,4 +122,4 @@ TEST(HttpGet, OversizedBodyIsRefused) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::remote

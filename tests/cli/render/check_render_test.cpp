@@ -4,7 +4,7 @@
 
 #include "tests/cli/render/sample_snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 namespace {
 
 Finding finding(const char* rule, Severity sev) {
@@ -68,4 +68,4 @@ TEST(CheckRender, NothingSeenIsUnknownWithTheReason) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -6,7 +6,7 @@
 #include "cli/render/status_render.hpp"
 #include "tests/cli/render/sample_snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 namespace {
 
 MrRecord mr(uint64_t id, MrState state) {
@@ -58,4 +58,4 @@ TEST(MrHealthRender, AProbeThatIsUpJudgesEvenWithoutTracefs) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 namespace {
 
 TimePoint at(int s) {
@@ -77,4 +77,4 @@ TEST(MrsRender, NothingSeenSaysWhere) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -4,7 +4,7 @@
 
 #include "tests/cli/render/sample_snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 namespace {
 
 PKeyDiff sample_diff() {
@@ -51,4 +51,4 @@ TEST(PKeyDiffRender, PortsWithAndWithoutChangesAndTheirCache) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

@@ -7,7 +7,7 @@
 #include "cli/render/table.hpp"
 #include "tests/cli/render/sample_snapshot.hpp"
 
-namespace rdmadiag::cli {
+namespace rdmadiag::cli::render {
 namespace {
 
 TEST(Table, AlignsColumnsAndTrimsTrailingSpace) {
@@ -88,4 +88,4 @@ TEST(EventsRender, TableAndLines) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::cli
+}  // namespace rdmadiag::cli::render

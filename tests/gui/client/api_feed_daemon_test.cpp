@@ -11,7 +11,7 @@
 #include "gui/client/api_feed.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 namespace {
 
 const QString kRdmadiag = QStringLiteral(RDMADIAG_BINARY_DIR "/cli/rdmadiag");
@@ -68,4 +68,4 @@ TEST(ApiFeedDaemon, ReadsALiveDaemonAndReportsWhenItGoesAway) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

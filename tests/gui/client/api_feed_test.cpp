@@ -8,7 +8,7 @@
 
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 namespace {
 
 // A one-route HTTP server on loopback that answers every request the way the test says.
@@ -154,4 +154,4 @@ TEST(ApiFeed, PeerThatHangsUpIsReportedNotFatal) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -4,7 +4,7 @@
 
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 namespace {
 
 const TimePoint kStart = testing::at_seconds(0);
@@ -63,4 +63,4 @@ TEST(EngineTimeline, SourceThatCannotRunIsAnError) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -6,7 +6,7 @@
 #include "gui/client/playback_feed.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 namespace {
 
 QStringList args(std::initializer_list<const char*> a) {
@@ -89,4 +89,4 @@ TEST(GuiOptions, FeedsForEachMode) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

@@ -7,7 +7,7 @@
 #include "gui/client/engine_timeline.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 namespace {
 
 std::unique_ptr<PlaybackFeed> scenario_feed(const std::string& name) {
@@ -51,4 +51,4 @@ TEST(PlaybackFeed, PlaysForwardAtItsSpeedAndStopsAtTheEnd) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

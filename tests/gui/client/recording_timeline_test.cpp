@@ -12,7 +12,7 @@
 #include "gui/client/recording_kind.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 namespace {
 
 std::string recording_path(const std::string& name) {
@@ -125,4 +125,4 @@ TEST(RecordingTimeline, MakeFeedTellsTheKindByContent) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

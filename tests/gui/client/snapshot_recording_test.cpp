@@ -5,7 +5,7 @@
 #include "collector/json/snapshot_json.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::client {
 namespace {
 
 TEST(SnapshotRecording, OneSavedApiAnswer) {
@@ -49,4 +49,4 @@ TEST(SnapshotRecording, NothingUsableIsAnError) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::client

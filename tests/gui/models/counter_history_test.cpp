@@ -7,7 +7,7 @@
 #include "gui/models/counter_table_model.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 namespace {
 
 Snapshot with_violations(int t, uint64_t total) {
@@ -83,4 +83,4 @@ TEST(CounterTableModel, RecordedApiAnswer) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -7,7 +7,7 @@
 #include "gui/client/engine_timeline.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 namespace {
 
 void test_all(DashboardModels& m, std::vector<std::unique_ptr<QAbstractItemModelTester>>& testers) {
@@ -36,7 +36,7 @@ TEST(DashboardModels, RecordedApiAnswersOneAfterAnother) {
 }
 
 TEST(DashboardModels, ScenarioPlaybackBuildsHistoryAndTheLastChange) {
-    auto t = make_scenario_timeline("default", testing::at_seconds(0));
+    auto t = client::make_scenario_timeline("default", testing::at_seconds(0));
     ASSERT_TRUE(t.ok());
     DashboardModels m;
     std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
@@ -88,4 +88,4 @@ TEST(DashboardModels, DefaultPortPrefersAStaleCache) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

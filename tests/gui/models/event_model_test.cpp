@@ -7,7 +7,7 @@
 
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 namespace {
 
 TEST(EventModel, NewestFirstWithEveryField) {
@@ -48,4 +48,4 @@ TEST(EventModel, RecordedApiAnswer) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -7,7 +7,7 @@
 
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 namespace {
 
 using testing::trouble_snapshot;
@@ -76,4 +76,4 @@ TEST(FindingsModel, SortRoleOrdersSeverityColumnByRank) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -8,7 +8,7 @@
 #include "gui/models/mr_filter_proxy.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 namespace {
 
 TEST(MrTableModel, StuckFirstFlaggedWithTheEnginesAdvice) {
@@ -86,4 +86,4 @@ TEST(MrTableModel, RecordedApiAnswer) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -8,7 +8,7 @@
 #include "gui/models/display_text.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 namespace {
 
 const PortSnapshot& port_of(const Snapshot& s) {
@@ -147,4 +147,4 @@ TEST(PKeyTableModel, RecordedApiAnswer) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

@@ -7,7 +7,7 @@
 
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::models {
 namespace {
 
 TEST(PortTreeModel, DevicesThenPortsWithWorstSeverityBadges) {
@@ -70,4 +70,4 @@ TEST(PortTreeModel, RecordedApiAnswer) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::models

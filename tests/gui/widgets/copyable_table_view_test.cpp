@@ -7,7 +7,7 @@
 #include <QStandardItemModel>
 #include <QTest>
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 namespace {
 
 TEST(CopyableTableView, CtrlCCopiesSelectedRowsAsTabSeparatedTextWithHeader) {
@@ -39,4 +39,4 @@ TEST(CopyableTableView, NothingSelectedCopiesNothing) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

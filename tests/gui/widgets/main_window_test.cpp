@@ -28,31 +28,32 @@
 #include "gui/widgets/mr_panel.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
-namespace rdmadiag::gui {
+namespace rdmadiag::gui::widgets {
 namespace {
 
 QString cell(QAbstractItemView* view, int row, int column, int role = Qt::DisplayRole) {
     return view->model()->index(row, column).data(role).toString();
 }
 
-PlaybackFeed* recording_feed(std::vector<Snapshot> snapshots) {
-    SnapshotRecording rec;
+client::PlaybackFeed* recording_feed(std::vector<Snapshot> snapshots) {
+    client::SnapshotRecording rec;
     for (auto& s : snapshots)
         rec.snapshots.push_back(std::make_shared<const Snapshot>(std::move(s)));
-    return new PlaybackFeed(std::make_unique<SnapshotTimeline>(std::move(rec), "recording test"));
+    return new client::PlaybackFeed(
+        std::make_unique<client::SnapshotTimeline>(std::move(rec), "recording test"));
 }
 
 // A shipped scenario played through the engine offline (the collector's runtime on a ManualClock,
 // as the dashboard plays it).
-PlaybackFeed* scenario_feed(const std::string& scenario) {
-    auto timeline = make_scenario_timeline(scenario, testing::at_seconds(0));
+client::PlaybackFeed* scenario_feed(const std::string& scenario) {
+    auto timeline = client::make_scenario_timeline(scenario, testing::at_seconds(0));
     EXPECT_TRUE(timeline.ok()) << scenario << ": "
                                << (timeline.ok() ? "" : timeline.error().message);
-    return timeline.ok() ? new PlaybackFeed(std::move(*timeline)) : nullptr;
+    return timeline.ok() ? new client::PlaybackFeed(std::move(*timeline)) : nullptr;
 }
 
 // Second by second, the way the playback bar moves, so the dashboard sees every snapshot.
-void play_to(PlaybackFeed* feed, int seconds) {
+void play_to(client::PlaybackFeed* feed, int seconds) {
     for (int s = 0; s <= seconds; ++s) feed->seek(std::chrono::seconds(s));
 }
 
@@ -82,8 +83,9 @@ TEST(MainWindow, PlayedMissedPKeyChangeFlagsTheStaleCacheEverywhere) {
     // Findings: the stale cache on top, on this port.
     auto* findings = window.findings_panel()->table()->view();
     ASSERT_GE(findings->model()->rowCount(), 1);
-    EXPECT_EQ(cell(findings, 0, FindingsModel::RuleColumn), QStringLiteral("pkey.cache_stale"));
-    EXPECT_EQ(cell(findings, 0, FindingsModel::SubjectColumn), QStringLiteral("mlx5_0:1"));
+    EXPECT_EQ(cell(findings, 0, models::FindingsModel::RuleColumn),
+              QStringLiteral("pkey.cache_stale"));
+    EXPECT_EQ(cell(findings, 0, models::FindingsModel::SubjectColumn), QStringLiteral("mlx5_0:1"));
 
     // Port tree: the port carries the warning badge with its findings.
     EXPECT_EQ(window.models().current_port(), port);
@@ -92,11 +94,14 @@ TEST(MainWindow, PlayedMissedPKeyChangeFlagsTheStaleCacheEverywhere) {
     ASSERT_EQ(device.data().toString(), QStringLiteral("mlx5_0 (InfiniBand)"));
     const QModelIndex port_row = tree->model()->index(0, 0, device);
     ASSERT_TRUE(port_row.isValid());
-    EXPECT_TRUE(port_row.siblingAtColumn(PortTreeModel::HealthColumn)
+    EXPECT_TRUE(port_row.siblingAtColumn(models::PortTreeModel::HealthColumn)
                     .data()
                     .toString()
                     .startsWith(QStringLiteral("warning (")))
-        << port_row.siblingAtColumn(PortTreeModel::HealthColumn).data().toString().toStdString();
+        << port_row.siblingAtColumn(models::PortTreeModel::HealthColumn)
+               .data()
+               .toString()
+               .toStdString();
 
     // P_Key table view: the engine's judgement above the table, the engine's diff in it.
     const QString cache_line = window.fabric_panel()->cache_label()->text();
@@ -107,24 +112,27 @@ TEST(MainWindow, PlayedMissedPKeyChangeFlagsTheStaleCacheEverywhere) {
     EXPECT_TRUE(
         window.fabric_panel()->cache_label()->styleSheet().contains(QStringLiteral("#fde0e0")));
     auto* pkeys = window.fabric_panel()->pkey_view();
-    const int row4 = row_of(pkeys, PKeyTableModel::IndexColumn, QStringLiteral("4"));
+    const int row4 = row_of(pkeys, models::PKeyTableModel::IndexColumn, QStringLiteral("4"));
     ASSERT_GE(row4, 0);
-    EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::DeviceColumn), QStringLiteral("0x8004 full"));
-    EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::CacheColumn), QStringLiteral("(empty)"));
+    EXPECT_EQ(cell(pkeys, row4, models::PKeyTableModel::DeviceColumn),
+              QStringLiteral("0x8004 full"));
+    EXPECT_EQ(cell(pkeys, row4, models::PKeyTableModel::CacheColumn), QStringLiteral("(empty)"));
     EXPECT_TRUE(pkeys->model()
-                    ->index(row4, PKeyTableModel::CacheColumn)
-                    .data(PKeyTableModel::DiffersRole)
+                    ->index(row4, models::PKeyTableModel::CacheColumn)
+                    .data(models::PKeyTableModel::DiffersRole)
                     .toBool());
-    EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::ChangeColumn), QStringLiteral("added 0x8004"));
-    EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::IndexColumn, PKeyTableModel::ChangeKindRole),
+    EXPECT_EQ(cell(pkeys, row4, models::PKeyTableModel::ChangeColumn),
+              QStringLiteral("added 0x8004"));
+    EXPECT_EQ(cell(pkeys, row4, models::PKeyTableModel::IndexColumn,
+                   models::PKeyTableModel::ChangeKindRole),
               QStringLiteral("added"));
     int changed_rows = 0;
     for (int r = 0; r < pkeys->model()->rowCount(); ++r) {
-        if (!cell(pkeys, r, PKeyTableModel::ChangeColumn).isEmpty()) ++changed_rows;
+        if (!cell(pkeys, r, models::PKeyTableModel::ChangeColumn).isEmpty()) ++changed_rows;
     }
     EXPECT_EQ(changed_rows, static_cast<int>(engine_port->pkeys.last_diff->changes.size()));
     EXPECT_TRUE(pkeys->model()
-                    ->headerData(PKeyTableModel::ChangeColumn, Qt::Horizontal)
+                    ->headerData(models::PKeyTableModel::ChangeColumn, Qt::Horizontal)
                     .toString()
                     .contains(QStringLiteral("gen %1 -> %2")
                                   .arg(engine_port->pkeys.last_diff->old_generation)
@@ -152,32 +160,40 @@ TEST(MainWindow, PlayedStuckMrIsFlaggedNeedsDeregistration) {
 
     auto* findings = window.findings_panel()->table()->view();
     ASSERT_GE(findings->model()->rowCount(), 1);
-    EXPECT_EQ(cell(findings, 0, FindingsModel::RuleColumn), QStringLiteral("mr.needs_dereg"));
-    EXPECT_EQ(cell(findings, 0, FindingsModel::SubjectColumn), QStringLiteral("mlx5_0 mr 17"));
+    EXPECT_EQ(cell(findings, 0, models::FindingsModel::RuleColumn),
+              QStringLiteral("mr.needs_dereg"));
+    EXPECT_EQ(cell(findings, 0, models::FindingsModel::SubjectColumn),
+              QStringLiteral("mlx5_0 mr 17"));
 
     // The device is badged critical: the stuck MR is a device finding.
     auto* tree = window.fabric_panel()->tree();
     const QModelIndex device = tree->model()->index(0, 0);
     ASSERT_EQ(device.data().toString(), QStringLiteral("mlx5_0 (InfiniBand)"));
-    EXPECT_TRUE(device.siblingAtColumn(PortTreeModel::HealthColumn)
+    EXPECT_TRUE(device.siblingAtColumn(models::PortTreeModel::HealthColumn)
                     .data()
                     .toString()
                     .startsWith(QStringLiteral("critical (")))
-        << device.siblingAtColumn(PortTreeModel::HealthColumn).data().toString().toStdString();
+        << device.siblingAtColumn(models::PortTreeModel::HealthColumn)
+               .data()
+               .toString()
+               .toStdString();
 
     auto* mrs = window.mr_panel()->table()->view();
     ASSERT_GE(mrs->model()->rowCount(), 1);
-    EXPECT_EQ(cell(mrs, 0, MrTableModel::MrColumn), QStringLiteral("17"));
-    EXPECT_EQ(cell(mrs, 0, MrTableModel::FlagColumn), QStringLiteral("needs deregistration"));
-    EXPECT_EQ(cell(mrs, 0, MrTableModel::StateColumn), QStringLiteral("stuck"));
-    EXPECT_EQ(cell(mrs, 0, MrTableModel::OwnerColumn), QStringLiteral("xprtrdma"));
-    EXPECT_EQ(cell(mrs, 0, MrTableModel::LastOpColumn), QStringLiteral("FASTREG MW_BIND_ERR"));
-    EXPECT_EQ(cell(mrs, 0, MrTableModel::AdviceColumn), QString::fromStdString(stuck->advice));
+    EXPECT_EQ(cell(mrs, 0, models::MrTableModel::MrColumn), QStringLiteral("17"));
+    EXPECT_EQ(cell(mrs, 0, models::MrTableModel::FlagColumn),
+              QStringLiteral("needs deregistration"));
+    EXPECT_EQ(cell(mrs, 0, models::MrTableModel::StateColumn), QStringLiteral("stuck"));
+    EXPECT_EQ(cell(mrs, 0, models::MrTableModel::OwnerColumn), QStringLiteral("xprtrdma"));
+    EXPECT_EQ(cell(mrs, 0, models::MrTableModel::LastOpColumn),
+              QStringLiteral("FASTREG MW_BIND_ERR"));
+    EXPECT_EQ(cell(mrs, 0, models::MrTableModel::AdviceColumn),
+              QString::fromStdString(stuck->advice));
     // Filter by state: only the stuck one.
     auto* state = window.mr_panel()->state_box();
     state->setCurrentIndex(state->findData(QStringLiteral("stuck")));
     ASSERT_EQ(mrs->model()->rowCount(), 1);
-    EXPECT_EQ(cell(mrs, 0, MrTableModel::MrColumn), QStringLiteral("17"));
+    EXPECT_EQ(cell(mrs, 0, models::MrTableModel::MrColumn), QStringLiteral("17"));
     state->setCurrentIndex(0);
     EXPECT_EQ(mrs->model()->rowCount(), static_cast<int>(snap->mrs.mrs.size()));
 }
@@ -185,13 +201,13 @@ TEST(MainWindow, PlayedStuckMrIsFlaggedNeedsDeregistration) {
 // `rdmadiag-gui RECORDING` with an observation recording: replayed through the engine, the
 // dashboard reaches the stale cache the recording leads to.
 TEST(MainWindow, ObservationRecordingReplaysThroughTheEngine) {
-    GuiOptions options;
-    options.mode = GuiOptions::Mode::recording;
+    client::GuiOptions options;
+    options.mode = client::GuiOptions::Mode::recording;
     options.target =
         std::string(RDMADIAG_FIXTURES) + "/recordings/sim-pkey-change-missed-event.jsonl";
-    auto feed = make_feed(options);
+    auto feed = client::make_feed(options);
     ASSERT_TRUE(feed.ok()) << feed.error().message;
-    auto* playback = qobject_cast<PlaybackFeed*>(*feed);
+    auto* playback = qobject_cast<client::PlaybackFeed*>(*feed);
     ASSERT_NE(playback, nullptr);
     MainWindow window(playback);
     window.show();
@@ -199,14 +215,16 @@ TEST(MainWindow, ObservationRecordingReplaysThroughTheEngine) {
 
     auto* findings = window.findings_panel()->table()->view();
     ASSERT_GE(findings->model()->rowCount(), 1);
-    EXPECT_EQ(cell(findings, 0, FindingsModel::RuleColumn), QStringLiteral("pkey.cache_stale"));
+    EXPECT_EQ(cell(findings, 0, models::FindingsModel::RuleColumn),
+              QStringLiteral("pkey.cache_stale"));
     EXPECT_EQ(window.models().current_port(), (PortRef{"mlx5_0", 1}));
     EXPECT_TRUE(window.fabric_panel()->cache_label()->text().startsWith(
         QStringLiteral("Cache STALE since")));
     auto* pkeys = window.fabric_panel()->pkey_view();
-    const int row4 = row_of(pkeys, PKeyTableModel::IndexColumn, QStringLiteral("4"));
+    const int row4 = row_of(pkeys, models::PKeyTableModel::IndexColumn, QStringLiteral("4"));
     ASSERT_GE(row4, 0);
-    EXPECT_EQ(cell(pkeys, row4, PKeyTableModel::ChangeColumn), QStringLiteral("added 0x8004"));
+    EXPECT_EQ(cell(pkeys, row4, models::PKeyTableModel::ChangeColumn),
+              QStringLiteral("added 0x8004"));
     EXPECT_TRUE(window.connection_label()->text().startsWith(
         QStringLiteral("Offline: recording ") + QString::fromStdString(options.target)))
         << window.connection_label()->text().toStdString();
@@ -223,11 +241,11 @@ TEST(MainWindow, KeyboardReachesEveryTabAndFiltersNarrowTables) {
     EXPECT_EQ(window.tabs()->currentWidget(), window.events_panel());
     EXPECT_EQ(window.events_panel()->view()->model()->rowCount(), 2);
     // Newest first.
-    EXPECT_EQ(cell(window.events_panel()->view(), 0, EventModel::TypeColumn),
+    EXPECT_EQ(cell(window.events_panel()->view(), 0, models::EventModel::TypeColumn),
               QStringLiteral("PKEY_CHANGE"));
     QTest::keyClicks(window.events_panel()->filter_edit(), QStringLiteral("qp_fatal"));
     ASSERT_EQ(window.events_panel()->view()->model()->rowCount(), 1);
-    EXPECT_EQ(cell(window.events_panel()->view(), 0, EventModel::ElementColumn),
+    EXPECT_EQ(cell(window.events_panel()->view(), 0, models::EventModel::ElementColumn),
               QStringLiteral("0x1c5"));
     QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
     EXPECT_TRUE(window.findings_panel()->table()->view()->hasFocus());
@@ -236,9 +254,9 @@ TEST(MainWindow, KeyboardReachesEveryTabAndFiltersNarrowTables) {
 // Played through the engine: the P_Key table shows the move as the last change, the counter chart
 // marks when the table changed.
 TEST(MainWindow, ScenarioPlaybackHighlightsTheLastChangeAndMarksTheChart) {
-    auto timeline = make_scenario_timeline("pkey-index-moved", testing::at_seconds(0));
+    auto timeline = client::make_scenario_timeline("pkey-index-moved", testing::at_seconds(0));
     ASSERT_TRUE(timeline.ok());
-    auto* feed = new PlaybackFeed(std::move(*timeline));
+    auto* feed = new client::PlaybackFeed(std::move(*timeline));
     MainWindow window(feed);
     window.show();
     for (int s = 0; s <= 40; s += 2) feed->seek(std::chrono::seconds(s));
@@ -247,18 +265,18 @@ TEST(MainWindow, ScenarioPlaybackHighlightsTheLastChangeAndMarksTheChart) {
     auto* pkeys = window.fabric_panel()->pkey_view();
     int moved = -1;
     for (int r = 0; r < pkeys->model()->rowCount(); ++r) {
-        if (pkeys->model()->index(r, 0).data(PKeyTableModel::ChangeKindRole).toString() ==
+        if (pkeys->model()->index(r, 0).data(models::PKeyTableModel::ChangeKindRole).toString() ==
             QStringLiteral("moved")) {
             EXPECT_EQ(moved, -1) << "one move";
             moved = r;
         }
     }
     ASSERT_GE(moved, 0);
-    EXPECT_EQ(cell(pkeys, moved, PKeyTableModel::IndexColumn), QStringLiteral("7"));
-    EXPECT_EQ(cell(pkeys, moved, PKeyTableModel::ChangeColumn),
+    EXPECT_EQ(cell(pkeys, moved, models::PKeyTableModel::IndexColumn), QStringLiteral("7"));
+    EXPECT_EQ(cell(pkeys, moved, models::PKeyTableModel::ChangeColumn),
               QStringLiteral("moved 0x8002 from index 2"));
     EXPECT_TRUE(pkeys->model()
-                    ->headerData(PKeyTableModel::ChangeColumn, Qt::Horizontal)
+                    ->headerData(models::PKeyTableModel::ChangeColumn, Qt::Horizontal)
                     .toString()
                     .contains(QStringLiteral("gen 1 -> 2")));
 
@@ -273,14 +291,15 @@ TEST(MainWindow, DaemonThatIsNotThereShowsWhyInTheStatusBar) {
     ASSERT_TRUE(probe.listen(QHostAddress::LocalHost));
     const quint16 port = probe.serverPort();
     probe.close();
-    ApiFeedOptions options;
+    client::ApiFeedOptions options;
     options.first_retry = std::chrono::milliseconds(50);
-    auto* feed = new ApiFeed(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)), options);
+    auto* feed =
+        new client::ApiFeed(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)), options);
     MainWindow window(feed);
     window.show();
-    QSignalSpy spy(feed, &SnapshotFeed::statusChanged);
+    QSignalSpy spy(feed, &client::SnapshotFeed::statusChanged);
     window.start();
-    while (feed->health() != FeedHealth::failing) ASSERT_TRUE(spy.wait(5000));
+    while (feed->health() != client::FeedHealth::failing) ASSERT_TRUE(spy.wait(5000));
     const QString text = window.connection_label()->text();
     EXPECT_TRUE(
         text.startsWith(QStringLiteral("No data from daemon at http://127.0.0.1:%1").arg(port)))
@@ -291,4 +310,4 @@ TEST(MainWindow, DaemonThatIsNotThereShowsWhyInTheStatusBar) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::gui
+}  // namespace rdmadiag::gui::widgets

@@ -21,7 +21,7 @@ void check_observation(const json& j) {
         FUZZ_CHECK(!obs.error().message.empty());
         return;
     }
-    auto again = observation_from_json(observation_to_json(*obs));
+    auto again = observation_from_json(codec::observation_to_json(*obs));
     FUZZ_CHECK(again && *again == *obs);
 }
 
@@ -33,12 +33,13 @@ void check_snapshot(const json& j) {
     }
     // Written once, the snapshot is in its one canonical form: reading and writing that again
     // changes nothing.
-    json first = snapshot_to_json(*snap);
+    json first = codec::snapshot_to_json(*snap);
     auto again = snapshot_from_json(first);
     FUZZ_CHECK(again.ok());
-    FUZZ_CHECK(snapshot_to_json(*again) == first);
+    FUZZ_CHECK(codec::snapshot_to_json(*again) == first);
     FUZZ_CHECK(again->sequence == snap->sequence && again->time == snap->time);
-    auto text = parse_snapshot_json(first.dump(-1, ' ', false, json::error_handler_t::replace));
+    auto text =
+        codec::parse_snapshot_json(first.dump(-1, ' ', false, json::error_handler_t::replace));
     FUZZ_CHECK(text.ok());
 }
 
@@ -55,7 +56,7 @@ void check_mr_health(const json& j) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string_view text = fuzz::as_text(data, size);
-    auto direct = parse_snapshot_json(text);
+    auto direct = codec::parse_snapshot_json(text);
     auto j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) {
         FUZZ_CHECK(!direct);

@@ -31,9 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     uint64_t observations = 0;
     while (auto obs = reader.next()) {
         ++observations;
-        std::string line = observation_to_line(*obs);
+        std::string line = codec::observation_to_line(*obs);
         FUZZ_CHECK(line.find('\n') == std::string::npos);
-        auto again = observation_from_line(line);
+        auto again = codec::observation_from_line(line);
         FUZZ_CHECK(again && *again == *obs);
     }
     uint64_t last = 0;
