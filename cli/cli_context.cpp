@@ -80,12 +80,11 @@ CliContext with_mr_sources(const CliContext& ctx) {
 }
 
 Result<Collected> fetch_remote(const std::string& base) {
-    auto url = remote::parse_http_url(base);
-    if (!url) return url.error();
-    std::string path = url->path;
+    auto url = RDMADIAG_TRY(remote::parse_http_url(base));
+    std::string path = url.path;
     while (!path.empty() && path.back() == '/') path.pop_back();
-    url->path = path + "/api/v1/snapshot";
-    auto resp = remote::http_get(*url);
+    url.path = path + "/api/v1/snapshot";
+    auto resp = remote::http_get(url);
     if (!resp) return make_error("daemon at " + base + ": " + resp.error().message);
     if (resp->status != 200) {
         return make_error("daemon at " + base + " answered HTTP " + std::to_string(resp->status));
@@ -97,12 +96,11 @@ Result<Collected> fetch_remote(const std::string& base) {
 
 Result<Collected> collect_once(const CliContext& ctx) {
     const auto settings = ctx.settings();
-    auto start = settings.start_time();
-    if (!start) return start.error();
+    const auto start = RDMADIAG_TRY(settings.start_time());
     if (!ctx.remote.empty()) return fetch_remote(ctx.remote);
-    if (settings.simulate) return simulate(ctx, settings, *start);
+    if (settings.simulate) return simulate(ctx, settings, start);
 
-    auto shot = RDMADIAG_TRY(run_sources_once(ctx, settings, *start));
+    auto shot = RDMADIAG_TRY(run_sources_once(ctx, settings, start));
     std::vector<std::string> down;
     for (const auto& d : shot.down) {
         if (!settings.withheld.count(d.name)) down.push_back(d.name + ": " + d.reason);
@@ -117,13 +115,12 @@ Result<Collected> collect_once(const CliContext& ctx) {
         runtime::CollectorSettings sim;
         sim.simulate = "default";
         sim.sources.extra = settings.sources.extra;
-        auto played = simulate(ctx, sim, *start);
-        if (!played) return played.error();
+        auto played = RDMADIAG_TRY(simulate(ctx, sim, start));
         std::string why = "No RDMA device on this machine";
         if (!down.empty()) why += " (" + down.front() + ")";
-        played->notes.push_back(why +
-                                ": showing the built-in simulated fabric. Pick a scenario with "
-                                "--simulate=NAME, or read another tree with --path.sysfs.");
+        played.notes.push_back(why +
+                               ": showing the built-in simulated fabric. Pick a scenario with "
+                               "--simulate=NAME, or read another tree with --path.sysfs.");
         return played;
     }
     std::string origin;

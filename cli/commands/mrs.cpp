@@ -15,9 +15,8 @@ namespace {
 // that is down is said, not only when none ran.
 Result<Collected> collect_trace(const CliContext& ctx) {
     const auto settings = ctx.settings();
-    auto start = settings.start_time();
-    if (!start) return start.error();
-    auto run = RDMADIAG_TRY(run_sources_once(ctx, settings, *start));
+    const auto start = RDMADIAG_TRY(settings.start_time());
+    auto run = RDMADIAG_TRY(run_sources_once(ctx, settings, start));
     std::vector<std::string> notes;
     for (const auto& d : run.down) {
         if (!settings.withheld.count(d.name)) notes.push_back("source " + d.name + ": " + d.reason);

@@ -36,8 +36,7 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const sources::SourceRegistry
 Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& f) {
     daemon::DaemonConfig c;
     if (f.config_file) {
-        auto r = daemon::apply_config_file(*f.config_file, c);
-        if (!r) return r.error();
+        RDMADIAG_TRY(daemon::apply_config_file(*f.config_file, c));
     }
     if (f.listen_address) c.web.listen_address = *f.listen_address;
     if (f.web_config_file) c.web.config_file = *f.web_config_file;
@@ -72,9 +71,7 @@ Result<api::HttpServerOptions> http_options(const daemon::DaemonConfig& c) {
     o.max_request_bytes = c.web.max_request_bytes;
     o.max_pending = c.web.max_pending_connections;
     if (!c.web.config_file.empty()) {
-        auto web = api::load_web_config(c.web.config_file);
-        if (!web) return web.error();
-        o.web = std::move(*web);
+        o.web = RDMADIAG_TRY(api::load_web_config(c.web.config_file));
     }
     return o;
 }

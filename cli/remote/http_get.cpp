@@ -134,9 +134,7 @@ Result<HttpResponse> parse_http_response(std::string_view raw, size_t max_body) 
         }
     }
     if (chunked) {
-        auto b = dechunk(body, max_body);
-        if (!b) return b.error();
-        r.body = std::move(*b);
+        r.body = RDMADIAG_TRY(dechunk(body, max_body));
     } else if (length) {
         if (*length > max_body) return make_error("response body too large");
         if (body.size() < *length) return make_error("truncated HTTP body");

@@ -71,8 +71,7 @@ Result<void> each_key(const common::YamlNode& section, std::string_view name, F&
     if (section.is_null()) return {};
     if (!section.is_map()) return at(section, std::string(name) + ": must be a mapping");
     for (const auto& [k, v] : section.map) {
-        auto r = f(k, v);
-        if (!r) return r;
+        RDMADIAG_TRY(f(k, v));
     }
     return {};
 }
@@ -201,18 +200,13 @@ Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& confi
     return {};
 }
 
-#undef RDMADIAG_TRY_ASSIGN
-
 Result<void> apply_config_text(std::string_view text, DaemonConfig& config) {
-    auto root = common::parse_simple_yaml(text);
-    if (!root) return root.error();
-    return apply_config_yaml(*root, config);
+    return apply_config_yaml(RDMADIAG_TRY(common::parse_simple_yaml(text)), config);
 }
 
 Result<void> apply_config_file(const std::string& path, DaemonConfig& config) {
-    auto text = common::read_text_file(path);
-    if (!text) return text.error();
-    auto r = apply_config_text(*text, config);
+    const auto text = RDMADIAG_TRY(common::read_text_file(path));
+    auto r = apply_config_text(text, config);
     if (!r) return make_error(path + ": " + r.error().message);
     config.config_file = path;
     return {};

@@ -31,14 +31,14 @@ Result<void> apply_pkey_op(const PKeyEdit& edit, std::vector<uint16_t>& keys) {
     switch (edit.op) {
         case PKeyOp::set:
         case PKeyOp::clear: {
-            if (auto r = check_index(edit.index, keys); !r) return r;
+            RDMADIAG_TRY(check_index(edit.index, keys));
             keys[edit.index] = edit.op == PKeyOp::set ? edit.key : 0;
             return {};
         }
         case PKeyOp::move: {
             auto from = find_key(keys, edit.key);
             if (!from) return make_error("key " + format_pkey(edit.key) + " is not in the table");
-            if (auto r = check_index(edit.index, keys); !r) return r;
+            RDMADIAG_TRY(check_index(edit.index, keys));
             if (*from == edit.index) return {};
             if (!pkey_is_empty(keys[edit.index])) {
                 return make_error("index " + std::to_string(edit.index) + " already holds " +
@@ -57,7 +57,7 @@ Result<void> apply_pkey_op(const PKeyEdit& edit, std::vector<uint16_t>& keys) {
         case PKeyOp::table: {
             std::vector<uint16_t> next(keys.size(), 0);
             for (const auto& [index, key] : edit.entries) {
-                if (auto r = check_index(index, next); !r) return r;
+                RDMADIAG_TRY(check_index(index, next));
                 next[index] = key;
             }
             keys = std::move(next);

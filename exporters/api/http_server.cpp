@@ -603,8 +603,7 @@ private:
 }  // namespace
 
 Result<void> HttpServer::Impl::listen() {
-    auto address = parse_listen_address(options.listen_address);
-    if (!address) return address.error();
+    const auto address = RDMADIAG_TRY(parse_listen_address(options.listen_address));
     auto open = [&](const tcp::endpoint& at, bool v6_only) {
         error_code ec;
         acceptor.open(at.protocol(), ec);
@@ -619,18 +618,18 @@ Result<void> HttpServer::Impl::listen() {
         return ec;
     };
     error_code ec;
-    switch (address->family) {
+    switch (address.family) {
         case ListenAddress::Family::any:
             // One dual-stack socket for IPv6 and IPv4; IPv4 alone where the host has no IPv6.
-            ec = open(tcp::endpoint(asio::ip::address_v6::any(), address->port), false);
+            ec = open(tcp::endpoint(asio::ip::address_v6::any(), address.port), false);
             if (ec == asio::error::address_family_not_supported ||
                 ec == boost::system::errc::address_not_available) {
-                ec = open(tcp::endpoint(asio::ip::address_v4::any(), address->port), false);
+                ec = open(tcp::endpoint(asio::ip::address_v4::any(), address.port), false);
             }
             break;
         case ListenAddress::Family::ipv4:
         case ListenAddress::Family::ipv6:
-            ec = open(tcp::endpoint(asio::ip::make_address(address->host), address->port), true);
+            ec = open(tcp::endpoint(asio::ip::make_address(address.host), address.port), true);
             break;
     }
     if (ec)
@@ -699,9 +698,9 @@ Result<void> HttpServer::start() {
         } catch (const std::exception& e) {
             return make_error(std::string("cannot create a TLS context: ") + e.what());
         }
-        if (auto r = setup_tls(*impl->tls, *options_.web.tls); !r) return r.error();
+        RDMADIAG_TRY(setup_tls(*impl->tls, *options_.web.tls));
     }
-    if (auto r = impl->listen(); !r) return r.error();
+    RDMADIAG_TRY(impl->listen());
     if (impl->auth.enabled()) impl->auth_pool.emplace(1);
     impl->accept();
     for (int i = 0; i < kThreads; ++i)

@@ -76,17 +76,14 @@ Result<TlsSettings> parse_tls(const common::YamlNode& node, const std::string& b
 }  // namespace
 
 Result<WebConfig> parse_web_config(std::string_view text, const std::string& base_dir) {
-    auto root = common::parse_simple_yaml(text);
-    if (!root) return root.error();
+    const auto root = RDMADIAG_TRY(common::parse_simple_yaml(text));
     WebConfig config;
-    if (root->is_null()) return config;
-    if (!root->is_map()) return at(*root, "the web config must be a mapping");
-    for (const auto& [k, v] : root->map) {
+    if (root.is_null()) return config;
+    if (!root.is_map()) return at(root, "the web config must be a mapping");
+    for (const auto& [k, v] : root.map) {
         if (k == "tls_server_config") {
             if (v.is_null()) continue;
-            auto tls = parse_tls(v, base_dir);
-            if (!tls) return tls.error();
-            config.tls = std::move(*tls);
+            config.tls = RDMADIAG_TRY(parse_tls(v, base_dir));
         } else if (k == "basic_auth_users") {
             if (v.is_null()) continue;
             if (!v.is_map()) return at(v, "basic_auth_users must map user names to bcrypt hashes");
@@ -114,11 +111,10 @@ Result<WebConfig> parse_web_config(std::string_view text, const std::string& bas
 }
 
 Result<WebConfig> load_web_config(const std::string& path) {
-    auto text = common::read_text_file(path);
-    if (!text) return text.error();
+    const auto text = RDMADIAG_TRY(common::read_text_file(path));
     auto slash = path.rfind('/');
     std::string base = slash == std::string::npos ? "" : path.substr(0, slash);
-    auto config = parse_web_config(*text, base);
+    auto config = parse_web_config(text, base);
     if (!config) return make_error(path + ": " + config.error().message);
     return config;
 }

@@ -12,8 +12,7 @@ Result<std::unique_ptr<EngineTimeline>> EngineTimeline::create(SourceMaker make,
                                                                std::string description) {
     std::unique_ptr<EngineTimeline> t(
         new EngineTimeline(std::move(make), start, std::move(description)));
-    auto ok = t->restart();
-    if (!ok) return ok.error();
+    RDMADIAG_TRY(t->restart());
     return t;
 }
 
@@ -24,11 +23,10 @@ EngineTimeline::EngineTimeline(SourceMaker make, TimePoint start, std::string de
       quiet_(common::LogLevel::error, common::LogFormat::logfmt, [](std::string_view) {}) {}
 
 Result<void> EngineTimeline::restart() {
-    auto src = make_();
-    if (!src) return src.error();
-    const auto avail = (*src)->availability();
+    auto src = RDMADIAG_TRY(make_());
+    const auto avail = src->availability();
     if (!avail.available) return make_error(description_ + ": " + avail.reason);
-    const auto length = (*src)->playback_length();
+    const auto length = src->playback_length();
     if (!length) return make_error(description_ + " has no end to play to");
     length_ = *length;
     runtime_.reset();  // it refers to the engine
@@ -36,7 +34,7 @@ Result<void> EngineTimeline::restart() {
     engine_->advance(start_);
     clock_.set(start_);
     std::vector<std::unique_ptr<sources::Source>> sources;
-    sources.push_back(std::move(*src));
+    sources.push_back(std::move(src));
     runtime_ = std::make_unique<runtime::CollectorRuntime>(std::move(sources), *engine_, store_,
                                                            clock_, quiet_);
     return {};

@@ -80,33 +80,24 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
             have_target = true;
         } else if (arg == QLatin1String("--interval") || arg == QLatin1String("--speed") ||
                    arg == QLatin1String("--at")) {
-            auto v = take();
-            if (!v) return v.error();
-            auto n = number(arg, *v);
-            if (!n) return n.error();
+            const double n = RDMADIAG_TRY(number(arg, RDMADIAG_TRY(take())));
             if (arg == QLatin1String("--interval")) {
-                if (*n < 0.1) return make_error("--interval must be at least 0.1 s");
-                o.interval_s = *n;
+                if (n < 0.1) return make_error("--interval must be at least 0.1 s");
+                o.interval_s = n;
             } else if (arg == QLatin1String("--speed")) {
-                if (*n < 0.1) return make_error("--speed must be at least 0.1");
-                o.speed = *n;
+                if (n < 0.1) return make_error("--speed must be at least 0.1");
+                o.speed = n;
             } else {
-                o.at_s = *n;
+                o.at_s = n;
             }
         } else if (arg == QLatin1String("--clock.start")) {
-            auto v = take();
-            if (!v) return v.error();
-            auto t = parse_time(v->toStdString());
+            auto t = parse_time(RDMADIAG_TRY(take()).toStdString());
             if (!t) return make_error("--clock.start: " + t.error().message);
             o.clock_start = *t;
         } else if (arg == QLatin1String("--screenshot")) {
-            auto v = take();
-            if (!v) return v.error();
-            o.screenshot = v->toStdString();
+            o.screenshot = RDMADIAG_TRY(take()).toStdString();
         } else if (arg == QLatin1String("--size")) {
-            auto v = take();
-            if (!v) return v.error();
-            const auto parts = v->split(QLatin1Char('x'));
+            const auto parts = RDMADIAG_TRY(take()).split(QLatin1Char('x'));
             bool okw = false;
             bool okh = false;
             if (parts.size() == 2) {
@@ -152,9 +143,7 @@ Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
             const std::string_view text(bytes.constData(), static_cast<size_t>(bytes.size()));
             std::unique_ptr<Timeline> timeline;
             if (detect_recording_kind(text) == RecordingKind::observations) {
-                auto played = make_recording_timeline(text, o.target);
-                if (!played) return played.error();
-                timeline = std::move(*played);
+                timeline = RDMADIAG_TRY(make_recording_timeline(text, o.target));
             } else {
                 auto rec = parse_snapshot_recording(text);
                 if (!rec) return make_error(o.target + ": " + rec.error().message);
@@ -169,9 +158,7 @@ Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
             break;
     }
     const TimePoint start = o.clock_start.value_or(SystemClock{}.now());
-    auto timeline = make_scenario_timeline(o.target, start);
-    if (!timeline) return timeline.error();
-    auto* feed = new PlaybackFeed(std::move(*timeline), parent);
+    auto* feed = new PlaybackFeed(RDMADIAG_TRY(make_scenario_timeline(o.target, start)), parent);
     feed->set_speed(o.speed);
     return static_cast<SnapshotFeed*>(feed);
 }

@@ -23,8 +23,8 @@ Result<std::vector<NodeReading>> MadSweeper::discover_by_sa() {
                   answer = checked_answer(std::move(r), "SA NodeRecord table");
               });
     batch.run(engine_);
-    if (!answer) return answer.error();
-    auto records = RDMADIAG_TRY(sa_records(*answer, kNodeRecordSize));
+    const auto table = RDMADIAG_TRY(std::move(answer));
+    auto records = RDMADIAG_TRY(sa_records(table, kNodeRecordSize));
     std::map<uint64_t, NodeReading> by_guid;
     std::vector<uint64_t> order;
     for (Bytes bytes : records) {

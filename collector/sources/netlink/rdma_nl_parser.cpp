@@ -155,11 +155,11 @@ bool nl_dump_finished(std::span<const uint8_t> bytes) {
 
 Result<std::vector<NlDevice>> parse_nl_device_dump(std::span<const uint8_t> bytes) {
     std::vector<NlDevice> out;
-    auto r = for_each_message(
+    RDMADIAG_TRY(for_each_message(
         bytes, msg_type(RDMA_NLDEV_CMD_GET), [&](const Message& m) -> Result<void> {
             NlDevice d;
             bool have_index = false;
-            auto a = for_each_attr(m.payload, [&](const Attr& at) -> Result<void> {
+            RDMADIAG_TRY(for_each_attr(m.payload, [&](const Attr& at) -> Result<void> {
                 if (at.type == RDMA_NLDEV_ATTR_DEV_INDEX) {
                     d.index = RDMADIAG_TRY(attr_u32(at));
                     have_index = true;
@@ -167,13 +167,11 @@ Result<std::vector<NlDevice>> parse_nl_device_dump(std::span<const uint8_t> byte
                     d.name = RDMADIAG_TRY(attr_string(at));
                 }
                 return {};
-            });
-            if (!a) return a;
+            }));
             if (!have_index || d.name.empty()) return make_error("device without index or name");
             out.push_back(std::move(d));
             return {};
-        });
-    if (!r) return r.error();
+        }));
     return out;
 }
 
@@ -184,7 +182,7 @@ Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::
     auto parse_entry = [&](std::span<const uint8_t> entry) -> Result<void> {
         MrInventory::Entry e;
         bool have_mrn = false;
-        auto r = for_each_attr(entry, [&](const Attr& a) -> Result<void> {
+        RDMADIAG_TRY(for_each_attr(entry, [&](const Attr& a) -> Result<void> {
             switch (a.type) {
                 case RDMA_NLDEV_ATTR_RES_MRN: {
                     e.mr = RDMADIAG_TRY(attr_u32(a));
@@ -215,8 +213,7 @@ Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::
                     break;
             }
             return {};
-        });
-        if (!r) return r;
+        }));
         if (!have_mrn) {
             inv.complete = false;  // an MR we cannot name: absence proves nothing now
             return {};

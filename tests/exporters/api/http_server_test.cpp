@@ -76,11 +76,9 @@ bool make_self_signed_cert(const std::string& dir) {
 Result<HttpServerOptions> tls_options(const std::string& dir) {
     if (!make_self_signed_cert(dir))
         return make_error("openssl could not make a certificate in " + dir);
-    auto web =
-        parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n", dir);
-    if (!web) return web.error();
     HttpServerOptions o;
-    o.web = *web;
+    o.web = RDMADIAG_TRY(
+        parse_web_config("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n", dir));
     return o;
 }
 
