@@ -64,6 +64,11 @@ Result<MadSourceOptions> parse_mad_options(const sources::SourceSettings& settin
         if (!n || *n < 1 || *n > 1024) return make_error("mad.concurrency must be 1..1024");
         o.engine.per_target = static_cast<unsigned>(*n);
     }
+    if (auto* v = get("mad.in_flight")) {
+        auto n = parse_uint(*v, "mad.in_flight");
+        if (!n || *n < 1 || *n > 4096) return make_error("mad.in_flight must be 1..4096");
+        o.engine.in_flight = static_cast<unsigned>(*n);
+    }
     return o;
 }
 

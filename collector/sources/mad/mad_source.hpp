@@ -7,7 +7,8 @@
 //   mad.sm_key       SM_Key (0x... or decimal) for SA PKeyTableRecord (the sm view)
 //   mad.timeout      per-MAD timeout (default 200ms)
 //   mad.retries      retries per MAD (default 2)
-//   mad.concurrency  outstanding MADs per target (default 4)
+//   mad.concurrency  ceiling of outstanding MADs per target (default 4; the window adapts below)
+//   mad.in_flight    ceiling of outstanding MADs in all (default 128)
 // Each poll is one sweep; a MAD that goes unanswered becomes a SampleError on its port.
 
 #include <memory>

@@ -1,0 +1,241 @@
+#pragma once
+// A subnet played by a transport: every MAD is answered at once from plain node and port data
+// (NodeInfo, NodeDescription, SwitchInfo, PortInfo, P_KeyTable, PMA counters, SA NodeRecord and
+// PKeyTableRecord), or lost when its (LID, attribute) is in `drop`. The sweep tests build a
+// three-node fabric by hand; fat_tree() builds one of any size for the scale tests and the
+// benchmark.
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "collector/sources/mad/mad_engine.hpp"
+#include "collector/sources/mad/pma_attributes.hpp"
+#include "collector/sources/mad/smp_attributes.hpp"
+
+namespace rdmadiag::mad::test {
+
+struct FakePort {
+    uint16_t lid = 0;  // CA ports; a switch's LID is on port 0
+    int peer_node = -1;
+    uint8_t peer_port = 0;
+    std::vector<uint16_t> pkeys;
+    std::vector<uint16_t> sm_pkeys;  // what the SM says it programmed
+    uint8_t rcv_constraint = 0;
+};
+
+struct FakeNode {
+    uint64_t guid = 0;
+    uint8_t type = 1;
+    uint16_t partition_cap = 64;
+    uint16_t enforcement_cap = 32;
+    std::string desc;
+    std::vector<FakePort> ports;  // index = port number; [0] used by switches
+};
+
+class FakeFabric final : public MadTransport {
+public:
+    std::vector<FakeNode> nodes;
+    bool sa = true;
+    uint64_t sm_key = 0x1;
+    uint16_t sm_lid = 1;
+    std::set<std::pair<uint16_t, uint16_t>> drop;  // (lid, attr)
+    std::chrono::steady_clock::time_point now{};
+    std::vector<uint32_t> pkey_modifiers;  // every P_KeyTable modifier asked for
+
+    Result<void> send(Agent agent, Bytes mad, const MadAddress& addr, int) override {
+        std::vector<uint8_t> r(mad.begin(), mad.end());
+        r.resize(256);
+        r[3] = static_cast<uint8_t>(r[3] | 0x80);
+        uint16_t attr_id = get16(mad, 16);
+        uint32_t mod = get32(mad, 20);
+        if (drop.count({addr.dlid, attr_id})) return {};
+        switch (agent) {
+            case Agent::smi_lid: {
+                auto [n, arrival] = by_lid(addr.dlid);
+                if (n < 0) return {};
+                answer_smp(r, n, arrival, attr_id, mod);
+                break;
+            }
+            case Agent::smi_dr: {
+                int n = 0;
+                uint8_t arrival = 1;
+                uint8_t hops = mad[7];
+                for (uint8_t i = 1; i <= hops; ++i) {
+                    const FakePort& out = nodes[n].ports.at(mad[128 + i]);
+                    if (out.peer_node < 0) return {};  // no link: lost
+                    arrival = out.peer_port;
+                    n = out.peer_node;
+                }
+                r[4] = 0x80;  // D bit on the way back
+                answer_smp(r, n, arrival, attr_id, mod);
+                break;
+            }
+            case Agent::pma: {
+                auto [n, arrival] = by_lid(addr.dlid);
+                if (n < 0) return {};
+                (void)arrival;
+                std::span<uint8_t> d(r.data() + 64, 192);
+                if (attr_id == attr::class_port_info) {
+                    put16(d, 2, kPmaXmitWait);
+                } else if (attr_id == attr::port_counters) {
+                    uint8_t p = mad[64 + 1];
+                    d[1] = p;
+                    d[17] = nodes[n].ports.at(p).rcv_constraint;
+                    put32(d, 24, 1000u + p);
+                }
+                break;
+            }
+            case Agent::sa:
+                if (!sa || addr.dlid != sm_lid) return {};
+                if (!answer_sa(r, mad)) return {};
+                break;
+        }
+        queue_.push_back({agent, 0, std::move(r)});
+        return {};
+    }
+    Result<std::optional<ReceivedMad>> receive(std::chrono::milliseconds timeout) override {
+        if (queue_.empty()) {
+            now += timeout;
+            return std::optional<ReceivedMad>{};
+        }
+        auto m = std::move(queue_.front());
+        queue_.pop_front();
+        return std::optional<ReceivedMad>{std::move(m)};
+    }
+
+private:
+    // Node and port of a LID. The index is rebuilt when the node list grew or shrank (tests set
+    // the fabric up before the first MAD and do not renumber it).
+    std::pair<int, uint8_t> by_lid(uint16_t lid) {
+        if (lid == 0) return {-1, 0};
+        if (indexed_nodes_ != nodes.size()) {
+            lid_index_.clear();
+            for (size_t n = 0; n < nodes.size(); ++n) {
+                for (size_t p = 0; p < nodes[n].ports.size(); ++p) {
+                    const uint16_t l = nodes[n].ports[p].lid;
+                    if (l != 0)
+                        lid_index_.try_emplace(l, static_cast<int>(n), static_cast<uint8_t>(p));
+                }
+            }
+            indexed_nodes_ = nodes.size();
+        }
+        auto it = lid_index_.find(lid);
+        return it == lid_index_.end() ? std::pair<int, uint8_t>{-1, 0} : it->second;
+    }
+    void node_info(std::span<uint8_t> d, const FakeNode& node, uint8_t arrival) const {
+        d[0] = 1, d[1] = 1, d[2] = node.type;
+        d[3] = static_cast<uint8_t>(node.ports.size() - 1);
+        put64(d, 4, node.guid);
+        put64(d, 12, node.guid);
+        put64(d, 20, node.guid + arrival);
+        put16(d, 28, node.partition_cap);
+        d[36] = arrival;
+    }
+    void answer_smp(std::vector<uint8_t>& r, int n, uint8_t arrival, uint16_t attr_id,
+                    uint32_t mod) {
+        const FakeNode& node = nodes[n];
+        std::span<uint8_t> d(r.data() + 64, 64);
+        bool is_switch = node.type == 2;
+        switch (attr_id) {
+            case attr::node_info:
+                node_info(d, node, arrival);
+                break;
+            case attr::node_description:
+                std::copy(node.desc.begin(), node.desc.end(), d.begin());
+                break;
+            case attr::switch_info:
+                put16(d, 14, node.enforcement_cap);
+                break;
+            case attr::port_info: {
+                uint8_t p = static_cast<uint8_t>(mod == 0 ? arrival : mod);
+                const FakePort& port = node.ports.at(p);
+                put16(d, 16, is_switch ? node.ports[0].lid : port.lid);
+                put16(d, 18, sm_lid);
+                bool up = p == 0 || port.peer_node >= 0;
+                d[32] = up ? 4 : 1;
+                d[33] = static_cast<uint8_t>((up ? 5 : 2) << 4);
+                d[28] = p;
+                break;
+            }
+            case attr::pkey_table: {
+                pkey_modifiers.push_back(mod);
+                uint8_t p = is_switch ? static_cast<uint8_t>(mod >> 16) : arrival;
+                uint16_t block = mod & 0xffff;
+                const auto& keys = node.ports.at(p).pkeys;
+                for (size_t i = 0; i < 32 && block * 32 + i < keys.size(); ++i)
+                    put16(d, 2 * i, keys[block * 32 + i]);
+                break;
+            }
+            default:
+                r[5] = 0x0c;
+                break;
+        }
+    }
+    bool answer_sa(std::vector<uint8_t>& r, Bytes mad) {
+        uint16_t attr_id = get16(mad, 16);
+        if (attr_id == attr::node_record) {
+            std::vector<std::vector<uint8_t>> recs;
+            for (const FakeNode& node : nodes) {
+                for (uint8_t p = 0; p < node.ports.size(); ++p) {
+                    bool listed = node.type == 2 ? p == 0 : node.ports[p].lid != 0;
+                    if (!listed) continue;
+                    std::vector<uint8_t> rec(112, 0);
+                    put16(rec, 0, node.ports[p].lid);
+                    node_info(std::span<uint8_t>(rec.data() + 4, 40), node, p);
+                    std::copy(node.desc.begin(), node.desc.end(), rec.begin() + 44);
+                    recs.push_back(rec);
+                }
+            }
+            // As the kernel hands over a reassembled RMPP answer: one buffer, every record.
+            r.resize(56);
+            put16(r, 44, 14);
+            for (auto& rec : recs) r.insert(r.end(), rec.begin(), rec.end());
+            return true;
+        }
+        if (attr_id == attr::pkey_table_record) {
+            if (get64(mad, 36) != sm_key) {
+                r[4] = 0x00, r[5] = 0x1c;  // untrusted request: refused
+                return true;
+            }
+            uint16_t lid = get16(mad, 56), block = get16(mad, 58);
+            uint8_t port = mad[60];
+            auto [n, arrival] = by_lid(lid);
+            if (n < 0) return false;
+            uint8_t p = nodes[n].type == 2 ? port : arrival;
+            put16(r, 44, 9);
+            std::span<uint8_t> rec(r.data() + 56, 72);
+            std::fill(rec.begin(), rec.end(), 0);
+            put16(rec, 0, lid), put16(rec, 2, block), rec[4] = p;
+            const auto& keys = nodes[n].ports.at(p).sm_pkeys;
+            for (size_t i = 0; i < 32 && block * 32 + i < keys.size(); ++i)
+                put16(rec, 8 + 2 * i, keys[block * 32 + i]);
+            return true;
+        }
+        return false;
+    }
+    std::deque<ReceivedMad> queue_;
+    std::unordered_map<uint16_t, std::pair<int, uint8_t>> lid_index_;
+    size_t indexed_nodes_ = 0;
+};
+
+struct FatTreeShape {
+    unsigned leaves = 4;
+    unsigned spines = 2;
+    unsigned hosts_per_leaf = 4;
+    unsigned hca_ports = 2;  // every port of a host on its leaf, as a rail-less cluster cables it
+};
+
+// A two-level fat tree: every leaf has one link to every spine. LIDs: switches first, then HCA
+// ports. MADs leave from the first host's port 1 (node index `leaves + spines`).
+FakeFabric fat_tree(const FatTreeShape& shape);
+
+// Ports of the fabric as the sweep counts them: every switch port (0 included) and CA port.
+size_t port_count(const FakeFabric& fabric);
+
+}  // namespace rdmadiag::mad::test
