@@ -29,7 +29,7 @@ std::string node_type_name(uint8_t type) {
 
 std::vector<Observation> reading_to_observations(const SubnetReading& reading,
                                                  const ObservationNaming& naming, TimePoint now,
-                                                 const std::string& source) {
+                                                 const std::string& source, bool whole) {
     std::vector<Observation> out;
     auto emit = [&](ObservationBody body) {
         out.push_back(Observation{now, source, std::move(body)});
@@ -90,7 +90,7 @@ std::vector<Observation> reading_to_observations(const SubnetReading& reading,
     // A sweep that reached no node at all (the local port down, the fabric not answering) knows
     // nothing of the subnet: it must not declare every node it saw before gone. The source is down
     // and says why; the devices keep what was last read.
-    if (!reading.nodes.empty()) emit(list);
+    if (whole && !reading.nodes.empty()) emit(list);
     return out;
 }
 

@@ -20,8 +20,10 @@ struct ObservationNaming {
     uint64_t local_guid = 0;
 };
 
+// `whole`: the reading covers every node of the scope, so its device list says which nodes are
+// gone; a reading of one port (a refresh) must not.
 std::vector<Observation> reading_to_observations(const SubnetReading& reading,
                                                  const ObservationNaming& naming, TimePoint now,
-                                                 const std::string& source);
+                                                 const std::string& source, bool whole = true);
 
 }  // namespace rdmadiag::mad

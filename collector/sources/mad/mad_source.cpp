@@ -1,5 +1,6 @@
 #include "collector/sources/mad/mad_source.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "collector/sources/mad/mad_observations.hpp"
@@ -64,6 +65,17 @@ Result<MadSourceOptions> parse_mad_options(const sources::SourceSettings& settin
         if (!n || *n < 1 || *n > 1024) return make_error("mad.concurrency must be 1..1024");
         o.engine.per_target = static_cast<unsigned>(*n);
     }
+    o.subnet_intervals.pkeys = settings.pkey_interval;
+    for (auto [key, field] : {std::pair{"mad.discovery_interval", &SweepIntervals::discovery},
+                              std::pair{"mad.pkey_interval", &SweepIntervals::pkeys},
+                              std::pair{"mad.counter_interval", &SweepIntervals::counters}}) {
+        if (auto* v = get(key)) {
+            auto d = parse_duration(*v);
+            if (!d || *d < std::chrono::seconds(1))
+                return make_error(std::string(key) + " must be a duration of at least 1s");
+            o.subnet_intervals.*field = *d;
+        }
+    }
     if (auto* v = get("mad.in_flight")) {
         auto n = parse_uint(*v, "mad.in_flight");
         if (!n || *n < 1 || *n > 4096) return make_error("mad.in_flight must be 1..4096");
@@ -72,8 +84,13 @@ Result<MadSourceOptions> parse_mad_options(const sources::SourceSettings& settin
     return o;
 }
 
-MadSource::MadSource(MadSourceOptions options) : options_(std::move(options)) {}
+MadSource::MadSource(MadSourceOptions options)
+    : options_(std::move(options)), schedule_(options_.subnet_intervals) {}
 MadSource::~MadSource() = default;
+
+Duration MadSource::poll_interval() const {
+    return options_.subnet ? schedule_.poll_interval() : options_.interval;
+}
 
 sources::Availability MadSource::availability() const {
     auto names = mad::local_ca_names();
@@ -94,36 +111,40 @@ Result<void> MadSource::ensure_open() {
     return {};
 }
 
-void MadSource::poll(TimePoint now, sources::ObservationSink& sink) {
-    std::string src(name());
+std::optional<SweepOptions> MadSource::prepare(TimePoint now, sources::ObservationSink& sink,
+                                               std::vector<LocalPortPlan>* plans,
+                                               uint64_t* local_guid) {
+    const std::string src(name());
     if (auto ok = ensure_open(); !ok) {
         sink.emit(Observation{now, src, SourceStatus{false, ok.error().message}});
-        return;
+        return std::nullopt;
     }
     auto ca = mad::local_ca(ca_name_);
     if (!ca) {
         sink.emit(Observation{now, src, SourceStatus{false, ca.error().message}});
-        return;
+        return std::nullopt;
     }
-    mad::SweepOptions sweep;
+    SweepOptions sweep;
     sweep.sm_key = options_.sm_key;
-    std::vector<mad::LocalPortPlan> plans;
     for (const auto& p : ca->ports) {
         if (p.port == port_num_) sweep.sm_lid = p.sm_lid;
-        plans.push_back({p.port, p.lid, p.port == port_num_});
+        if (plans) plans->push_back({p.port, p.lid, p.port == port_num_});
     }
-    mad::MadEngine engine(*transport_, options_.engine);
-    mad::MadSweeper sweeper(engine, sweep);
-    mad::SubnetReading reading =
-        options_.subnet ? sweeper.sweep_subnet() : sweeper.sweep_local(plans);
-    last_stats_ = engine.stats();
+    if (local_guid) *local_guid = ca->node_guid;
+    return sweep;
+}
+
+void MadSource::emit_reading(const SubnetReading& reading, uint64_t local_guid, TimePoint now,
+                             sources::ObservationSink& sink, bool whole) {
     mad::ObservationNaming naming;
     if (!options_.subnet) {
         naming.local_name = ca_name_;
-        naming.local_guid = ca->node_guid;
+        naming.local_guid = local_guid;
     }
-    for (auto& obs : mad::reading_to_observations(reading, naming, now, src))
+    const std::string src(name());
+    for (auto& obs : mad::reading_to_observations(reading, naming, now, src, whole))
         sink.emit(std::move(obs));
+    if (!whole) return;
     bool up = !reading.nodes.empty();
     sink.emit(Observation{
         now, src,
@@ -131,11 +152,70 @@ void MadSource::poll(TimePoint now, sources::ObservationSink& sink) {
             up, up ? "" : (reading.errors.empty() ? "nothing answered" : reading.errors.front())}});
 }
 
+void MadSource::poll(TimePoint now, sources::ObservationSink& sink) {
+    if (options_.subnet) return poll_subnet(now, sink);
+    std::vector<LocalPortPlan> plans;
+    uint64_t local_guid = 0;
+    auto sweep = prepare(now, sink, &plans, &local_guid);
+    if (!sweep) return;
+    mad::MadEngine engine(*transport_, options_.engine);
+    mad::MadSweeper sweeper(engine, *sweep);
+    const SubnetReading reading = sweeper.sweep_local(plans);
+    last_stats_ = engine.stats();
+    emit_reading(reading, local_guid, now, sink, true);
+}
+
+namespace {
+
+// A node none of whose ports answered PortInfo: gone, rebooting, or at a LID the SM moved.
+bool any_node_silent(const SubnetReading& reading) {
+    return std::any_of(reading.nodes.begin(), reading.nodes.end(), [](const NodeReading& n) {
+        return std::none_of(n.ports.begin(), n.ports.end(),
+                            [](const PortReading& p) { return p.info.has_value(); });
+    });
+}
+
+}  // namespace
+
+void MadSource::poll_subnet(TimePoint now, sources::ObservationSink& sink) {
+    SweepPlan plan = schedule_.due(now);
+    if (!plan.any()) return;
+    if (topology_.empty()) plan.discover = true;
+    auto sweep = prepare(now, sink, nullptr, nullptr);
+    if (!sweep) return;
+    mad::MadEngine engine(*transport_, options_.engine);
+    mad::MadSweeper sweeper(engine, *sweep);
+    SubnetReading reading = plan.discover ? sweeper.sweep_subnet(plan.parts)
+                                          : sweeper.sweep_known(topology_, plan.parts);
+    last_stats_ = engine.stats();
+    // Carries over what this pass learned (a switch's SwitchInfo, a node's PMA ClassPortInfo).
+    if (!reading.nodes.empty()) topology_ = topology_of(reading);
+    schedule_.ran(plan, now);
+    if (!plan.discover && any_node_silent(reading)) schedule_.rediscover();
+    emit_reading(reading, 0, now, sink, true);
+}
+
 void MadSource::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {
-    // A sweep reads a port's table in a handful of MADs; re-reading everything in the scope keeps
-    // one code path and costs milliseconds.
-    (void)port;
-    poll(now, sink);
+    // Local scope: a sweep of this host's CA costs milliseconds; one code path is worth more.
+    if (!options_.subnet) return poll(now, sink);
+    // Subnet scope: that one port's PortInfo and P_Key table, not the whole fabric again.
+    std::vector<NodeReading> one;
+    for (const NodeReading& node : topology_) {
+        if (guid_device_name(node.info.node_guid) != port.device) continue;
+        for (const PortReading& p : node.ports) {
+            if (p.port != port.port) continue;
+            NodeReading n = node;
+            n.ports = {p};
+            one.push_back(std::move(n));
+        }
+    }
+    if (one.empty()) return;  // not a port this source found: nothing of its to re-read
+    auto sweep = prepare(now, sink, nullptr, nullptr);
+    if (!sweep) return;
+    mad::MadEngine engine(*transport_, options_.engine);
+    mad::MadSweeper sweeper(engine, *sweep);
+    const SubnetReading reading = sweeper.sweep_known(std::move(one), SweepParts{true, false});
+    emit_reading(reading, 0, now, sink, false);
 }
 
 Result<std::unique_ptr<sources::Source>> make_mad_source(const sources::SourceSettings& settings) {

@@ -9,6 +9,11 @@
 //   mad.retries      retries per MAD (default 2)
 //   mad.concurrency  ceiling of outstanding MADs per target (default 4; the window adapts below)
 //   mad.in_flight    ceiling of outstanding MADs in all (default 128)
+// At subnet scope discovery, P_Key tables and counters have schedules of their own:
+//   mad.discovery_interval  default 10m; a node gone silent brings it forward
+//   mad.pkey_interval       default the collector's P_Key interval (10s)
+//   mad.counter_interval    default 30s
+// and a refresh (after a PKEY_CHANGE) re-reads only that port's table.
 // Each poll is one sweep; a MAD that goes unanswered becomes a SampleError on its port.
 
 #include <memory>
@@ -18,6 +23,7 @@
 #include "collector/common/result.hpp"
 #include "collector/sources/mad/mad_engine.hpp"
 #include "collector/sources/mad/mad_sweep.hpp"
+#include "collector/sources/mad/sweep_schedule.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 
@@ -29,7 +35,8 @@ struct MadSourceOptions {
     int port = 0;
     std::optional<uint64_t> sm_key;
     mad::MadEngineOptions engine;
-    Duration interval = std::chrono::seconds(10);
+    Duration interval = std::chrono::seconds(10);  // local scope: everything at once
+    SweepIntervals subnet_intervals;
 };
 
 // Reads mad.* from settings.extra; a bad value is a configuration error.
@@ -42,7 +49,7 @@ public:
 
     std::string_view name() const override { return "mad"; }
     sources::Availability availability() const override;
-    Duration poll_interval() const override { return options_.interval; }
+    Duration poll_interval() const override;
     void poll(TimePoint now, sources::ObservationSink& sink) override;
     void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
 
@@ -51,12 +58,20 @@ public:
 
 private:
     Result<void> ensure_open();
+    // The sweep options of this poll; nullopt (and the reason emitted) when the port is unusable.
+    std::optional<SweepOptions> prepare(TimePoint now, sources::ObservationSink& sink,
+                                        std::vector<LocalPortPlan>* plans, uint64_t* local_guid);
+    void poll_subnet(TimePoint now, sources::ObservationSink& sink);
+    void emit_reading(const SubnetReading& reading, uint64_t local_guid, TimePoint now,
+                      sources::ObservationSink& sink, bool whole);
 
     MadSourceOptions options_;
     std::unique_ptr<mad::MadTransport> transport_;
     std::string ca_name_;
     int port_num_ = 0;
     mad::MadEngineStats last_stats_;
+    SweepSchedule schedule_;
+    std::vector<NodeReading> topology_;  // subnet scope: what discovery found
 };
 
 Result<std::unique_ptr<sources::Source>> make_mad_source(const sources::SourceSettings& settings);

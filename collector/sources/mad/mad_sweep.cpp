@@ -140,18 +140,19 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
     return nodes;
 }
 
-void MadSweeper::read_nodes(std::vector<NodeReading>& nodes, std::vector<std::string>& errors) {
+void MadSweeper::read_nodes(std::vector<NodeReading>& nodes, SweepParts parts) {
+    parts.pkeys = parts.pkeys && options_.read_pkeys;
+    parts.counters = parts.counters && options_.read_counters;
     read_node_and_port_info(nodes);
     adopt_learned_lids(nodes);
-    if (options_.read_counters) read_pma_class_port_info(nodes);
-    read_tables_and_counters(nodes);
-    (void)errors;
+    if (parts.counters) read_pma_class_port_info(nodes);
+    read_tables_and_counters(nodes, parts);
 }
 
 void MadSweeper::read_node_and_port_info(std::vector<NodeReading>& nodes) {
     MadBatch round1;
     for (NodeReading& node : nodes) {
-        add_switch_info(round1, node);
+        if (!node.switch_info) add_switch_info(round1, node);
         add_node_description(round1, node);
         for (PortReading& port : node.ports) add_port_info(round1, port);
     }
@@ -190,24 +191,26 @@ void MadSweeper::adopt_learned_lids(std::vector<NodeReading>& nodes) {
 void MadSweeper::read_pma_class_port_info(std::vector<NodeReading>& nodes) {
     // One MAD per node, in a batch of its own: the counters asked for next depend on it.
     MadBatch cpi;
-    for (NodeReading& node : nodes) add_pma_class_port_info(cpi, node);
+    for (NodeReading& node : nodes) {
+        if (!node.pma_info) add_pma_class_port_info(cpi, node);
+    }
     cpi.run(engine_);
 }
 
-void MadSweeper::read_tables_and_counters(std::vector<NodeReading>& nodes) {
+void MadSweeper::read_tables_and_counters(std::vector<NodeReading>& nodes, SweepParts parts) {
     MadBatch round2;
     for (NodeReading& node : nodes) {
         for (PortReading& port : node.ports) {
             if (!port.info) continue;  // an unreachable port costs only itself
-            if (options_.read_pkeys) add_pkey_blocks(round2, node, port);
-            if (options_.read_counters) {
+            if (parts.pkeys) add_pkey_blocks(round2, node, port);
+            if (parts.counters) {
                 add_port_counters(round2, node, port);
                 add_port_counters_ext(round2, node, port);
             }
         }
     }
     // The SM's view rides in the same round, after every port's own blocks have sized its table.
-    if (options_.read_pkeys && options_.sm_key && options_.sm_lid != 0) {
+    if (parts.pkeys && options_.sm_key && options_.sm_lid != 0) {
         for (NodeReading& node : nodes) {
             for (PortReading& port : node.ports) {
                 add_sm_pkey_records(round2, node, port, options_.sm_lid, *options_.sm_key);
@@ -217,7 +220,7 @@ void MadSweeper::read_tables_and_counters(std::vector<NodeReading>& nodes) {
     round2.run(engine_);
 }
 
-SubnetReading MadSweeper::sweep_subnet() {
+SubnetReading MadSweeper::sweep_subnet(SweepParts parts) {
     SubnetReading reading;
     auto by_sa = discover_by_sa();
     if (by_sa) {
@@ -229,8 +232,39 @@ SubnetReading MadSweeper::sweep_subnet() {
         reading.discovery = "directed-route";
         reading.nodes = discover_by_dr(reading.errors);
     }
-    read_nodes(reading.nodes, reading.errors);
+    read_nodes(reading.nodes, parts);
     return reading;
+}
+
+SubnetReading MadSweeper::sweep_known(std::vector<NodeReading> topology, SweepParts parts) {
+    SubnetReading reading;
+    reading.discovery = "known";
+    reading.nodes = std::move(topology);
+    read_nodes(reading.nodes, parts);
+    return reading;
+}
+
+std::vector<NodeReading> topology_of(const SubnetReading& reading) {
+    std::vector<NodeReading> nodes;
+    nodes.reserve(reading.nodes.size());
+    for (const NodeReading& read : reading.nodes) {
+        NodeReading node;
+        node.info = read.info;
+        node.description = read.description;
+        node.route = read.route;
+        node.pma_lid = read.pma_lid;
+        node.switch_info = read.switch_info;
+        node.pma_info = read.pma_info;
+        node.ports.reserve(read.ports.size());
+        for (const PortReading& p : read.ports) {
+            node.ports.push_back(PortReading{.port = p.port,
+                                             .route = p.route,
+                                             .pma_lid = p.pma_lid,
+                                             .table_reachable = p.table_reachable});
+        }
+        nodes.push_back(std::move(node));
+    }
+    return nodes;
 }
 
 SubnetReading MadSweeper::sweep_local(const std::vector<LocalPortPlan>& ports) {
@@ -279,7 +313,7 @@ SubnetReading MadSweeper::sweep_local(const std::vector<LocalPortPlan>& ports) {
         node.ports.push_back(std::move(port));
     }
     reading.nodes.push_back(std::move(node));
-    read_nodes(reading.nodes, reading.errors);
+    read_nodes(reading.nodes);
     return reading;
 }
 

@@ -22,6 +22,14 @@ struct SweepOptions {
     unsigned max_hops = 16;  // directed-route walk depth
 };
 
+// What one pass reads on top of PortInfo (which every pass reads: state, LIDs and the
+// P_Key/Q_Key/M_Key violation counters). At subnet scope tables and counters have schedules of
+// their own, and discovery a third.
+struct SweepParts {
+    bool pkeys = true;
+    bool counters = true;
+};
+
 struct LocalPortPlan {
     uint8_t port = 0;
     uint16_t lid = 0;
@@ -33,24 +41,31 @@ public:
     MadSweeper(MadEngine& engine, SweepOptions options);
 
     // Every node of the subnet: SA discovery, or directed route when the SA does not answer.
-    SubnetReading sweep_subnet();
+    SubnetReading sweep_subnet(SweepParts parts = {});
+    // The nodes an earlier sweep found (topology_of its reading), read again without
+    // rediscovering them: routes, SwitchInfo, descriptions and PMA ClassPortInfo carry over.
+    SubnetReading sweep_known(std::vector<NodeReading> topology, SweepParts parts);
     // Only the local node: ports reached at their LID, the opened port by a 0-hop directed route.
     SubnetReading sweep_local(const std::vector<LocalPortPlan>& ports);
 
     // Discovery steps, exposed so tests can drive each one.
     Result<std::vector<NodeReading>> discover_by_sa();
     std::vector<NodeReading> discover_by_dr(std::vector<std::string>& errors);
-    void read_nodes(std::vector<NodeReading>& nodes, std::vector<std::string>& errors);
+    void read_nodes(std::vector<NodeReading>& nodes, SweepParts parts = {});
 
 private:
     // read_nodes' steps, in order; each round is one batch (sweep_requests.hpp: what it asks).
     void read_node_and_port_info(std::vector<NodeReading>& nodes);
     void adopt_learned_lids(std::vector<NodeReading>& nodes);
     void read_pma_class_port_info(std::vector<NodeReading>& nodes);
-    void read_tables_and_counters(std::vector<NodeReading>& nodes);
+    void read_tables_and_counters(std::vector<NodeReading>& nodes, SweepParts parts);
 
     MadEngine& engine_;
     SweepOptions options_;
 };
+
+// What a reading knows of the subnet's shape, without what was read from each port: the nodes,
+// their routes and LIDs, SwitchInfo, descriptions and PMA ClassPortInfo.
+std::vector<NodeReading> topology_of(const SubnetReading& reading);
 
 }  // namespace rdmadiag::mad

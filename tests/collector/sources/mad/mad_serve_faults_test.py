@@ -61,7 +61,9 @@ class Daemon:
         args = ["--source.mad"] + [f"--no-source.{s}" for s in others] + [
             "--interval.pkeys=1s", "--interval.counters=1s", "--log.level=debug",
             "--source.opt", "mad.scope=subnet", "--source.opt", "mad.sm_key=0x1",
-            "--source.opt", "mad.timeout=100ms", "--source.opt", "mad.retries=1"]
+            "--source.opt", "mad.timeout=100ms", "--source.opt", "mad.retries=1",
+            # Rediscover on every pass, so each fault meets discovery as well as the reads.
+            "--source.opt", "mad.discovery_interval=1s"]
         os.environ["LD_PRELOAD"] = UMAD2SIM
         try:
             self.proc, port, self.log = bed.start_daemon(rdmadiag, args, name="mad-serve")

@@ -189,5 +189,32 @@ TEST(MadSweep, LocalScopeReadsOnlyTheLocalNode) {
         << "port 2's table is read at its own LID, not through port 1";
 }
 
+TEST(MadSweep, AKnownTopologyIsReadAgainWithoutDiscovery) {
+    SweepBed run(small_fabric());
+    MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1});
+    const SubnetReading first = sweeper.sweep_subnet();
+    const uint64_t full = run.engine.stats().sent;
+    const auto topology = topology_of(first);
+    ASSERT_EQ(topology.size(), 3u);
+    EXPECT_FALSE(topology[0].ports[1].info.has_value()) << "port readings are not carried over";
+
+    // Tables only: PortInfo and P_Key blocks; no SA NodeRecords, SwitchInfo, descriptions, PMA.
+    const SubnetReading tables = sweeper.sweep_known(topology, SweepParts{true, false});
+    const uint64_t table_mads = run.engine.stats().sent - full;
+    EXPECT_EQ(tables.discovery, "known");
+    expect_tables_match(tables, run.fabric);
+    for (const auto& n : tables.nodes) {
+        for (const auto& p : n.ports) EXPECT_TRUE(p.counters.empty());
+    }
+    EXPECT_LT(table_mads, full);
+
+    // Counters only: no P_Key blocks, and ClassPortInfo is not asked again.
+    const size_t modifiers = run.fabric.pkey_modifiers.size();
+    const SubnetReading counters = sweeper.sweep_known(topology, SweepParts{false, true});
+    EXPECT_EQ(run.fabric.pkey_modifiers.size(), modifiers);
+    EXPECT_FALSE(port(node(counters, 0xa00), 2)->counters.empty());
+    EXPECT_FALSE(port(node(counters, 0xa00), 2)->sma_pkeys.has_value());
+}
+
 }  // namespace
 }  // namespace rdmadiag::mad
