@@ -37,6 +37,12 @@ bed_wait_for() {  # FILE PATTERN COUNT TIMEOUT_S [PIDFILE]: gives up early once 
     done
 }
 
+bed_ibsim_said() {  # ibsim's last words, without the warning it gives every port line that has no
+                    # "lid N WIDTHxSPEED" comment (the fixtures' and gen-fat-tree's lines)
+    grep -av 'cannot parse remote lid and connection type' "$BED_DIR/ibsim.log" 2>/dev/null |
+        tail -n 3 | tr '\n' ' ' || true
+}
+
 bed_start_ibsim() {
     local before
     before=$(grep -ac "sim>" "$BED_DIR/ibsim.log" 2>/dev/null) || true
@@ -47,7 +53,12 @@ bed_start_ibsim() {
     echo $! >"$BED_DIR/ibsim.pid"
     bed_wait_for "$BED_DIR/ibsim.log" "sim>" $((${before:-0} + 1)) "${BED_START_TIMEOUT:-10}" \
         "$BED_DIR/ibsim.pid" ||
-        { echo "ibsim did not start: $(tail -n 3 "$BED_DIR/ibsim.log" | tr '\n' ' ')" >&2; return 1; }
+        { if kill -0 "$(cat "$BED_DIR/ibsim.pid")" 2>/dev/null; then
+              echo "ibsim did not start within ${BED_START_TIMEOUT:-10} s" >&2
+          else
+              echo "ibsim did not start: $(bed_ibsim_said)" >&2
+          fi
+          return 1; }
 }
 
 bed_start_opensm() {
