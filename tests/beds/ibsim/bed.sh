@@ -8,6 +8,12 @@
 #   bed_restart_fabric              kill ibsim and opensm, start both again, wait for SUBNET UP
 #   bed_stop                        tear everything down (safe to call twice; use in a trap)
 # Every run has its own IBSIM_SOCKNAME and folder (BED_DIR), so runs never see each other.
+# Big fabrics (see gen-fat-tree) set, before bed_start:
+#   BED_IBSIM_OPTS      more ibsim options, e.g. "-N 6400 -S 256 -P 49408" (ibsim's node, switch
+#                       and port limits; gen-fat-tree prints the ones its fabric needs)
+#   BED_START_TIMEOUT   seconds ibsim may take to read its topology and opensm to reach SUBNET UP
+#                       (each; by default 10 s for ibsim and 30 s for opensm)
+#   BED_OPENSM_OPTS     more opensm options, e.g. "-s 0" (no periodic light sweeps)
 
 UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
 
@@ -21,33 +27,51 @@ bed_missing() {
     return 1
 }
 
-bed_wait_for() {  # FILE PATTERN COUNT TIMEOUT_S
+bed_wait_for() {  # FILE PATTERN COUNT TIMEOUT_S [PIDFILE]: gives up early once PIDFILE's process is gone
     local deadline=$((SECONDS + $4))
     local n
     while n=$(grep -ac -- "$2" "$1" 2>/dev/null) || true; [ "${n:-0}" -lt "$3" ]; do
         [ $SECONDS -ge $deadline ] && return 1
+        [ -z "${5:-}" ] || kill -0 "$(cat "$5")" 2>/dev/null || return 1
         sleep 0.05
     done
+}
+
+bed_ibsim_said() {  # ibsim's last words, without the warning it gives every port line that has no
+                    # "lid N WIDTHxSPEED" comment (the fixtures' and gen-fat-tree's lines)
+    grep -av 'cannot parse remote lid and connection type' "$BED_DIR/ibsim.log" 2>/dev/null |
+        tail -n 3 | tr '\n' ' ' || true
 }
 
 bed_start_ibsim() {
     local before
     before=$(grep -ac "sim>" "$BED_DIR/ibsim.log" 2>/dev/null) || true
+    local opts=()
+    read -r -a opts <<<"${BED_IBSIM_OPTS:-}"
     # Read-write open: ibsim never sees EOF on its console (at EOF it spins).
-    ibsim -s "$(cat "$BED_DIR/topology")" <>"$BED_DIR/console" >>"$BED_DIR/ibsim.log" 2>&1 &
+    ibsim "${opts[@]}" -s "$(cat "$BED_DIR/topology")" <>"$BED_DIR/console" >>"$BED_DIR/ibsim.log" 2>&1 &
     echo $! >"$BED_DIR/ibsim.pid"
-    bed_wait_for "$BED_DIR/ibsim.log" "sim>" $((${before:-0} + 1)) 10 ||
-        { echo "ibsim did not start" >&2; return 1; }
+    bed_wait_for "$BED_DIR/ibsim.log" "sim>" $((${before:-0} + 1)) "${BED_START_TIMEOUT:-10}" \
+        "$BED_DIR/ibsim.pid" ||
+        { if kill -0 "$(cat "$BED_DIR/ibsim.pid")" 2>/dev/null; then
+              echo "ibsim did not start within ${BED_START_TIMEOUT:-10} s" >&2
+          else
+              echo "ibsim did not start: $(bed_ibsim_said)" >&2
+          fi
+          return 1; }
 }
 
 bed_start_opensm() {
     local before
     before=$(grep -ac "SUBNET UP" "$BED_DIR/osm.log" 2>/dev/null) || true
+    local opts=()
+    read -r -a opts <<<"${BED_OPENSM_OPTS:-}"
     (cd "$BED_DIR/osm" && OSM_TMP_DIR="$BED_DIR/osm" OSM_CACHE_DIR="$BED_DIR/osm" \
         LD_PRELOAD="$UMAD2SIM" exec opensm -d2 -f "$BED_DIR/osm.log" -P "$BED_DIR/partitions.conf" \
-        >>"$BED_DIR/opensm.out" 2>&1) &
+        "${opts[@]}" >>"$BED_DIR/opensm.out" 2>&1) &
     echo $! >"$BED_DIR/opensm.pid"
-    bed_wait_for "$BED_DIR/osm.log" "SUBNET UP" $((${before:-0} + 1)) 30 ||
+    bed_wait_for "$BED_DIR/osm.log" "SUBNET UP" $((${before:-0} + 1)) "${BED_START_TIMEOUT:-30}" \
+        "$BED_DIR/opensm.pid" ||
         { echo "opensm: no SUBNET UP" >&2; return 1; }
 }
 
