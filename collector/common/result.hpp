@@ -96,7 +96,8 @@ using common::Result;
 // `auto x = RDMADIAG_TRY(expr);` returns expr's error from the enclosing function, which must
 // return a Result, and otherwise yields expr's value (nothing for Result<void>). A GNU statement
 // expression (g++ and clang); __extension__ keeps -Wpedantic quiet about it. Each use names its
-// temporary after __COUNTER__, so a TRY inside a lambda inside a TRY shadows nothing.
+// temporary after __COUNTER__, so a TRY inside a lambda inside a TRY shadows nothing. Not inside
+// the arguments of a new-expression: its return would leave the allocation behind.
 #define RDMADIAG_TRY(...) \
     RDMADIAG_TRY_NAMED(RDMADIAG_TRY_CONCAT(rdmadiag_try_, __COUNTER__), __VA_ARGS__)
 #define RDMADIAG_TRY_CONCAT(a, b) RDMADIAG_TRY_CONCAT_(a, b)

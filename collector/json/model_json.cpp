@@ -69,6 +69,9 @@ void to_json(json& j, const DeviceInfo& v) {
     put_opt(j, "node_desc", v.node_desc);
     put_opt(j, "lid", v.lid);
     j["transport"] = to_string(v.transport);
+    put_opt(j, "reachable", v.reachable);
+    if (!v.unreachable_kind.empty()) j["unreachable_kind"] = v.unreachable_kind;
+    if (!v.unreachable_reason.empty()) j["unreachable_reason"] = v.unreachable_reason;
 }
 
 void from_json(const json& j, DeviceInfo& v) {
@@ -85,6 +88,9 @@ void from_json(const json& j, DeviceInfo& v) {
     if (j.contains("transport")) {
         v.transport = enum_from<Transport>(j["transport"], parse_transport, "transport");
     }
+    get_opt(j, "reachable", v.reachable);
+    get_to(j, "unreachable_kind", v.unreachable_kind);
+    get_to(j, "unreachable_reason", v.unreachable_reason);
 }
 
 void to_json(json& j, const PortStateSample& v) {

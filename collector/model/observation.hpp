@@ -29,6 +29,11 @@ struct DeviceInfo {
     std::optional<std::string> node_desc;
     std::optional<uint32_t> lid;  // set by MAD sources for remote nodes
     Transport transport = Transport::unknown;
+    // MAD sources: whether the node answered this pass (PortInfo of any port), and when not, a
+    // kind from a small fixed set ("no_answer", "error") and the first error in words.
+    std::optional<bool> reachable;
+    std::string unreachable_kind;
+    std::string unreachable_reason;
     bool operator==(const DeviceInfo&) const = default;
 };
 

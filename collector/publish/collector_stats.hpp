@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/common/figure.hpp"
 #include "collector/common/time.hpp"
 
 namespace rdmadiag::publish {
@@ -19,6 +20,7 @@ struct SourceTiming {
     Duration last_duration{};        // of the last poll
     Duration total_duration{};       // of all polls
     uint64_t last_observations = 0;  // observations the last poll produced
+    std::vector<common::Figure> figures;  // the source's own, after its last poll
     bool operator==(const SourceTiming&) const = default;
 };
 

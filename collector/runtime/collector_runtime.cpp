@@ -137,6 +137,7 @@ void CollectorRuntime::poll_slot(Slot& slot, TimePoint now) {
     timing.last_duration = wall_elapsed(start);
     timing.total_duration += timing.last_duration;
     timing.last_observations = pending_.observations.size() - before;
+    timing.figures = slot.source->figures();
     ++timing.polls;
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "collector/common/figure.hpp"
 #include "collector/model/observation.hpp"
 
 namespace rdmadiag::sources {
@@ -53,6 +54,10 @@ public:
         (void)now;
         (void)sink;
     }
+
+    // Figures the source keeps about its own work, published beside the collector's timing of
+    // it (the MAD source: sweeps, MADs sent, answered, retried, timed out).
+    virtual std::vector<common::Figure> figures() const { return {}; }
 
     // Sources that play a finite timeline (the simulated fabric, a recording) say how long it is,
     // so one-shot commands can play it to its end on an injected clock.

@@ -58,6 +58,13 @@ void add_source_metrics(const Snapshot& snap, const publish::CollectorStats* sta
             out.gauge("rdmadiag_source_last_poll_duration_seconds",
                       "Wall time of the source's last poll.", l, to_seconds(t.last_duration));
         }
+        for (const auto& f : t.figures) {
+            if (f.kind == common::Figure::Kind::counter) {
+                out.counter("rdmadiag_" + f.name, f.help, l, f.value);
+            } else {
+                out.gauge("rdmadiag_" + f.name, f.help, l, f.value);
+            }
+        }
     }
 }
 

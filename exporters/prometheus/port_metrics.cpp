@@ -30,6 +30,13 @@ void add_device_metrics(const Snapshot& snap, MetricWriter& out) {
         out.gauge("rdmadiag_device_present",
                   "Whether the device was seen in the last enumeration (0: it went away).",
                   {{"device", d.info.device}}, d.present ? 1 : 0);
+        if (i.reachable) {
+            out.gauge("rdmadiag_device_reachable",
+                      "Whether the node answered the last MAD sweep (0: reason says how it did "
+                      "not: no_answer or error; /api/v1/snapshot has the words).",
+                      {{"device", d.info.device}, {"reason", i.unreachable_kind}},
+                      *i.reachable ? 1 : 0);
+        }
     }
 }
 

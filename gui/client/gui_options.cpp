@@ -158,7 +158,9 @@ Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
             break;
     }
     const TimePoint start = o.clock_start.value_or(SystemClock{}.now());
-    auto* feed = new PlaybackFeed(RDMADIAG_TRY(make_scenario_timeline(o.target, start)), parent);
+    // The timeline first: a TRY inside new's arguments would leave the allocation behind.
+    auto timeline = RDMADIAG_TRY(make_scenario_timeline(o.target, start));
+    auto* feed = new PlaybackFeed(std::move(timeline), parent);
     feed->set_speed(o.speed);
     return static_cast<SnapshotFeed*>(feed);
 }

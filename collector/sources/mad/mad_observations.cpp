@@ -1,5 +1,6 @@
 #include "collector/sources/mad/mad_observations.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace rdmadiag::mad {
@@ -25,6 +26,29 @@ std::string node_type_name(uint8_t type) {
     }
 }
 
+// A node answered when any of its ports answered PortInfo. When none did, the first error says
+// why; its kind is "no_answer" when nothing came back (timeouts, a node given up), "error" when
+// an answer came with an error status.
+void mark_reachability(const NodeReading& node, DeviceInfo& info) {
+    const bool answered = std::any_of(node.ports.begin(), node.ports.end(),
+                                      [](const PortReading& p) { return p.info.has_value(); });
+    info.reachable = answered;
+    if (answered) return;
+    std::string reason;
+    for (const PortReading& p : node.ports) {
+        if (!p.errors.empty()) {
+            reason = p.errors.front();
+            break;
+        }
+    }
+    if (reason.empty() && !node.errors.empty()) reason = node.errors.front();
+    if (reason.empty()) reason = "no port of the node was read";
+    info.unreachable_reason = reason;
+    const bool silent = reason.find("no answer") != std::string::npos ||
+                        reason.find("not asked") != std::string::npos;
+    info.unreachable_kind = silent ? "no_answer" : "error";
+}
+
 }  // namespace
 
 std::vector<Observation> reading_to_observations(const SubnetReading& reading,
@@ -48,6 +72,7 @@ std::vector<Observation> reading_to_observations(const SubnetReading& reading,
         if (!node.description.empty()) info.node_desc = node.description;
         if (uint16_t lid = node.lid(); lid != 0) info.lid = lid;
         info.transport = Transport::ib;
+        mark_reachability(node, info);
         emit(info);
         for (const std::string& e : node.errors) emit(SampleError{device, e, 0});
         for (const PortReading& port : node.ports) {

@@ -134,6 +134,60 @@ std::optional<SweepOptions> MadSource::prepare(TimePoint now, sources::Observati
     return sweep;
 }
 
+namespace {
+
+void add_stats(MadEngineStats& total, const MadEngineStats& s) {
+    total.sent += s.sent;
+    total.answered += s.answered;
+    total.timeouts += s.timeouts;
+    total.presumed_lost += s.presumed_lost;
+    total.retries += s.retries;
+    total.failed += s.failed;
+    total.skipped += s.skipped;
+    total.stray += s.stray;
+    total.window_cuts += s.window_cuts;
+    total.batch_window_cuts += s.batch_window_cuts;
+    total.peak_in_flight = std::max(total.peak_in_flight, s.peak_in_flight);
+}
+
+// A node none of whose ports answered PortInfo: gone, rebooting, or at a LID the SM moved.
+bool node_silent(const NodeReading& n) {
+    return std::none_of(n.ports.begin(), n.ports.end(),
+                        [](const PortReading& p) { return p.info.has_value(); });
+}
+
+}  // namespace
+
+std::vector<common::Figure> MadSource::figures() const {
+    using K = common::Figure::Kind;
+    auto n = [](uint64_t v) { return static_cast<double>(v); };
+    return {
+        {"mad_sweeps_total", "MAD sweeps run (passes of the scope, refreshes not counted).",
+         K::counter, n(sweeps_)},
+        {"mad_sweep_last_duration_seconds", "Wall time of the last sweep.", K::gauge,
+         to_seconds(last_sweep_duration_)},
+        {"mad_sweep_last_nodes", "Nodes the last sweep covered.", K::gauge, n(last_nodes_)},
+        {"mad_sweep_last_silent_nodes",
+         "Nodes of the last sweep that answered no PortInfo (see rdmadiag_device_reachable).",
+         K::gauge, n(last_silent_nodes_)},
+        {"mad_sweep_mads_sent_total", "MADs sent, retries and resends included.", K::counter,
+         n(total_stats_.sent)},
+        {"mad_sweep_mads_answered_total", "MADs answered.", K::counter, n(total_stats_.answered)},
+        {"mad_sweep_retries_total", "Attempts sent again after a loss.", K::counter,
+         n(total_stats_.retries)},
+        {"mad_sweep_timeouts_total", "Attempts that ran out of time.", K::counter,
+         n(total_stats_.timeouts)},
+        {"mad_sweep_presumed_lost_total",
+         "Attempts given up before their timeout: later MADs to the same target were answered.",
+         K::counter, n(total_stats_.presumed_lost)},
+        {"mad_sweep_failed_total", "Requests that got no answer at all (each costs only itself).",
+         K::counter, n(total_stats_.failed)},
+        {"mad_sweep_window_cuts_total",
+         "Times a target's window of outstanding MADs shrank after a loss.", K::counter,
+         n(total_stats_.window_cuts)},
+    };
+}
+
 void MadSource::emit_reading(const SubnetReading& reading, uint64_t local_guid, TimePoint now,
                              sources::ObservationSink& sink, bool whole) {
     mad::ObservationNaming naming;
@@ -160,22 +214,22 @@ void MadSource::poll(TimePoint now, sources::ObservationSink& sink) {
     if (!sweep) return;
     mad::MadEngine engine(*transport_, options_.engine);
     mad::MadSweeper sweeper(engine, *sweep);
+    const auto start = std::chrono::steady_clock::now();
     const SubnetReading reading = sweeper.sweep_local(plans);
-    last_stats_ = engine.stats();
+    record_sweep(engine.stats(), reading, std::chrono::steady_clock::now() - start);
     emit_reading(reading, local_guid, now, sink, true);
 }
 
-namespace {
-
-// A node none of whose ports answered PortInfo: gone, rebooting, or at a LID the SM moved.
-bool any_node_silent(const SubnetReading& reading) {
-    return std::any_of(reading.nodes.begin(), reading.nodes.end(), [](const NodeReading& n) {
-        return std::none_of(n.ports.begin(), n.ports.end(),
-                            [](const PortReading& p) { return p.info.has_value(); });
-    });
+void MadSource::record_sweep(const MadEngineStats& stats, const SubnetReading& reading,
+                             std::chrono::steady_clock::duration took) {
+    last_stats_ = stats;
+    add_stats(total_stats_, stats);
+    ++sweeps_;
+    last_sweep_duration_ = std::chrono::duration_cast<Duration>(took);
+    last_nodes_ = reading.nodes.size();
+    last_silent_nodes_ =
+        static_cast<size_t>(std::count_if(reading.nodes.begin(), reading.nodes.end(), node_silent));
 }
-
-}  // namespace
 
 void MadSource::poll_subnet(TimePoint now, sources::ObservationSink& sink) {
     SweepPlan plan = schedule_.due(now);
@@ -185,13 +239,14 @@ void MadSource::poll_subnet(TimePoint now, sources::ObservationSink& sink) {
     if (!sweep) return;
     mad::MadEngine engine(*transport_, options_.engine);
     mad::MadSweeper sweeper(engine, *sweep);
+    const auto start = std::chrono::steady_clock::now();
     SubnetReading reading = plan.discover ? sweeper.sweep_subnet(plan.parts)
                                           : sweeper.sweep_known(topology_, plan.parts);
-    last_stats_ = engine.stats();
+    record_sweep(engine.stats(), reading, std::chrono::steady_clock::now() - start);
     // Carries over what this pass learned (a switch's SwitchInfo, a node's PMA ClassPortInfo).
     if (!reading.nodes.empty()) topology_ = topology_of(reading);
     schedule_.ran(plan, now);
-    if (!plan.discover && any_node_silent(reading)) schedule_.rediscover();
+    if (!plan.discover && last_silent_nodes_ > 0) schedule_.rediscover();
     emit_reading(reading, 0, now, sink, true);
 }
 
@@ -215,6 +270,7 @@ void MadSource::refresh(const PortRef& port, TimePoint now, sources::Observation
     mad::MadEngine engine(*transport_, options_.engine);
     mad::MadSweeper sweeper(engine, *sweep);
     const SubnetReading reading = sweeper.sweep_known(std::move(one), SweepParts{true, false});
+    add_stats(total_stats_, engine.stats());
     emit_reading(reading, 0, now, sink, false);
 }
 

@@ -52,6 +52,7 @@ public:
     Duration poll_interval() const override;
     void poll(TimePoint now, sources::ObservationSink& sink) override;
     void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
+    std::vector<common::Figure> figures() const override;
 
     // The last sweep's MAD statistics (sent, retries, timeouts).
     const mad::MadEngineStats& last_stats() const { return last_stats_; }
@@ -62,6 +63,8 @@ private:
     std::optional<SweepOptions> prepare(TimePoint now, sources::ObservationSink& sink,
                                         std::vector<LocalPortPlan>* plans, uint64_t* local_guid);
     void poll_subnet(TimePoint now, sources::ObservationSink& sink);
+    void record_sweep(const MadEngineStats& stats, const SubnetReading& reading,
+                      std::chrono::steady_clock::duration took);
     void emit_reading(const SubnetReading& reading, uint64_t local_guid, TimePoint now,
                       sources::ObservationSink& sink, bool whole);
 
@@ -70,6 +73,12 @@ private:
     std::string ca_name_;
     int port_num_ = 0;
     mad::MadEngineStats last_stats_;
+    // Since the source started, over every sweep and refresh.
+    mad::MadEngineStats total_stats_;
+    uint64_t sweeps_ = 0;
+    Duration last_sweep_duration_{};
+    size_t last_nodes_ = 0;
+    size_t last_silent_nodes_ = 0;
     SweepSchedule schedule_;
     std::vector<NodeReading> topology_;  // subnet scope: what discovery found
 };

@@ -172,6 +172,30 @@ TEST_F(SnapshotMetrics, SourcesUpWithTimings) {
                      0.025);
 }
 
+TEST_F(SnapshotMetrics, ASourcesOwnFiguresAreItsMetrics) {
+    publish::CollectorStats stats;
+    publish::SourceTiming t;
+    t.name = "mad";
+    t.figures = {
+        {"mad_sweep_mads_sent_total", "MADs sent.", common::Figure::Kind::counter, 120},
+        {"mad_sweep_last_duration_seconds", "Last sweep.", common::Figure::Kind::gauge, 0.5}};
+    stats.sources.push_back(t);
+    auto with = snapshot_metrics(snap, &stats);
+    EXPECT_EQ(value(with, "rdmadiag_mad_sweep_mads_sent_total", {{"source", "mad"}}), 120);
+    EXPECT_EQ(family(with, "rdmadiag_mad_sweep_mads_sent_total")->type, MetricType::Counter);
+    EXPECT_EQ(value(with, "rdmadiag_mad_sweep_last_duration_seconds", {{"source", "mad"}}), 0.5);
+}
+
+TEST_F(SnapshotMetrics, NodesOfAMadSweepSayWhetherTheyAnswered) {
+    EXPECT_FALSE(family(fams, "rdmadiag_device_reachable")) << "sysfs devices are not swept";
+    snap.devices[0].info.reachable = false;
+    snap.devices[0].info.unreachable_kind = "no_answer";
+    auto swept = snapshot_metrics(snap);
+    EXPECT_EQ(
+        value(swept, "rdmadiag_device_reachable", {{"device", "mlx5_0"}, {"reason", "no_answer"}}),
+        0);
+}
+
 TEST(SnapshotMetricsEmpty, AnEmptySnapshotHasOnlyTheExportersOwnMetrics) {
     auto fams = snapshot_metrics(Snapshot{});
     std::vector<std::string> names;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace rdmadiag::mad {
 namespace {
 
@@ -103,6 +105,29 @@ TEST(MadObservations, PortsCarryTablesCountersAndErrors) {
         }
     }
     EXPECT_TRUE(state && sma && sm && viol && constraint && data && err && sweep_err);
+}
+
+TEST(MadObservations, ANodeThatAnsweredNoPortInfoIsUnreachableWithItsReason) {
+    SubnetReading r = sample_reading();
+    NodeReading ca;
+    ca.info.node_type = 1;
+    ca.info.node_guid = 0x77;
+    PortReading p{.port = 1};
+    p.errors = {"PortInfo: lid 9: no answer within 200ms after 3 attempts"};
+    ca.ports = {p};
+    r.nodes.push_back(ca);
+    const auto obs = reading_to_observations(r, {}, TimePoint{}, "mad");
+    std::map<std::string, DeviceInfo> infos;
+    for (const auto& o : obs) {
+        if (const auto* d = std::get_if<DeviceInfo>(&o.body)) infos[d->device] = *d;
+    }
+    const DeviceInfo& sw = infos.at(guid_device_name(0x0002c90300001234));
+    EXPECT_EQ(sw.reachable, true);
+    EXPECT_EQ(sw.unreachable_kind, "");
+    const DeviceInfo& gone = infos.at(guid_device_name(0x77));
+    EXPECT_EQ(gone.reachable, false);
+    EXPECT_EQ(gone.unreachable_kind, "no_answer");
+    EXPECT_EQ(gone.unreachable_reason, p.errors.front());
 }
 
 TEST(MadObservations, LocalScopeKeepsTheCaName) {
