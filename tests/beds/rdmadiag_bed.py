@@ -102,16 +102,20 @@ class Bed:
         with open(log_path) as f:
             raise RuntimeError(f"rdmadiag serve did not start: {' '.join(cmd)}\n{f.read()}")
 
-    def start_prometheus(self, prometheus, targets, rule_files=(), interval="1s"):
-        """Starts Prometheus scraping `targets` (host:port) with its own data folder."""
+    def start_prometheus(self, prometheus, targets, rule_files=(), interval="1s", jobs=None):
+        """Starts Prometheus scraping `targets` (host:port) as job rdmadiag, or each job of `jobs`
+        (name: [host:port, ...]), with its own data folder."""
         port = free_port()
+        jobs = jobs or {"rdmadiag": targets}
         cfg = os.path.join(self.dir, "prometheus.yml")
         with open(cfg, "w") as f:
             f.write(f"global:\n  scrape_interval: {interval}\n  evaluation_interval: {interval}\n")
             if rule_files:
                 f.write("rule_files:\n" + "".join(f"  - {r}\n" for r in rule_files))
-            f.write("scrape_configs:\n  - job_name: rdmadiag\n    static_configs:\n"
-                    "      - targets: [" + ", ".join(f"'{t}'" for t in targets) + "]\n")
+            f.write("scrape_configs:\n")
+            for job, hosts in jobs.items():
+                f.write(f"  - job_name: {job}\n    static_configs:\n"
+                        "      - targets: [" + ", ".join(f"'{t}'" for t in hosts) + "]\n")
         log = open(os.path.join(self.dir, "prometheus.log"), "w")
         p = subprocess.Popen(
             [prometheus, f"--config.file={cfg}",

@@ -65,6 +65,11 @@ Result<MadSourceOptions> parse_mad_options(const sources::SourceSettings& settin
         if (!n || *n < 1 || *n > 1024) return make_error("mad.concurrency must be 1..1024");
         o.engine.per_target = static_cast<unsigned>(*n);
     }
+    if (auto* v = get("mad.shard")) {
+        o.shard = RDMADIAG_TRY(parse_sweep_shard(*v));
+        if (!o.subnet && o.shard.count > 1)
+            return make_error("mad.shard splits a subnet: it needs mad.scope=subnet");
+    }
     o.subnet_intervals.pkeys = settings.pkey_interval;
     for (auto [key, field] : {std::pair{"mad.discovery_interval", &SweepIntervals::discovery},
                               std::pair{"mad.pkey_interval", &SweepIntervals::pkeys},
@@ -126,6 +131,7 @@ std::optional<SweepOptions> MadSource::prepare(TimePoint now, sources::Observati
     }
     SweepOptions sweep;
     sweep.sm_key = options_.sm_key;
+    sweep.shard = options_.shard;
     for (const auto& p : ca->ports) {
         if (p.port == port_num_) sweep.sm_lid = p.sm_lid;
         if (plans) plans->push_back({p.port, p.lid, p.port == port_num_});

@@ -13,6 +13,7 @@
 //   mad.discovery_interval  default 10m; a node gone silent brings it forward
 //   mad.pkey_interval       default the collector's P_Key interval (10s)
 //   mad.counter_interval    default 30s
+//   mad.shard               K/N: read only part K of N of the nodes (sweep_shard.hpp)
 // and a refresh (after a PKEY_CHANGE) re-reads only that port's table.
 // Each poll is one sweep; a MAD that goes unanswered becomes a SampleError on its port.
 
@@ -37,6 +38,7 @@ struct MadSourceOptions {
     mad::MadEngineOptions engine;
     Duration interval = std::chrono::seconds(10);  // local scope: everything at once
     SweepIntervals subnet_intervals;
+    SweepShard shard;  // subnet scope: the part of the subnet this collector reads
 };
 
 // Reads mad.* from settings.extra; a bad value is a configuration error.

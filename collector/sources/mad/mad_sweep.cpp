@@ -232,6 +232,8 @@ SubnetReading MadSweeper::sweep_subnet(SweepParts parts) {
         reading.discovery = "directed-route";
         reading.nodes = discover_by_dr(reading.errors);
     }
+    std::erase_if(reading.nodes,
+                  [&](const NodeReading& n) { return !options_.shard.owns(n.info.node_guid); });
     read_nodes(reading.nodes, parts);
     return reading;
 }

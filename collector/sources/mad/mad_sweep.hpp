@@ -11,6 +11,7 @@
 #include "collector/common/result.hpp"
 #include "collector/sources/mad/mad_engine.hpp"
 #include "collector/sources/mad/subnet_reading.hpp"
+#include "collector/sources/mad/sweep_shard.hpp"
 
 namespace rdmadiag::mad {
 
@@ -20,6 +21,7 @@ struct SweepOptions {
     bool read_counters = true;
     bool read_pkeys = true;
     unsigned max_hops = 16;  // directed-route walk depth
+    SweepShard shard;        // sweep_subnet reads only the nodes of this part
 };
 
 // What one pass reads on top of PortInfo (which every pass reads: state, LIDs and the
