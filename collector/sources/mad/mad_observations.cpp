@@ -55,9 +55,15 @@ std::vector<Observation> reading_to_observations(const SubnetReading& reading,
                                                  const ObservationNaming& naming, TimePoint now,
                                                  const std::string& source, bool whole) {
     std::vector<Observation> out;
-    auto emit = [&](ObservationBody body) {
-        out.push_back(Observation{now, source, std::move(body)});
-    };
+    emit_observations(reading, naming, now, source, whole,
+                      [&out](Observation obs) { out.push_back(std::move(obs)); });
+    return out;
+}
+
+void emit_observations(const SubnetReading& reading, const ObservationNaming& naming, TimePoint now,
+                       const std::string& source, bool whole,
+                       const std::function<void(Observation)>& emit_one) {
+    auto emit = [&](ObservationBody body) { emit_one(Observation{now, source, std::move(body)}); };
     DeviceList list;
     for (const NodeReading& node : reading.nodes) {
         std::string device = !naming.local_name.empty() && node.info.node_guid == naming.local_guid
@@ -116,7 +122,6 @@ std::vector<Observation> reading_to_observations(const SubnetReading& reading,
     // nothing of the subnet: it must not declare every node it saw before gone. The source is down
     // and says why; the devices keep what was last read.
     if (whole && !reading.nodes.empty()) emit(list);
-    return out;
 }
 
 }  // namespace rdmadiag::mad

@@ -4,6 +4,7 @@
 // NodeGUID (stable across LID changes and re-sweeps), with its LID in DeviceInfo.lid and each
 // port's LID in PortStateSample.lid.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,9 @@ struct ObservationNaming {
 std::vector<Observation> reading_to_observations(const SubnetReading& reading,
                                                  const ObservationNaming& naming, TimePoint now,
                                                  const std::string& source, bool whole = true);
+// The same, handed to `emit` one at a time: a subnet's observations are not held twice.
+void emit_observations(const SubnetReading& reading, const ObservationNaming& naming, TimePoint now,
+                       const std::string& source, bool whole,
+                       const std::function<void(Observation)>& emit_one);
 
 }  // namespace rdmadiag::mad

@@ -202,8 +202,8 @@ void MadSource::emit_reading(const SubnetReading& reading, uint64_t local_guid, 
         naming.local_guid = local_guid;
     }
     const std::string src(name());
-    for (auto& obs : mad::reading_to_observations(reading, naming, now, src, whole))
-        sink.emit(std::move(obs));
+    mad::emit_observations(reading, naming, now, src, whole,
+                           [&sink](Observation obs) { sink.emit(std::move(obs)); });
     if (!whole) return;
     bool up = !reading.nodes.empty();
     sink.emit(Observation{

@@ -49,6 +49,25 @@ void print(const Observation& obs) {
         obs.body);
 }
 
+// Prints and counts each observation as the sweep hands it over: a subnet's worth of
+// observations is never held at once.
+class PrintingSink final : public sources::ObservationSink {
+public:
+    explicit PrintingSink(bool quiet) : quiet_(quiet) {}
+    void emit(Observation obs) override {
+        if (!quiet_) print(obs);
+        if (std::holds_alternative<PKeyTableSample>(obs.body)) ++tables;
+        if (std::holds_alternative<CounterSample>(obs.body)) ++counters;
+        if (std::holds_alternative<SampleError>(obs.body)) ++errors;
+        if (auto* s = std::get_if<SourceStatus>(&obs.body); s && !s->up) down = true;
+    }
+    size_t tables = 0, counters = 0, errors = 0;
+    bool down = false;
+
+private:
+    bool quiet_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,20 +103,17 @@ int main(int argc, char** argv) {
         return 3;
     }
     int status = 0;
+    const TimePoint first = SystemClock().now();
     for (int r = 0; r < repeat; ++r) {
-        sources::VectorSink sink;
+        PrintingSink sink(quiet);
         auto t0 = std::chrono::steady_clock::now();
-        (*source)->poll(SystemClock().now(), sink);
+        // A day apart on the source's clock: every part of a subnet sweep (discovery, tables,
+        // counters) is due again on each repeat, whatever its schedule.
+        (*source)->poll(first + std::chrono::hours(24) * r, sink);
         auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                       .count();
-        size_t tables = 0, counters = 0, errors = 0;
-        for (const auto& obs : sink.observations) {
-            if (!quiet) print(obs);
-            if (std::holds_alternative<PKeyTableSample>(obs.body)) ++tables;
-            if (std::holds_alternative<CounterSample>(obs.body)) ++counters;
-            if (std::holds_alternative<SampleError>(obs.body)) ++errors;
-            if (auto* s = std::get_if<SourceStatus>(&obs.body); s && !s->up) status = 1;
-        }
+        const size_t tables = sink.tables, counters = sink.counters, errors = sink.errors;
+        if (sink.down) status = 1;
         const auto& st = static_cast<mad::MadSource&>(**source).last_stats();
         std::printf(
             "# sweep %d: %.1f ms, %zu P_Key tables, %zu counters, %zu errors, %llu MADs sent, "
