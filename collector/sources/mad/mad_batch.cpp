@@ -9,8 +9,10 @@ void MadBatch::add(MadRequest req, Handler handler) {
 
 void MadBatch::run(MadEngine& engine) {
     if (requests_.empty()) return;
-    auto outcomes = engine.run(std::move(requests_));
-    for (size_t i = 0; i < outcomes.size(); ++i) handlers_[i](std::move(outcomes[i].response));
+    engine.run(requests_, [this](size_t index, MadOutcome outcome) {
+        Handler handler = std::move(handlers_[index]);
+        handler(std::move(outcome.response));
+    });
     requests_.clear();
     handlers_.clear();
 }

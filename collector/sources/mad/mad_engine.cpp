@@ -19,6 +19,7 @@ struct Target {
     MadWindow window;
     std::deque<uint32_t> waiting;  // request indexes, retries in front
     std::vector<uint32_t> flight;  // outstanding attempts in send order (at most the window)
+    uint32_t undelivered = kNone;  // its first request not yet handed to the caller
     bool in_ring = false;
     bool answered = false;         // anything at all in this batch
     bool given_up = false;         // answered nothing and one request used every attempt
@@ -28,7 +29,8 @@ struct Target {
 
 struct RequestState {
     uint32_t target = 0;
-    uint32_t attempt = kNone;  // index into the attempt table of the outstanding attempt
+    uint32_t next_of_target = kNone;  // the target's next request, in request order
+    uint32_t attempt = kNone;         // index into the attempt table of the outstanding attempt
     bool done = false;
     uint8_t free_resends = 0;  // lost attempts that did not use up a retry
 };
@@ -67,7 +69,8 @@ class BatchRun {
 public:
     BatchRun(MadTransport& transport, const MadEngineOptions& options,
              MadEngine::SteadyClock& clock, MadEngineStats& stats, uint32_t& next_tid,
-             std::unordered_set<std::string>& answered, std::vector<MadRequest>& requests)
+             std::unordered_set<std::string>& answered, std::deque<MadRequest>& requests,
+             const MadEngine::OnOutcome& on_outcome)
         : transport_(transport),
           options_(options),
           clock_(clock),
@@ -75,17 +78,23 @@ public:
           next_tid_(next_tid),
           answered_(answered),
           requests_(requests),
+          on_outcome_(on_outcome),
           out_(requests.size()),
           state_(requests.size()),
           window_(options.in_flight, options.initial_in_flight),
           first_tid_(fresh_tids(next_tid, requests.size(), options.retries)) {
         std::unordered_map<std::string_view, uint32_t> ids;
-        ids.reserve(requests.size());
+        std::vector<uint32_t> last_of_target;
         for (uint32_t i = 0; i < requests.size(); ++i) {
             auto [it, inserted] = ids.try_emplace(requests[i].target, targets_.size());
             if (inserted) {
                 targets_.emplace_back(options_);
                 targets_.back().answered = answered_.count(requests[i].target) > 0;
+                targets_.back().undelivered = i;
+                last_of_target.push_back(i);
+            } else {
+                state_[last_of_target[it->second]].next_of_target = i;
+                last_of_target[it->second] = i;
             }
             state_[i].target = it->second;
             targets_[it->second].waiting.push_back(i);
@@ -94,7 +103,7 @@ public:
         remaining_ = requests.size();
     }
 
-    std::vector<MadOutcome> run() {
+    void run() {
         fill();
         while (remaining_ > 0) {
             auto received = transport_.receive(wait_time());
@@ -106,7 +115,6 @@ public:
             expire(clock_());
             fill();
         }
-        return std::move(out_);
     }
 
 private:
@@ -260,6 +268,20 @@ private:
         out_[index].response = std::move(result);
         --remaining_;
         make_ready(st.target);
+        deliver(st.target);
+    }
+
+    // Hands a target's finished requests to the caller in request order (a PortCountersExtended
+    // answer must not be handled before the same port's PortCounters), and frees each answer
+    // as it goes: a batch never holds more answers than its targets' windows.
+    void deliver(uint32_t t) {
+        Target& target = targets_[t];
+        while (target.undelivered != kNone && state_[target.undelivered].done) {
+            const uint32_t index = target.undelivered;
+            target.undelivered = state_[index].next_of_target;
+            on_outcome_(index, std::move(out_[index]));
+            out_[index] = MadOutcome{};
+        }
     }
 
     void attempt_failed(uint32_t index, const std::string& why) {
@@ -339,7 +361,8 @@ private:
     MadEngineStats& stats_;
     uint32_t& next_tid_;
     std::unordered_set<std::string>& answered_;
-    std::vector<MadRequest>& requests_;
+    std::deque<MadRequest>& requests_;
+    const MadEngine::OnOutcome& on_outcome_;
     std::vector<MadOutcome> out_;
     std::vector<RequestState> state_;
     std::vector<Target> targets_;
@@ -366,9 +389,18 @@ MadEngine::MadEngine(MadTransport& transport, MadEngineOptions options, SteadyCl
     options_.initial_in_flight = std::clamp(options_.initial_in_flight, 1u, options_.in_flight);
 }
 
+void MadEngine::run(std::deque<MadRequest>& requests, const OnOutcome& on_outcome) {
+    if (requests.empty()) return;
+    BatchRun(transport_, options_, clock_, stats_, next_tid_, answered_, requests, on_outcome)
+        .run();
+}
+
 std::vector<MadOutcome> MadEngine::run(std::vector<MadRequest> requests) {
-    if (requests.empty()) return {};
-    return BatchRun(transport_, options_, clock_, stats_, next_tid_, answered_, requests).run();
+    std::deque<MadRequest> queue(std::make_move_iterator(requests.begin()),
+                                 std::make_move_iterator(requests.end()));
+    std::vector<MadOutcome> out(queue.size());
+    run(queue, [&out](size_t index, MadOutcome outcome) { out[index] = std::move(outcome); });
+    return out;
 }
 
 }  // namespace rdmadiag::mad

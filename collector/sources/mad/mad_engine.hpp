@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <unordered_set>
@@ -68,7 +69,13 @@ public:
         MadTransport& transport, MadEngineOptions options = {},
         SteadyClock clock = [] { return std::chrono::steady_clock::now(); });
 
-    // Runs every request to an answer or to its last timeout; outcomes in request order.
+    using OnOutcome = std::function<void(size_t index, MadOutcome outcome)>;
+
+    // Runs every request to an answer or to its last timeout, handing each outcome over as soon
+    // as it and every earlier request to the same target are done (so one target's outcomes
+    // come in request order; different targets' interleave).
+    void run(std::deque<MadRequest>& requests, const OnOutcome& on_outcome);
+    // The same, with every outcome collected, in request order.
     std::vector<MadOutcome> run(std::vector<MadRequest> requests);
 
     const MadEngineStats& stats() const { return stats_; }

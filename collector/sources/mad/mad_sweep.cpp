@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "collector/sources/mad/mad_batch.hpp"
@@ -69,16 +70,22 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
     std::vector<DrPath> ring{DrPath{}};
     std::set<uint64_t> walked;
     for (unsigned depth = 0; !ring.empty() && depth <= options_.max_hops; ++depth) {
+        // Answers land in the slot of their path, so the walk's order (which path names a node
+        // found twice) does not depend on which answer came first.
         std::vector<std::pair<DrPath, Result<NodeInfo>>> found;
+        found.reserve(ring.size());
         MadBatch batch;
         for (const DrPath& path : ring) {
+            const size_t slot = found.size();
+            found.emplace_back(path, make_error("not run"));
             batch.add(smp_request(Route{true, path, 0}, attr::node_info, 0),
-                      [&found, path](Result<std::vector<uint8_t>> r) {
+                      [&found, slot](Result<std::vector<uint8_t>> r) {
                           auto answer = checked_answer(
-                              std::move(r), "NodeInfo at " + Route{true, path, 0}.describe());
+                              std::move(r),
+                              "NodeInfo at " + Route{true, found[slot].first, 0}.describe());
                           auto d = smp_payload(answer);
-                          found.emplace_back(
-                              path, d ? decode_node_info(*d) : Result<NodeInfo>(d.error()));
+                          found[slot].second =
+                              d ? decode_node_info(*d) : Result<NodeInfo>(d.error());
                       });
         }
         batch.run(engine_);
@@ -116,6 +123,7 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
         }
         // Which switch ports have a live link: PortInfo on each, then step through the LinkUp ones.
         MadBatch links;
+        std::vector<std::optional<DrPath>> linked;  // in request order, like `found`
         for (auto& [index, path] : to_walk) {
             const NodeReading& sw = nodes[index];
             for (uint8_t p = 1; p <= sw.info.num_ports; ++p) {
@@ -123,17 +131,22 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
                 DrPath child = path;
                 child.push_back(p);
                 if (child.size() > kDrMaxHops) continue;
+                const size_t slot = linked.size();
+                linked.emplace_back();
                 links.add(smp_request(Route{true, path, 0}, attr::port_info, p),
-                          [&next, child](Result<std::vector<uint8_t>> r) {
+                          [&linked, slot, child](Result<std::vector<uint8_t>> r) {
                               auto answer = checked_answer(std::move(r), "PortInfo");
                               auto d = smp_payload(answer);
                               if (!d) return;
                               auto pi = decode_port_info(*d);
-                              if (pi && pi->phys_state == 5) next.push_back(child);
+                              if (pi && pi->phys_state == 5) linked[slot] = child;
                           });
             }
         }
         links.run(engine_);
+        for (auto& child : linked) {
+            if (child) next.push_back(std::move(*child));
+        }
         ring = std::move(next);
     }
     // PMA needs a LID; PortInfo tells it later.

@@ -35,6 +35,10 @@ Result<PKeyTableRecord> pkey_table_record(const Result<std::vector<uint8_t>>& an
     return decode_pkey_table_record(recs.front());
 }
 
+// PortCountersExtended's counters that PortCounters does not have (unicast and multicast
+// packets).
+constexpr size_t kExtendedOnlyCounters = 4;
+
 }  // namespace
 
 void add_switch_info(MadBatch& batch, NodeReading& node) {
@@ -123,6 +127,10 @@ void add_port_counters(MadBatch& batch, const NodeReading& node, PortReading& po
                   auto counters = decode_port_counters(*d, xmit_wait);
                   if (!counters)
                       return port.errors.push_back("PortCounters: " + counters.error().message);
+                  // Room for these and the few only PortCountersExtended carries, once: a
+                  // port's list would otherwise grow to twice what it holds.
+                  port.counters.reserve(port.counters.size() + counters->size() +
+                                        kExtendedOnlyCounters);
                   for (auto& c32 : *counters) {
                       // 64-bit PortCountersExtended values, when read, win over these.
                       bool have = std::any_of(port.counters.begin(), port.counters.end(),
