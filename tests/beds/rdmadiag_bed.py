@@ -102,9 +102,11 @@ class Bed:
         with open(log_path) as f:
             raise RuntimeError(f"rdmadiag serve did not start: {' '.join(cmd)}\n{f.read()}")
 
-    def start_prometheus(self, prometheus, targets, rule_files=(), interval="1s", jobs=None):
+    def start_prometheus(self, prometheus, targets, rule_files=(), interval="1s", jobs=None,
+                         remote_write=None):
         """Starts Prometheus scraping `targets` (host:port) as job rdmadiag, or each job of `jobs`
-        (name: [host:port, ...]), with its own data folder."""
+        (name: [host:port, ...]), with its own data folder; `remote_write`: a URL it also sends
+        every sample to."""
         port = free_port()
         jobs = jobs or {"rdmadiag": targets}
         cfg = os.path.join(self.dir, "prometheus.yml")
@@ -112,6 +114,9 @@ class Bed:
             f.write(f"global:\n  scrape_interval: {interval}\n  evaluation_interval: {interval}\n")
             if rule_files:
                 f.write("rule_files:\n" + "".join(f"  - {r}\n" for r in rule_files))
+            if remote_write:
+                f.write(f"remote_write:\n  - url: {remote_write}\n"
+                        "    queue_config: {batch_send_deadline: 1s}\n")
             f.write("scrape_configs:\n")
             for job, hosts in jobs.items():
                 f.write(f"  - job_name: {job}\n    static_configs:\n"
@@ -136,6 +141,32 @@ class Bed:
             time.sleep(0.1)
         with open(os.path.join(self.dir, "prometheus.log")) as f:
             raise RuntimeError("Prometheus did not become ready:\n" + f.read())
+
+
+    def start_victoria_metrics(self, program):
+        """Starts a single-node VictoriaMetrics on loopback with its own data folder; returns
+        (query API, remote-write URL). Fresh samples are queryable after 1 s, not the default 30."""
+        port = free_port()
+        log = open(os.path.join(self.dir, "victoria-metrics.log"), "w")
+        p = subprocess.Popen(
+            [program, f"-httpListenAddr=127.0.0.1:{port}",
+             f"-storageDataPath={os.path.join(self.dir, 'vm-data')}", "-retentionPeriod=1d",
+             "-search.latencyOffset=1s", "-search.disableCache", "-loggerLevel=ERROR"],
+            stdout=log, stderr=subprocess.STDOUT, cwd=self.dir)
+        self.procs.append(p)
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if p.poll() is not None:
+                break
+            try:
+                if http_get(url + "/health", timeout=2)[0] == 200:
+                    return Prometheus(url), url + "/api/v1/write"
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+            time.sleep(0.1)
+        with open(os.path.join(self.dir, "victoria-metrics.log")) as f:
+            raise RuntimeError("VictoriaMetrics did not become ready:\n" + f.read())
 
 
 class Prometheus:
