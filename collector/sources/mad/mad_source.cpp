@@ -249,10 +249,11 @@ void MadSource::poll_subnet(TimePoint now, sources::ObservationSink& sink) {
     SubnetReading reading = plan.discover ? sweeper.sweep_subnet(plan.parts)
                                           : sweeper.sweep_known(topology_, plan.parts);
     record_sweep(engine.stats(), reading, std::chrono::steady_clock::now() - start);
+    const bool shape_changed = !plan.discover && (last_silent_nodes_ > 0 || links_changed(reading));
     // Carries over what this pass learned (a switch's SwitchInfo, a node's PMA ClassPortInfo).
     if (!reading.nodes.empty()) topology_ = topology_of(reading);
     schedule_.ran(plan, now);
-    if (!plan.discover && last_silent_nodes_ > 0) schedule_.rediscover();
+    if (shape_changed) schedule_.rediscover();
     emit_reading(reading, 0, now, sink, true);
 }
 

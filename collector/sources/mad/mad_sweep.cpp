@@ -139,7 +139,7 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
                               auto d = smp_payload(answer);
                               if (!d) return;
                               auto pi = decode_port_info(*d);
-                              if (pi && pi->phys_state == 5) linked[slot] = child;
+                              if (pi && pi->phys_state == kPhysLinkUp) linked[slot] = child;
                           });
             }
         }
@@ -272,10 +272,13 @@ std::vector<NodeReading> topology_of(const SubnetReading& reading) {
         node.pma_info = read.pma_info;
         node.ports.reserve(read.ports.size());
         for (const PortReading& p : read.ports) {
-            node.ports.push_back(PortReading{.port = p.port,
-                                             .route = p.route,
-                                             .pma_lid = p.pma_lid,
-                                             .table_reachable = p.table_reachable});
+            PortReading kept{.port = p.port,
+                             .route = p.route,
+                             .pma_lid = p.pma_lid,
+                             .table_reachable = p.table_reachable};
+            kept.link_up_before =
+                p.info ? std::optional<bool>(p.info->phys_state == kPhysLinkUp) : p.link_up_before;
+            node.ports.push_back(std::move(kept));
         }
         nodes.push_back(std::move(node));
     }
@@ -330,6 +333,17 @@ SubnetReading MadSweeper::sweep_local(const std::vector<LocalPortPlan>& ports) {
     reading.nodes.push_back(std::move(node));
     read_nodes(reading.nodes);
     return reading;
+}
+
+bool links_changed(const SubnetReading& reading) {
+    for (const NodeReading& node : reading.nodes) {
+        for (const PortReading& p : node.ports) {
+            if (p.info && p.link_up_before &&
+                (p.info->phys_state == kPhysLinkUp) != *p.link_up_before)
+                return true;
+        }
+    }
+    return false;
 }
 
 }  // namespace rdmadiag::mad

@@ -67,7 +67,14 @@ private:
 };
 
 // What a reading knows of the subnet's shape, without what was read from each port: the nodes,
-// their routes and LIDs, SwitchInfo, descriptions and PMA ClassPortInfo.
+// their routes and LIDs, SwitchInfo, descriptions and PMA ClassPortInfo, and whether each port's
+// link was up.
 std::vector<NodeReading> topology_of(const SubnetReading& reading);
+
+// Whether a pass over a known topology saw the subnet's shape change: a port whose link came up
+// (something new may be behind it) or went down (something may have left).
+bool links_changed(const SubnetReading& reading);
+
+constexpr uint8_t kPhysLinkUp = 5;  // PortPhysicalState LinkUp
 
 }  // namespace rdmadiag::mad

@@ -28,6 +28,8 @@ struct PortReading {
     Route route;           // for this port's SMPs (a CA answers P_KeyTable for the arrival port)
     uint16_t pma_lid = 0;  // 0: not reachable by GMPs (no LID)
     bool table_reachable = true;  // false: `route` ends at another port's SMA view
+    // The link as the pass that made this topology saw it (LinkUp or not); unknown before any.
+    std::optional<bool> link_up_before;
     std::optional<PortInfo> info;
     std::optional<std::vector<uint16_t>> sma_pkeys;
     std::vector<uint16_t> sma_unreadable;  // indexes of blocks that did not answer

@@ -118,26 +118,25 @@ void add_pkey_blocks(MadBatch& batch, const NodeReading& node, PortReading& port
 void add_port_counters(MadBatch& batch, const NodeReading& node, PortReading& port) {
     if (!has_pma(node, port)) return;
     bool xmit_wait = !node.pma_info || (node.pma_info->capability_mask & kPmaXmitWait);
-    batch.add(pma_request(port.pma_lid, attr::port_counters, port.port),
-              [&port, xmit_wait](auto r) {
-                  auto answer = checked_answer(std::move(r), "PortCounters");
-                  if (!answer) return port.errors.push_back(answer.error().message);
-                  auto d = pma_data(*answer);
-                  if (!d) return port.errors.push_back(d.error().message);
-                  auto counters = decode_port_counters(*d, xmit_wait);
-                  if (!counters)
-                      return port.errors.push_back("PortCounters: " + counters.error().message);
-                  // Room for these and the few only PortCountersExtended carries, once: a
-                  // port's list would otherwise grow to twice what it holds.
-                  port.counters.reserve(port.counters.size() + counters->size() +
-                                        kExtendedOnlyCounters);
-                  for (auto& c32 : *counters) {
-                      // 64-bit PortCountersExtended values, when read, win over these.
-                      bool have = std::any_of(port.counters.begin(), port.counters.end(),
-                                              [&](const auto& x) { return x.name == c32.name; });
-                      if (!have) port.counters.push_back(c32);
-                  }
-              });
+    batch.add(
+        pma_request(port.pma_lid, attr::port_counters, port.port), [&port, xmit_wait](auto r) {
+            auto answer = checked_answer(std::move(r), "PortCounters");
+            if (!answer) return port.errors.push_back(answer.error().message);
+            auto d = pma_data(*answer);
+            if (!d) return port.errors.push_back(d.error().message);
+            auto counters = decode_port_counters(*d, xmit_wait);
+            if (!counters)
+                return port.errors.push_back("PortCounters: " + counters.error().message);
+            // Room for these and the few only PortCountersExtended carries, once: a
+            // port's list would otherwise grow to twice what it holds.
+            port.counters.reserve(port.counters.size() + counters->size() + kExtendedOnlyCounters);
+            for (auto& c32 : *counters) {
+                // 64-bit PortCountersExtended values, when read, win over these.
+                bool have = std::any_of(port.counters.begin(), port.counters.end(),
+                                        [&](const auto& x) { return x.name == c32.name; });
+                if (!have) port.counters.push_back(c32);
+            }
+        });
 }
 
 void add_port_counters_ext(MadBatch& batch, const NodeReading& node, PortReading& port) {

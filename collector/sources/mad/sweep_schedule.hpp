@@ -2,8 +2,9 @@
 // When a subnet-scope MAD source reads what. Discovery (the SA's NodeRecords, or a directed-route
 // walk) is the expensive part and the fabric's shape rarely changes, so it has its own, long,
 // interval; P_Key tables and PMA counters have theirs. Every pass reads PortInfo too (state, LIDs,
-// violation counters). A pass that finds a node silent asks for discovery at the next poll: a
-// node that left, or LIDs the SM moved, are found then instead of at the next scheduled one.
+// violation counters). A pass that finds a node silent or a link changed asks for discovery at
+// the next poll: a node that left or was plugged in, or LIDs the SM moved, are found then
+// instead of at the next scheduled discovery.
 
 #include "collector/common/time.hpp"
 #include "collector/sources/mad/mad_sweep.hpp"

@@ -216,5 +216,22 @@ TEST(MadSweep, AKnownTopologyIsReadAgainWithoutDiscovery) {
     EXPECT_FALSE(port(node(counters, 0xa00), 2)->sma_pkeys.has_value());
 }
 
+TEST(MadSweep, ALinkThatComesUpOrGoesDownIsAShapeChange) {
+    SweepBed run(small_fabric());
+    MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1});
+    auto topology = topology_of(sweeper.sweep_subnet());
+    EXPECT_FALSE(links_changed(sweeper.sweep_known(topology, SweepParts{false, false})));
+    // Something is plugged into the switch's free port 4: its link comes up.
+    run.fabric.nodes[2].ports[4].peer_node = 1;
+    const SubnetReading up = sweeper.sweep_known(topology, SweepParts{false, false});
+    EXPECT_TRUE(links_changed(up));
+    topology = topology_of(up);
+    EXPECT_FALSE(links_changed(sweeper.sweep_known(topology, SweepParts{false, false})))
+        << "once seen, the new link is the shape";
+    // And unplugged again.
+    run.fabric.nodes[2].ports[4].peer_node = -1;
+    EXPECT_TRUE(links_changed(sweeper.sweep_known(topology, SweepParts{false, false})));
+}
+
 }  // namespace
 }  // namespace rdmadiag::mad
