@@ -17,7 +17,7 @@ using namespace rdmadiag::mad;
 test::FatTreeShape shape(int64_t size) {
     switch (size) {
         case 2:
-            return {16, 8, 16, 2};
+            return {16, 16, 24, 2};
         case 12:
             return {64, 32, 32, 2};
         case 50:
