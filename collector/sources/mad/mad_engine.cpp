@@ -9,6 +9,21 @@
 
 namespace rdmadiag::mad {
 
+MadEngineStats& MadEngineStats::operator+=(const MadEngineStats& o) {
+    sent += o.sent;
+    answered += o.answered;
+    timeouts += o.timeouts;
+    presumed_lost += o.presumed_lost;
+    retries += o.retries;
+    failed += o.failed;
+    skipped += o.skipped;
+    stray += o.stray;
+    window_cuts += o.window_cuts;
+    batch_window_cuts += o.batch_window_cuts;
+    peak_in_flight = std::max(peak_in_flight, o.peak_in_flight);
+    return *this;
+}
+
 namespace {
 
 using TimePoint = std::chrono::steady_clock::time_point;

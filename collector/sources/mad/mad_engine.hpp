@@ -59,6 +59,7 @@ struct MadEngineStats {
     uint64_t batch_window_cuts = 0;  // batch windows halved after losses at several targets
     unsigned peak_in_flight = 0;
     bool operator==(const MadEngineStats&) const = default;
+    MadEngineStats& operator+=(const MadEngineStats& o);  // peak_in_flight: the larger
 };
 
 class MadEngine {

@@ -30,8 +30,7 @@ std::string node_type_name(uint8_t type) {
 // why; its kind is "no_answer" when nothing came back (timeouts, a node given up), "error" when
 // an answer came with an error status.
 void mark_reachability(const NodeReading& node, DeviceInfo& info) {
-    const bool answered = std::any_of(node.ports.begin(), node.ports.end(),
-                                      [](const PortReading& p) { return p.info.has_value(); });
+    const bool answered = node_answered(node);
     info.reachable = answered;
     if (answered) return;
     std::string reason;

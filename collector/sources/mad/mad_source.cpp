@@ -140,30 +140,6 @@ std::optional<SweepOptions> MadSource::prepare(TimePoint now, sources::Observati
     return sweep;
 }
 
-namespace {
-
-void add_stats(MadEngineStats& total, const MadEngineStats& s) {
-    total.sent += s.sent;
-    total.answered += s.answered;
-    total.timeouts += s.timeouts;
-    total.presumed_lost += s.presumed_lost;
-    total.retries += s.retries;
-    total.failed += s.failed;
-    total.skipped += s.skipped;
-    total.stray += s.stray;
-    total.window_cuts += s.window_cuts;
-    total.batch_window_cuts += s.batch_window_cuts;
-    total.peak_in_flight = std::max(total.peak_in_flight, s.peak_in_flight);
-}
-
-// A node none of whose ports answered PortInfo: gone, rebooting, or at a LID the SM moved.
-bool node_silent(const NodeReading& n) {
-    return std::none_of(n.ports.begin(), n.ports.end(),
-                        [](const PortReading& p) { return p.info.has_value(); });
-}
-
-}  // namespace
-
 std::vector<common::Figure> MadSource::figures() const {
     using K = common::Figure::Kind;
     auto n = [](uint64_t v) { return static_cast<double>(v); };
@@ -229,12 +205,13 @@ void MadSource::poll(TimePoint now, sources::ObservationSink& sink) {
 void MadSource::record_sweep(const MadEngineStats& stats, const SubnetReading& reading,
                              std::chrono::steady_clock::duration took) {
     last_stats_ = stats;
-    add_stats(total_stats_, stats);
+    total_stats_ += stats;
     ++sweeps_;
     last_sweep_duration_ = std::chrono::duration_cast<Duration>(took);
     last_nodes_ = reading.nodes.size();
     last_silent_nodes_ =
-        static_cast<size_t>(std::count_if(reading.nodes.begin(), reading.nodes.end(), node_silent));
+        static_cast<size_t>(std::count_if(reading.nodes.begin(), reading.nodes.end(),
+                                          [](const NodeReading& n) { return !node_answered(n); }));
 }
 
 void MadSource::poll_subnet(TimePoint now, sources::ObservationSink& sink) {
@@ -277,7 +254,7 @@ void MadSource::refresh(const PortRef& port, TimePoint now, sources::Observation
     mad::MadEngine engine(*transport_, options_.engine);
     mad::MadSweeper sweeper(engine, *sweep);
     const SubnetReading reading = sweeper.sweep_known(std::move(one), SweepParts{true, false});
-    add_stats(total_stats_, engine.stats());
+    total_stats_ += engine.stats();
     emit_reading(reading, 0, now, sink, false);
 }
 

@@ -1,5 +1,7 @@
 #include "collector/sources/mad/subnet_reading.hpp"
 
+#include <algorithm>
+
 namespace rdmadiag::mad {
 
 std::string Route::describe() const {
@@ -15,6 +17,11 @@ uint16_t NodeReading::lid() const {
         if (p.info && p.info->lid != 0) return p.info->lid;
     }
     return 0;
+}
+
+bool node_answered(const NodeReading& node) {
+    return std::any_of(node.ports.begin(), node.ports.end(),
+                       [](const PortReading& p) { return p.info.has_value(); });
 }
 
 }  // namespace rdmadiag::mad

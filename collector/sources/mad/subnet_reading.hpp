@@ -53,6 +53,10 @@ struct NodeReading {
     uint16_t lid() const;
 };
 
+// Whether any port of the node answered PortInfo; a node that did not is gone, rebooting, or at a
+// LID the SM moved.
+bool node_answered(const NodeReading& node);
+
 struct SubnetReading {
     std::string discovery;  // "sa", "directed-route", "local"
     std::vector<NodeReading> nodes;
