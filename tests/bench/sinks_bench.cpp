@@ -1,0 +1,96 @@
+// What the sinks cost on a subnet-scope snapshot of a large fabric, without a simulator: a fat tree
+// played by the fake fabric is swept twice, 30 s apart, the
+// observations go through the default engine, and the latest snapshot is served as /metrics.
+// Sizes: about 2,000 and 12,000 ports. Counters report series per port, text and gzip bytes, and
+// heap bytes per port held by the engine and one snapshot.
+//
+//   build/tests/bench/sinks_bench --benchmark_counters_tabular=true
+
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+
+#include "collector/engine/default_engine.hpp"
+#include "collector/publish/snapshot_store.hpp"
+#include "collector/sources/mad/mad_observations.hpp"
+#include "collector/sources/mad/mad_sweep.hpp"
+#include "exporters/api/gzip_encoding.hpp"
+#include "exporters/prometheus/snapshot_collectable.hpp"
+#include "tests/collector/sources/mad/fake_fabric.hpp"
+
+namespace rdmadiag {
+namespace {
+
+using namespace std::chrono_literals;
+
+mad::test::FatTreeShape shape(int64_t size) {
+    return size == 2 ? mad::test::FatTreeShape{16, 16, 24, 2}
+                     : mad::test::FatTreeShape{64, 32, 32, 2};
+}
+
+size_t heap_in_use() {
+    const auto m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
+struct Fed {
+    std::unique_ptr<engine::Engine> engine;
+    size_t ports = 0;
+};
+
+// Two subnet sweeps 30 s apart through the default engine.
+Fed sweep_into_engine(int64_t size) {
+    auto fabric = mad::test::fat_tree(shape(size));
+    Fed fed{engine::make_default_engine(), mad::test::port_count(fabric)};
+    for (int pass = 0; pass < 2; ++pass) {
+        mad::MadEngine engine(fabric, mad::MadEngineOptions{}, [&fabric] { return fabric.now; });
+        mad::MadSweeper sweeper(engine, mad::SweepOptions{.sm_lid = fabric.sm_lid});
+        auto reading = sweeper.sweep_subnet();
+        const TimePoint now{std::chrono::seconds(1'700'000'000 + 30 * pass)};
+        mad::emit_observations(reading, {}, now, "mad", true,
+                               [&](Observation o) { fed.engine->consume(o); });
+    }
+    return fed;
+}
+
+void BM_Metrics(benchmark::State& state) {
+    auto fed = sweep_into_engine(state.range(0));
+    publish::SnapshotStore store;
+    store.publish(fed.engine->snapshot());
+    prom::SnapshotCollectable metrics(store);
+    size_t bytes = 0, gz = 0, series = 0;
+    for (auto _ : state) {
+        auto text = prom::serialize_metrics(metrics);
+        auto z = api::gzip_compress(text);
+        bytes = text.size();
+        gz = z ? z->size() : 0;
+        series = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+    }
+    const auto ports = static_cast<double>(fed.ports);
+    state.counters["ports"] = ports;
+    state.counters["lines_per_port"] = static_cast<double>(series) / ports;
+    state.counters["text_MB"] = static_cast<double>(bytes) / 1e6;
+    state.counters["gzip_MB"] = static_cast<double>(gz) / 1e6;
+}
+BENCHMARK(BM_Metrics)->Arg(2)->Arg(12)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_MemoryPerPort(benchmark::State& state) {
+    for (auto _ : state) {
+        const size_t before = heap_in_use();
+        auto fed = sweep_into_engine(state.range(0));
+        const size_t engine = heap_in_use();
+        auto snap = fed.engine->snapshot();
+        const size_t with_snapshot = heap_in_use();
+        const auto ports = static_cast<double>(fed.ports);
+        state.counters["ports"] = ports;
+        state.counters["engine_B_per_port"] = static_cast<double>(engine - before) / ports;
+        state.counters["snapshot_B_per_port"] =
+            static_cast<double>(with_snapshot - engine) / ports;
+        benchmark::DoNotOptimize(snap);
+    }
+}
+BENCHMARK(BM_MemoryPerPort)->Arg(2)->Arg(12)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace rdmadiag
+
+BENCHMARK_MAIN();
