@@ -1,5 +1,5 @@
 # Finds what rdmadiag builds against. Required: nlohmann_json, CLI11. Optional: rdma-core
-# (verbs, umad, mad), prometheus-cpp + Boost (Beast, Asio) + OpenSSL + zlib (the HTTP exporter),
+# (verbs, umad, mad), Boost (Beast, Asio) + OpenSSL + zlib (the HTTP exporter),
 # Qt6 (the GUI). Each optional part says at configure time whether it was left out and why.
 
 find_package(nlohmann_json 3.10 REQUIRED)
@@ -23,15 +23,11 @@ if(RDMADIAG_WITH_RDMA)
 endif()
 
 set(RDMADIAG_HAVE_HTTP OFF)
-find_package(prometheus-cpp CONFIG QUIET)
 # Beast and Asio are header-only: Boost's headers are all the HTTP server links.
 find_package(Boost 1.81 CONFIG QUIET)
 find_package(OpenSSL 3 QUIET)
 find_package(ZLIB QUIET)
 set(rdmadiag_http_missing "")
-if(NOT prometheus-cpp_FOUND)
-    list(APPEND rdmadiag_http_missing prometheus-cpp-dev)
-endif()
 if(NOT Boost_FOUND)
     list(APPEND rdmadiag_http_missing "libboost1.81-dev (Beast, Asio)")
 endif()

@@ -9,7 +9,6 @@
 #include "collector/runtime/signal_watcher.hpp"
 #include "exporters/api/api_router.hpp"
 #include "exporters/api/http_server.hpp"
-#include "exporters/prometheus/snapshot_collectable.hpp"
 
 namespace rdmadiag::cli::commands {
 
@@ -28,6 +27,10 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const sources::SourceRegistry
                    "one more drops the oldest (default 512)")
         ->check(CLI::Range(size_t{1}, daemon::kMaxWebPendingConnections));
     cmd.add_option("--web.request-timeout", f.request_timeout, "Drop clients slower than this");
+    cmd.add_option("--metrics.detail", f.metrics_detail,
+                   "standard (about 32 series per port at most; the default) or full (every "
+                   "counter's resets and saturation, LID gauges, table generations)")
+        ->check(CLI::IsMember({"standard", "full"}));
     cmd.add_option("--log.level", f.log_level, "debug, info, warn or error");
     cmd.add_option("--log.format", f.log_format, "logfmt or json");
     cli::add_collector_flags(cmd, f.collector, registry);
@@ -47,6 +50,7 @@ Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& f) {
         if (!d) return make_error("--web.request-timeout: " + d.error().message);
         c.web.request_timeout = *d;
     }
+    if (f.metrics_detail) c.metrics_full_detail = *f.metrics_detail == "full";
     if (f.log_level) {
         auto l = common::parse_log_level(*f.log_level);
         if (!l) return make_error("--log.level must be debug, info, warn or error");
@@ -126,8 +130,10 @@ int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry, 
     SystemClock clock;
     publish::SnapshotStore store;
     daemon::CollectorDaemon collector(registry, engine::make_default_engine(), store, log, clock);
-    prom::SnapshotCollectable metrics(store);
-    api::ApiRouter router(store, metrics);
+    auto detail = [](const daemon::DaemonConfig& c) {
+        return c.metrics_full_detail ? prom::MetricsDetail::full : prom::MetricsDetail::standard;
+    };
+    api::ApiRouter router(store, detail(*config));
     auto handler = [&router](const api::HttpRequest& r) { return router.handle(r); };
 
     auto server = std::make_unique<api::HttpServer>(*options, handler, &log);
@@ -169,6 +175,7 @@ int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry, 
             continue;
         }
         log.set_level(next->log_level);
+        router.set_metrics_detail(detail(*next));
         // The listener is restarted only when its settings (or the web config) changed; the
         // web config file is re-read on every reload since its content may have changed.
         bool restart = !same_web(next->web, config->web) || !next->web.config_file.empty();

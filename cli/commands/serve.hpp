@@ -28,6 +28,7 @@ struct ServeFlags {
     std::optional<size_t> max_pending_connections;
     std::optional<std::string> request_timeout;
     std::optional<std::string> log_level, log_format;
+    std::optional<std::string> metrics_detail;
     // The flags every subcommand shares (paths, devices, intervals, sources, --simulate),
     // applied over the config file's collector settings.
     cli::CollectorFlags collector;

@@ -96,6 +96,18 @@ Result<void> apply_web(const common::YamlNode& s, WebSettings& web) {
     });
 }
 
+Result<void> apply_metrics(const common::YamlNode& s, DaemonConfig& c) {
+    return each_key(s, "metrics",
+                    [&](const std::string& k, const common::YamlNode& v) -> Result<void> {
+                        if (k != "detail") return at(v, "unknown setting metrics." + k);
+                        const std::string text = RDMADIAG_TRY(as_string(v, k));
+                        if (text != "standard" && text != "full")
+                            return at(v, "metrics.detail must be standard or full");
+                        c.metrics_full_detail = text == "full";
+                        return {};
+                    });
+}
+
 Result<void> apply_log(const common::YamlNode& s, DaemonConfig& c) {
     return each_key(s, "log", [&](const std::string& k, const common::YamlNode& v) -> Result<void> {
         std::string text;
@@ -141,6 +153,8 @@ Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& confi
             r = apply_web(v, config.web);
         } else if (key == "log") {
             r = apply_log(v, config);
+        } else if (key == "metrics") {
+            r = apply_metrics(v, config);
         } else if (key == "path") {
             r = apply_paths(v, config.collector.sources);
         } else if (key == "simulate") {

@@ -36,6 +36,9 @@ struct WebSettings {
 
 struct DaemonConfig {
     WebSettings web;
+    // /metrics detail: false keeps a subnet-wide collector within about 32 series per port (the
+    // exporter's "standard"); true exports every series ("full"). docs/metrics.md has the list.
+    bool metrics_full_detail = false;
     common::LogLevel log_level = common::LogLevel::info;
     common::LogFormat log_format = common::LogFormat::logfmt;
     // What every subcommand shares (paths, devices, intervals, sources, --simulate): the file's

@@ -2,12 +2,11 @@
 
 #include <charconv>
 
-#include "collector/common/malloc_tuning.hpp"
 #include "collector/json/checked_json.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "exporters/api/gzip_encoding.hpp"
 #include "exporters/api/snapshot_views.hpp"
-#include "exporters/prometheus/snapshot_collectable.hpp"
+#include "exporters/prometheus/snapshot_metrics.hpp"
 
 namespace rdmadiag::api {
 
@@ -45,40 +44,32 @@ std::optional<PortFilter> port_filter(const HttpRequest& req, std::string& error
 ApiRouter::MetricsText ApiRouter::metrics_text(bool gzip) const {
     auto snap = store_.latest();
     auto stats = store_.stats();
-    std::shared_ptr<const std::string> text;
-    {
-        std::lock_guard lock(cache_mutex_);
-        if (cached_text_ && snap == cached_snapshot_ && stats == cached_stats_) {
-            if (!gzip) return {cached_text_, false};
-            if (cached_gzip_) return {cached_gzip_, true};
-            text = cached_text_;
-        }
-    }
-    const bool fresh = !text;
-    if (fresh) {
-        text = std::make_shared<const std::string>(prom::serialize_metrics(metrics_));
-        // Serializing went through every sample as a labelled prometheus-cpp value, several
-        // times the size of the text; that memory is free now, and is given back rather than
-        // kept.
-        common::release_free_heap();
-    }
-    std::shared_ptr<const std::string> compressed;
+    const prom::MetricsDetail detail = detail_.load();
     if (gzip) {
-        auto z = gzip_compress(*text);
-        if (!z) return {text, false};  // out of memory in zlib: the plain text still answers
-        compressed = std::make_shared<const std::string>(std::move(*z));
+        std::lock_guard lock(cache_mutex_);
+        if (!cached_gzip_ || snap != cached_snapshot_ || stats != cached_stats_ ||
+            detail != cached_detail_) {
+            GzipSink sink;
+            prom::write_snapshot_metrics(*snap, stats.get(), detail, sink);
+            auto z = sink.finish();
+            if (z) {
+                cached_gzip_ = std::make_shared<const std::string>(std::move(*z));
+                cached_snapshot_ = snap;
+                cached_stats_ = stats;
+                cached_detail_ = detail;
+            } else {
+                cached_gzip_.reset();  // out of memory in zlib: the plain text still answers
+            }
+        }
+        if (cached_gzip_) return {cached_gzip_, true};
     }
-    std::lock_guard lock(cache_mutex_);
-    if (fresh) {
-        cached_snapshot_ = std::move(snap);
-        cached_stats_ = std::move(stats);
-        cached_text_ = text;
-        cached_gzip_ = compressed;
-    } else if (cached_text_ == text && compressed) {
-        cached_gzip_ = compressed;
-    }
-    if (gzip) return {compressed, true};
-    return {text, false};
+    return {std::make_shared<const std::string>(
+                prom::snapshot_metrics_text(*snap, stats.get(), detail)),
+            false};
+}
+
+void ApiRouter::set_metrics_detail(prom::MetricsDetail detail) {
+    detail_.store(detail);
 }
 
 HttpResponse json_error(int status, std::string_view message) {

@@ -4,21 +4,24 @@
 // body are refused: the API is read-only. Answers are gzip-compressed for clients that accept it
 // (Prometheus does), except small ones.
 
-#include <prometheus/collectable.h>
-
+#include <atomic>
 #include <memory>
 #include <mutex>
 
 #include "collector/publish/snapshot_store.hpp"
 #include "exporters/api/http_types.hpp"
+#include "exporters/prometheus/metrics_detail.hpp"
 
 namespace rdmadiag::api {
 
 class ApiRouter {
 public:
-    // `metrics` must build its families from `store` (the /metrics cache is keyed on it).
-    ApiRouter(const publish::SnapshotStore& store, const prometheus::Collectable& metrics)
-        : store_(store), metrics_(metrics) {}
+    explicit ApiRouter(const publish::SnapshotStore& store,
+                       prom::MetricsDetail detail = prom::MetricsDetail::standard)
+        : store_(store), detail_(detail) {}
+
+    // A reload may change it; the next scrape follows.
+    void set_metrics_detail(prom::MetricsDetail detail);
 
     HttpResponse handle(const HttpRequest& request) const;
 
@@ -35,14 +38,16 @@ private:
     MetricsText metrics_text(bool gzip) const;
 
     const publish::SnapshotStore& store_;
-    const prometheus::Collectable& metrics_;
-    // /metrics text of the last published snapshot and stats, and its gzip form once a client
-    // asked for it: scrapes between two collector rounds serialize and compress nothing.
+    std::atomic<prom::MetricsDetail> detail_;
+    // The gzip form of the last published snapshot's /metrics, made by the first scrape that
+    // wants it: Prometheus' later scrapes of the same snapshot compress nothing. It is a tenth of
+    // the text or less, so it is what is kept; plain-text scrapes write their own text each time.
+    // The mutex is held while the text is written, so two scrapes of a new snapshot make it once.
     mutable std::mutex cache_mutex_;
     mutable SnapshotPtr cached_snapshot_;
     mutable std::shared_ptr<const publish::CollectorStats> cached_stats_;
-    mutable std::shared_ptr<const std::string> cached_text_;
     mutable std::shared_ptr<const std::string> cached_gzip_;
+    mutable prom::MetricsDetail cached_detail_ = prom::MetricsDetail::standard;
 };
 
 HttpResponse json_error(int status, std::string_view message);

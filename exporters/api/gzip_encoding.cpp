@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "exporters/api/http_types.hpp"
@@ -98,6 +99,60 @@ Result<std::string> gzip_compress(std::string_view data) {
     if (deflate(&z, Z_FINISH) != Z_STREAM_END) return make_error("zlib: compression failed");
     out.resize(z.total_out);
     return out;
+}
+
+struct GzipSink::Stream {
+    Deflater deflater;
+};
+
+namespace {
+// Writes are gathered to this size before zlib sees them: one deflate() call per sample line
+// would cost more than the compression itself.
+constexpr size_t kGatherBytes = 64 * 1024;
+}  // namespace
+
+GzipSink::GzipSink() : z_(std::make_unique<Stream>()) {
+    if (!z_->deflater.ok()) error_ = "zlib: cannot start a compression";
+    pending_.reserve(kGatherBytes);
+}
+
+GzipSink::~GzipSink() = default;
+
+void GzipSink::write(std::string_view text) {
+    if (!error_.empty()) return;
+    pending_.append(text);
+    if (pending_.size() >= kGatherBytes) flush_pending(false);
+}
+
+void GzipSink::flush_pending(bool last) {
+    z_stream& z = z_->deflater.stream();
+    // zlib's interface is not const-correct; it never writes through next_in.
+    z.next_in = reinterpret_cast<Bytef*>(pending_.data());
+    z.avail_in = static_cast<uInt>(pending_.size());
+    const int flush = last ? Z_FINISH : Z_NO_FLUSH;
+    for (;;) {
+        const size_t used = out_.size();
+        const size_t room = std::max<size_t>(kGatherBytes / 4, pending_.size() / 4 + 64);
+        out_.resize(used + room);
+        z.next_out = reinterpret_cast<Bytef*>(out_.data() + used);
+        z.avail_out = static_cast<uInt>(room);
+        const int rc = deflate(&z, flush);
+        out_.resize(used + room - z.avail_out);
+        if (rc == Z_STREAM_END) break;
+        if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            error_ = "zlib: compression failed";
+            break;
+        }
+        if (!last && z.avail_in == 0) break;
+    }
+    pending_.clear();
+}
+
+Result<std::string> GzipSink::finish() {
+    if (error_.empty()) flush_pending(true);
+    if (!error_.empty()) return make_error(error_);
+    out_.shrink_to_fit();
+    return std::move(out_);
 }
 
 }  // namespace rdmadiag::api

@@ -4,14 +4,13 @@
 namespace rdmadiag::prom {
 
 void add_event_metrics(const Snapshot& snap, MetricWriter& out) {
+    out.begin("rdmadiag_async_events_total",
+              "Verbs async events delivered, by device, port (empty for non-port events) and type.",
+              MetricType::counter);
     for (const auto& t : snap.event_totals) {
-        out.counter("rdmadiag_async_events_total",
-                    "Verbs async events delivered, by device, port (empty for non-port events) and "
-                    "type.",
-                    {{"device", t.device},
-                     {"port", t.port ? std::to_string(*t.port) : ""},
-                     {"type", std::string(to_string(t.type))}},
-                    static_cast<double>(t.count));
+        const std::string port = t.port ? std::to_string(*t.port) : "";
+        out.sample({{"device", t.device}, {"port", port}, {"type", to_string(t.type)}},
+                   static_cast<double>(t.count));
     }
 }
 

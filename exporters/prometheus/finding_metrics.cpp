@@ -16,12 +16,13 @@ void add_finding_metrics(const Snapshot& snap, MetricWriter& out) {
     };
     for (const auto& f : snap.finding_history) counts.emplace(key(f), 0);
     for (const auto& f : snap.findings) ++counts[key(f)];
+    out.begin("rdmadiag_findings",
+              "Active findings by rule, severity and subject (port empty for device-wide).",
+              MetricType::gauge);
     for (const auto& [k, n] : counts) {
         const auto& [rule, severity, device, port] = k;
-        out.gauge("rdmadiag_findings",
-                  "Active findings by rule, severity and subject (port empty for device-wide).",
-                  {{"rule", rule}, {"severity", severity}, {"device", device}, {"port", port}},
-                  static_cast<double>(n));
+        out.sample({{"rule", rule}, {"severity", severity}, {"device", device}, {"port", port}},
+                   static_cast<double>(n));
     }
 }
 

@@ -27,6 +27,8 @@ web:
 log:
   level: debug
   format: json
+metrics:
+  detail: full
 path:
   sysfs: /fixtures/sys
   tracefs: /fixtures/tracing
@@ -53,6 +55,7 @@ simulate: pkey-stale
     EXPECT_EQ(c.web.max_request_bytes, 4096u);
     EXPECT_EQ(c.log_level, common::LogLevel::debug);
     EXPECT_EQ(c.log_format, common::LogFormat::json);
+    EXPECT_TRUE(c.metrics_full_detail);
     EXPECT_EQ(c.collector.sources.sysfs_root, "/fixtures/sys");
     EXPECT_EQ(c.collector.sources.tracefs_root, "/fixtures/tracing");
     EXPECT_EQ(c.collector.sources.procfs_root, "/fixtures/proc");
@@ -97,6 +100,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Bad{"colour: blue\n", "unknown setting colour"},
                       Bad{"log:\n  level: loud\n", "log.level must be"},
                       Bad{"log:\n  format: xml\n", "log.format must be"},
+                      Bad{"metrics:\n  detail: some\n", "metrics.detail must be standard or full"},
+                      Bad{"metrics:\n  series: 3\n", "unknown setting metrics.series"},
                       Bad{"web:\n  max-connections: -3\n", "positive whole number"},
                       Bad{"web:\n  max-connections: 0\n", "positive whole number"},
                       Bad{"web:\n  max-connections: 18446744073709551616\n",

@@ -6,7 +6,7 @@
 
 #include "collector/json/snapshot_json.hpp"
 #include "exporters/api/gzip_encoding.hpp"
-#include "exporters/prometheus/snapshot_collectable.hpp"
+#include "exporters/prometheus/snapshot_metrics.hpp"
 #include "tests/exporters/api/gunzip.hpp"
 #include "tests/exporters/sample_snapshot.hpp"
 
@@ -35,8 +35,7 @@ protected:
     }
 
     publish::SnapshotStore store;
-    prom::SnapshotCollectable metrics{store};
-    ApiRouter router{store, metrics};
+    ApiRouter router{store};
 };
 
 TEST_F(ApiRouterTest, MetricsInTheTextFormat) {
@@ -59,7 +58,7 @@ TEST_F(ApiRouterTest, UnknownPathThatIsNotUtf8IsANotFound) {
 TEST_F(ApiRouterTest, MetricsFollowEachNewSnapshot) {
     auto first = get("/metrics").shared_body;
     ASSERT_TRUE(first);
-    EXPECT_EQ(get("/metrics").shared_body, first);  // the same text, not serialized again
+    EXPECT_EQ(*get("/metrics").shared_body, *first);
     auto next = std::make_shared<Snapshot>(testing::sample_snapshot());
     next->sequence = 18;
     store.publish(next);
@@ -95,7 +94,6 @@ TEST_F(ApiRouterTest, GzippedMetricsAreCachedPerSnapshotLikeTheText) {
     EXPECT_EQ(testing::gunzip(*zipped.shared_body), *plain.shared_body);
     // A scrape between two rounds compresses nothing: it gets the same compressed text.
     EXPECT_EQ(router.handle(gzip_get("/metrics")).shared_body, zipped.shared_body);
-    EXPECT_EQ(get("/metrics").shared_body, plain.shared_body);
     auto next = std::make_shared<Snapshot>(testing::sample_snapshot());
     next->sequence = 18;
     store.publish(next);
@@ -106,6 +104,18 @@ TEST_F(ApiRouterTest, GzippedMetricsAreCachedPerSnapshotLikeTheText) {
         std::string::npos);
     // The plain text of the new snapshot is the one the compressed form was made from.
     EXPECT_EQ(testing::gunzip(*fresh.shared_body), *get("/metrics").shared_body);
+}
+
+TEST_F(ApiRouterTest, MetricsDetailChangesTheNextScrape) {
+    auto standard = get("/metrics").payload();
+    auto zipped = router.handle(gzip_get("/metrics")).shared_body;
+    EXPECT_EQ(standard.find("rdmadiag_port_active{"), std::string::npos);
+    router.set_metrics_detail(prom::MetricsDetail::full);
+    EXPECT_NE(get("/metrics").payload().find("rdmadiag_port_active{"), std::string::npos);
+    auto full = router.handle(gzip_get("/metrics")).shared_body;
+    ASSERT_TRUE(full);
+    EXPECT_NE(full, zipped);
+    EXPECT_NE(testing::gunzip(*full).value_or("").find("rdmadiag_port_active{"), std::string::npos);
 }
 
 TEST_F(ApiRouterTest, EveryRouteSaysItsAnswerVariesWithAcceptEncoding) {
@@ -131,7 +141,7 @@ TEST_F(ApiRouterTest, HealthzIsOkOnceASnapshotIsPublished) {
     EXPECT_EQ(j["status"], "ok");
     EXPECT_EQ(j["sequence"], 17);
     publish::SnapshotStore empty;
-    ApiRouter fresh(empty, metrics);
+    ApiRouter fresh(empty);
     HttpRequest r{"GET", "/healthz", "", {}, -1, false};
     auto resp = fresh.handle(r);
     EXPECT_EQ(resp.status, 503);

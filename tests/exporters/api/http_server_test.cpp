@@ -19,7 +19,7 @@
 #include "exporters/api/api_router.hpp"
 #include "exporters/api/basic_auth.hpp"
 #include "exporters/api/gzip_encoding.hpp"
-#include "exporters/prometheus/snapshot_collectable.hpp"
+#include "exporters/prometheus/snapshot_metrics.hpp"
 #include "tests/exporters/api/gunzip.hpp"
 #include "tests/exporters/api/raw_http_client.hpp"
 #include "tests/exporters/api/tls_client.hpp"
@@ -57,8 +57,7 @@ protected:
     }
 
     publish::SnapshotStore store;
-    prom::SnapshotCollectable metrics{store};
-    ApiRouter router{store, metrics};
+    ApiRouter router{store};
     std::unique_ptr<HttpServer> server;
 };
 

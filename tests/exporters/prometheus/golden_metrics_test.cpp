@@ -12,12 +12,7 @@
 #include "collector/engine/default_engine.hpp"
 #include "collector/runtime/collector_runtime.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
-#include "exporters/prometheus/snapshot_collectable.hpp"
 #include "exporters/prometheus/snapshot_metrics.hpp"
-
-#include <prometheus/text_serializer.h>
-
-#include <sstream>
 
 namespace rdmadiag::prom {
 namespace {
@@ -41,9 +36,7 @@ std::string scrape_fixture(const std::string& root) {
     clock.advance(settings.pkey_interval);
     runtime.step();
     // Without the collector's wall-clock timings: the golden files must not depend on the host.
-    std::ostringstream out;
-    prometheus::TextSerializer().Serialize(out, snapshot_metrics(*store.latest(), nullptr));
-    return out.str();
+    return snapshot_metrics_text(*store.latest());
 }
 
 class GoldenMetrics : public ::testing::TestWithParam<const char*> {};

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """rdmadiag serve and node_exporter's infiniband collector read the same generated sysfs tree;
 every counter file must be reported with the same value by both (node_exporter reports the
-4-octet data counters in bytes, as does rdmadiag_port_{transmitted,received}_bytes_total), and
+4-octet data counters in bytes, as does rdmadiag_port_{transmitted,received}_bytes_total, the
+only form of them at rdmadiag's default detail), and
 the port state and physical state too.
 
 Usage: node_exporter_parity_test.py RDMADIAG_BINARY GEN_SYSFS_FIXTURE_BINARY"""
@@ -98,8 +99,9 @@ def main():
                 mine = value(ours, "rdmadiag_port_stat_total", device=device, port=p,
                              counter=f, kind="pma")
                 if f in DATA:
+                    # At the default detail the data counters are exported in bytes only.
                     ne_name, bytes_name = DATA[f]
-                    pairs = [(raw, mine, f"rdmadiag stat {f}"),
+                    pairs = [(None, mine, f"rdmadiag stat {f} (standard detail: bytes only)"),
                              (raw * 4, value(ours, bytes_name, device=device, port=p), bytes_name),
                              (raw * 4, value(theirs, "node_infiniband_" + ne_name, device=device,
                                              port=p), "node_exporter " + ne_name)]

@@ -2,51 +2,28 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 
-#include "exporters/prometheus/snapshot_collectable.hpp"
+#include "tests/exporters/prometheus/exposition.hpp"
 #include "tests/exporters/sample_snapshot.hpp"
 
 namespace rdmadiag::prom {
 namespace {
 
-using prometheus::MetricFamily;
-using prometheus::MetricType;
+using test::Family;
+using test::family;
+using test::value;
 
-const MetricFamily* family(const std::vector<MetricFamily>& fams, const std::string& name) {
-    for (const auto& f : fams) {
-        if (f.name == name) return &f;
-    }
-    return nullptr;
-}
-
-std::string label(const prometheus::ClientMetric& m, const std::string& name) {
-    for (const auto& l : m.label) {
-        if (l.name == name) return l.value;
-    }
-    return "<none>";
-}
-
-// The value of the one sample of `name` whose labels include all of `want`.
-std::optional<double> value(const std::vector<MetricFamily>& fams, const std::string& name,
-                            std::map<std::string, std::string> want) {
-    const auto* f = family(fams, name);
-    if (!f) return std::nullopt;
-    std::optional<double> found;
-    for (const auto& m : f->metric) {
-        bool match = true;
-        for (const auto& [k, v] : want) match = match && label(m, k) == v;
-        if (!match) continue;
-        EXPECT_FALSE(found) << name << " matched twice";
-        found = f->type == MetricType::Counter ? m.counter.value : m.gauge.value;
-    }
-    return found;
+std::vector<Family> metrics_of(const Snapshot& snap, const publish::CollectorStats* stats = nullptr,
+                               MetricsDetail detail = MetricsDetail::standard) {
+    return test::parse_exposition(snapshot_metrics_text(snap, stats, detail));
 }
 
 class SnapshotMetrics : public ::testing::Test {
 protected:
     Snapshot snap = testing::sample_snapshot();
-    std::vector<MetricFamily> fams = snapshot_metrics(snap);
+    std::vector<Family> fams = metrics_of(snap);
 };
 
 TEST_F(SnapshotMetrics, ExporterIdentity) {
@@ -58,24 +35,42 @@ TEST_F(SnapshotMetrics, ExporterIdentity) {
 
 TEST_F(SnapshotMetrics, PortsAndDevices) {
     EXPECT_EQ(value(fams, "rdmadiag_port_state", {{"device", "mlx5_0"}, {"port", "1"}}), 4);
-    EXPECT_EQ(value(fams, "rdmadiag_port_active", {{"port", "1"}}), 1);
-    EXPECT_EQ(value(fams, "rdmadiag_port_active", {{"port", "2"}}), 0);
-    EXPECT_EQ(value(fams, "rdmadiag_port_lid", {{"port", "1"}}), 7);
     EXPECT_EQ(value(fams, "rdmadiag_port_info", {{"port", "2"}, {"link_layer", "Ethernet"}}), 1);
+    EXPECT_EQ(value(fams, "rdmadiag_port_info", {{"port", "1"}, {"lid", "7"}}), 1);
+    EXPECT_EQ(value(fams, "rdmadiag_port_info", {{"port", "2"}, {"lid", ""}}), 1);
     EXPECT_EQ(
         value(fams, "rdmadiag_device_info",
               {{"device", "mlx5_0"}, {"node_guid", "0x0c42a10300a1b2c3"}, {"transport", "ib"}}),
         1);
+    // What repeats another series is left to the full detail.
+    EXPECT_FALSE(family(fams, "rdmadiag_port_active"));
+    EXPECT_FALSE(family(fams, "rdmadiag_port_lid"));
+    auto full = metrics_of(snap, nullptr, MetricsDetail::full);
+    EXPECT_EQ(value(full, "rdmadiag_port_active", {{"port", "1"}}), 1);
+    EXPECT_EQ(value(full, "rdmadiag_port_active", {{"port", "2"}}), 0);
+    EXPECT_EQ(value(full, "rdmadiag_port_lid", {{"port", "1"}}), 7);
     // A port with no LID reading has no LID series, not a zero.
-    EXPECT_FALSE(value(fams, "rdmadiag_port_lid", {{"port", "2"}}));
+    EXPECT_FALSE(value(full, "rdmadiag_port_lid", {{"port", "2"}}));
+}
+
+TEST_F(SnapshotMetrics, DevicesAreNamedByTheirNodeDescription) {
+    snap.devices[0].info.node_desc = "node0421 HCA-1";
+    fams = metrics_of(snap);
+    EXPECT_EQ(value(fams, "rdmadiag_device_info",
+                    {{"device", "mlx5_0"}, {"node_desc", "node0421 HCA-1"}}),
+              1);
 }
 
 TEST_F(SnapshotMetrics, PKeyTablesAndCoherence) {
     std::map<std::string, std::string> dev{{"device", "mlx5_0"}, {"port", "1"}, {"view", "device"}};
     EXPECT_EQ(value(fams, "rdmadiag_pkey_table_size", dev), 4);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_table_used", dev), 3);
-    EXPECT_EQ(value(fams, "rdmadiag_pkey_table_generation", dev), 3);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_table_changes_total", dev), 2);
+    EXPECT_FALSE(family(fams, "rdmadiag_pkey_table_generation"));
+    EXPECT_FALSE(family(fams, "rdmadiag_pkey_table_unreadable")) << "every entry was read";
+    auto full = metrics_of(snap, nullptr, MetricsDetail::full);
+    EXPECT_EQ(value(full, "rdmadiag_pkey_table_generation", dev), 3);
+    EXPECT_EQ(value(full, "rdmadiag_pkey_table_unreadable", dev), 0);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_view_divergent", {{"port", "1"}, {"view", "sma"}}), 0);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_cache_stale", {{"port", "1"}}), 1);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_cache_stale_seconds", {{"port", "1"}}), 42);
@@ -86,7 +81,7 @@ TEST_F(SnapshotMetrics, ACacheThatFollowedTheDeviceIsNotStale) {
     pk.views[2].table = pk.views[0].table;
     pk.cache = CacheJudgement::coherent;
     pk.stale_since.reset();
-    fams = snapshot_metrics(snap);
+    fams = metrics_of(snap);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_cache_stale", {{"port", "1"}}), 0);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_cache_stale_seconds", {{"port", "1"}}), 0);
 }
@@ -95,14 +90,14 @@ TEST_F(SnapshotMetrics, ACacheWithinItsGracePeriodIsNotYetStale) {
     auto& pk = snap.devices[0].ports[0].pkeys;
     pk.cache = CacheJudgement::pending;
     pk.stale_since = snap.time - std::chrono::seconds(2);
-    fams = snapshot_metrics(snap);
+    fams = metrics_of(snap);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_cache_stale", {{"port", "1"}}), 0);
     EXPECT_EQ(value(fams, "rdmadiag_pkey_cache_stale_seconds", {{"port", "1"}}), 2);
 }
 
 TEST_F(SnapshotMetrics, AnUnwatchedPortsCacheIsNotJudged) {
     snap.devices[0].ports[0].pkeys.cache = CacheJudgement::not_watched;
-    fams = snapshot_metrics(snap);
+    fams = metrics_of(snap);
     EXPECT_FALSE(value(fams, "rdmadiag_pkey_cache_stale", {{"port", "1"}}).has_value());
     EXPECT_FALSE(value(fams, "rdmadiag_pkey_cache_stale_seconds", {{"port", "1"}}).has_value());
 }
@@ -117,9 +112,15 @@ TEST_F(SnapshotMetrics, CountersAreMonotonicTotalsWithSaturationFlags) {
                     {{"counter", "p_key_violations"}, {"kind", "portinfo"}}),
               4);
     // 64-bit counters cannot saturate in practice: no flag series.
-    EXPECT_FALSE(value(fams, "rdmadiag_port_stat_saturated", {{"counter", "port_xmit_data"}}));
+    auto full = metrics_of(snap, nullptr, MetricsDetail::full);
+    EXPECT_FALSE(value(full, "rdmadiag_port_stat_saturated", {{"counter", "port_xmit_data"}}));
     EXPECT_EQ(value(fams, "rdmadiag_port_transmitted_bytes_total", {{"port", "1"}}), 4000);
-    EXPECT_EQ(family(fams, "rdmadiag_port_stat_total")->type, MetricType::Counter);
+    // The data counters are there in bytes; in their own unit only at full detail.
+    EXPECT_FALSE(value(fams, "rdmadiag_port_stat_total", {{"counter", "port_xmit_data"}}));
+    EXPECT_EQ(
+        value(full, "rdmadiag_port_stat_total", {{"port", "1"}, {"counter", "port_xmit_data"}}),
+        1000);
+    EXPECT_EQ(family(fams, "rdmadiag_port_stat_total")->type, "counter");
 }
 
 TEST_F(SnapshotMetrics, EventsFindingsAndMrs) {
@@ -139,12 +140,12 @@ TEST_F(SnapshotMetrics, EventsFindingsAndMrs) {
 }
 
 TEST_F(SnapshotMetrics, NoSeriesPerMrOrPerPKeyEntry) {
-    for (const auto& f : fams) {
-        for (const auto& m : f.metric) {
-            for (const auto& l : m.label) {
-                EXPECT_NE(l.name, "mr") << f.name;
-                EXPECT_NE(l.name, "index") << f.name;
-                EXPECT_NE(l.name, "pkey") << f.name;
+    for (const auto& f : metrics_of(snap, nullptr, MetricsDetail::full)) {
+        for (const auto& m : f.samples) {
+            for (const auto& [name, v] : m.labels) {
+                EXPECT_NE(name, "mr") << f.name;
+                EXPECT_NE(name, "index") << f.name;
+                EXPECT_NE(name, "pkey") << f.name;
             }
         }
     }
@@ -164,7 +165,7 @@ TEST_F(SnapshotMetrics, SourcesUpWithTimings) {
     t.last_duration = std::chrono::milliseconds(3);
     t.total_duration = std::chrono::milliseconds(25);
     stats.sources.push_back(t);
-    auto with = snapshot_metrics(snap, &stats);
+    auto with = metrics_of(snap, &stats);
     EXPECT_EQ(value(with, "rdmadiag_source_polls_total", {{"source", "sysfs"}}), 10);
     EXPECT_DOUBLE_EQ(
         *value(with, "rdmadiag_source_last_poll_duration_seconds", {{"source", "sysfs"}}), 0.003);
@@ -180,9 +181,9 @@ TEST_F(SnapshotMetrics, ASourcesOwnFiguresAreItsMetrics) {
         {"mad_sweep_mads_sent_total", "MADs sent.", common::Figure::Kind::counter, 120},
         {"mad_sweep_last_duration_seconds", "Last sweep.", common::Figure::Kind::gauge, 0.5}};
     stats.sources.push_back(t);
-    auto with = snapshot_metrics(snap, &stats);
+    auto with = metrics_of(snap, &stats);
     EXPECT_EQ(value(with, "rdmadiag_mad_sweep_mads_sent_total", {{"source", "mad"}}), 120);
-    EXPECT_EQ(family(with, "rdmadiag_mad_sweep_mads_sent_total")->type, MetricType::Counter);
+    EXPECT_EQ(family(with, "rdmadiag_mad_sweep_mads_sent_total")->type, "counter");
     EXPECT_EQ(value(with, "rdmadiag_mad_sweep_last_duration_seconds", {{"source", "mad"}}), 0.5);
 }
 
@@ -190,43 +191,85 @@ TEST_F(SnapshotMetrics, NodesOfAMadSweepSayWhetherTheyAnswered) {
     EXPECT_FALSE(family(fams, "rdmadiag_device_reachable")) << "sysfs devices are not swept";
     snap.devices[0].info.reachable = false;
     snap.devices[0].info.unreachable_kind = "no_answer";
-    auto swept = snapshot_metrics(snap);
+    auto swept = metrics_of(snap);
     EXPECT_EQ(
         value(swept, "rdmadiag_device_reachable", {{"device", "mlx5_0"}, {"reason", "no_answer"}}),
         0);
 }
 
 TEST(SnapshotMetricsEmpty, AnEmptySnapshotHasOnlyTheExportersOwnMetrics) {
-    auto fams = snapshot_metrics(Snapshot{});
+    auto fams = metrics_of(Snapshot{});
     std::vector<std::string> names;
     for (const auto& f : fams) names.push_back(f.name);
     EXPECT_EQ(names,
               (std::vector<std::string>{"rdmadiag_build_info", "rdmadiag_snapshot_sequence"}));
 }
 
-TEST(SnapshotCollectable, SerializesTheLatestSnapshotInTextFormat) {
-    publish::SnapshotStore store;
-    SnapshotCollectable c(store);
-    store.publish(std::make_shared<Snapshot>(testing::sample_snapshot()));
-    auto text = serialize_metrics(c);
+TEST(SnapshotMetricsText, WritesTheTextFormat) {
+    auto text = snapshot_metrics_text(testing::sample_snapshot());
     EXPECT_NE(text.find("# TYPE rdmadiag_port_stat_total counter\n"), std::string::npos);
     EXPECT_NE(text.find("rdmadiag_pkey_cache_stale{device=\"mlx5_0\",port=\"1\"} 1\n"),
               std::string::npos);
     EXPECT_NE(text.find("rdmadiag_snapshot_sequence 17\n"), std::string::npos);
 }
 
-TEST(MetricWriter, DeclaresFamiliesOnceAndDropsEmptyOnes) {
-    MetricWriter w;
-    w.family("rdmadiag_empty", "never filled", prometheus::MetricType::Gauge);
-    w.gauge("rdmadiag_a", "a", {{"x", "1"}}, 1);
-    w.gauge("rdmadiag_a", "a", {{"x", "2"}}, 2);
-    w.counter("rdmadiag_b_total", "b", {}, 3);
-    auto fams = w.take();
+TEST(SnapshotMetricsText, ResetAndSaturationDetailOnlyWhereNotZero) {
+    Snapshot snap = testing::sample_snapshot();
+    auto fams = metrics_of(snap);
+    for (const auto* name : {"rdmadiag_port_stat_resets_total", "rdmadiag_port_stat_saturated"}) {
+        const auto* f = family(fams, name);
+        ASSERT_TRUE(f) << name;
+        for (const auto& s : f->samples) EXPECT_NE(s.value, 0) << name;
+        // At full detail every narrow counter has both.
+        const auto* all = family(metrics_of(snap, nullptr, MetricsDetail::full), name);
+        ASSERT_TRUE(all);
+        EXPECT_GT(all->samples.size(), f->samples.size()) << name;
+    }
+}
+
+class StringsOf final : public TextSink {
+public:
+    void write(std::string_view text) override { parts.emplace_back(text); }
+    std::vector<std::string> parts;
+};
+
+TEST(MetricWriter, WritesAFamilyOnlyWithItsFirstSample) {
+    StringsOf out;
+    MetricWriter w(out);
+    w.begin("rdmadiag_empty", "never filled", MetricType::gauge);
+    w.begin("rdmadiag_a", "a \\ b\nc", MetricType::gauge);
+    w.sample({{"x", "1"}}, 1);
+    w.sample({{"x", "q\"\\\n"}}, 0.5);
+    w.single("rdmadiag_b_total", "b", MetricType::counter, {}, 3e20);
+    std::string all;
+    for (const auto& p : out.parts) all += p;
+    EXPECT_EQ(all,
+              "# HELP rdmadiag_a a \\\\ b\\nc\n# TYPE rdmadiag_a gauge\n"
+              "rdmadiag_a{x=\"1\"} 1\n"
+              "rdmadiag_a{x=\"q\\\"\\\\\\n\"} 0.5\n"
+              "# HELP rdmadiag_b_total b\n# TYPE rdmadiag_b_total counter\n"
+              "rdmadiag_b_total 3e+20\n");
+    EXPECT_EQ(w.samples(), 3u);
+    auto fams = test::parse_exposition(all);
     ASSERT_EQ(fams.size(), 2u);
-    EXPECT_EQ(fams[0].name, "rdmadiag_a");
-    EXPECT_EQ(fams[0].metric.size(), 2u);
-    EXPECT_EQ(fams[1].type, prometheus::MetricType::Counter);
-    EXPECT_TRUE(w.take().empty());
+    EXPECT_EQ(fams[0].samples[1].labels.at("x"), "q\"\\\n");
+}
+
+TEST(MetricWriter, ValuesAsPrometheusReadsThem) {
+    auto text = [](double v) {
+        std::string s;
+        append_value(s, v);
+        return s;
+    };
+    EXPECT_EQ(text(1796212800), "1796212800");
+    EXPECT_EQ(text(1000000), "1000000");
+    EXPECT_EQ(text(0.003), "0.003");
+    EXPECT_EQ(text(-2), "-2");
+    EXPECT_EQ(text(18446744073709551615.0), "18446744073709551616");  // 2^64, exactly
+    EXPECT_EQ(text(1.5e300), "1.5e+300");
+    EXPECT_EQ(text(std::nan("")), "NaN");
+    EXPECT_EQ(text(INFINITY), "+Inf");
+    EXPECT_EQ(text(-INFINITY), "-Inf");
 }
 
 }  // namespace

@@ -118,7 +118,7 @@ def steady(d):
         m = d.metrics()
         if one(m, "rdmadiag_source_up", source="mad") != 1:
             return None
-        if len(series(m, "rdmadiag_pkey_table_generation", view="sma")) != PORTS:
+        if len(series(m, "rdmadiag_pkey_table_changes_total", view="sma")) != PORTS:
             return None
         return m
     d.wait("every port's sma table", ready)
@@ -128,12 +128,12 @@ def steady(d):
 
 def check_kept(before, now, when):
     """Everything `before` had is still there: devices and ports present, tables at their
-    generation, counters at least where they were."""
+    change count, counters at least where they were."""
     for name in ("rdmadiag_port_present", "rdmadiag_device_present"):
         for key, v in series(before, name).items():
             assert key in now, f"{when}: {key} is gone"
             assert now[key] == v, f"{when}: {key} went from {v} to {now[key]}"
-    for key, v in series(before, "rdmadiag_pkey_table_generation").items():
+    for key, v in series(before, "rdmadiag_pkey_table_changes_total").items():
         assert key in now, f"{when}: {key} is gone"
         assert now[key] == v, f"{when}: {key} changed from {v} to {now[key]}: an outage is not a " \
                               "table change"
@@ -210,7 +210,7 @@ def restart(d):
 
 def sm_stop(d):
     before = steady(d)
-    sm_before = series(before, "rdmadiag_pkey_table_generation", view="sm")
+    sm_before = series(before, "rdmadiag_pkey_table_changes_total", view="sm")
     assert sm_before, "no sm view before opensm stopped"
     t0 = utc_now()
     bed_ctl("stop-sm")

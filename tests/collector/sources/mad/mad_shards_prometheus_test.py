@@ -93,7 +93,7 @@ def check(name, prom, ports, nodes, failures):
     print(f"{name}: ports: shards {present('shards'):.0f}, whole {present('whole'):.0f}, "
           f"fabric {ports}")
     for family, match in [("rdmadiag_port_present", ""),
-                          ("rdmadiag_pkey_table_generation", ',view="sma"'),
+                          ("rdmadiag_pkey_table_changes_total", ',view="sma"'),
                           ("rdmadiag_port_state", ""),
                           ("rdmadiag_port_received_bytes_total", "")]:
         shards = recent(f'{family}{{job="shards"{match}}}')

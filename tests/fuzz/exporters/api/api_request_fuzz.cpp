@@ -11,7 +11,7 @@
 #include "exporters/api/basic_auth.hpp"
 #include "exporters/api/gzip_encoding.hpp"
 #include "exporters/api/http_server.hpp"
-#include "exporters/prometheus/snapshot_collectable.hpp"
+#include "exporters/prometheus/snapshot_metrics.hpp"
 #include "tests/exporters/api/gunzip.hpp"
 #include "tests/exporters/sample_snapshot.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
@@ -138,8 +138,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return true;
     }();
     FUZZ_CHECK(published);
-    static prom::SnapshotCollectable metrics{store};
-    static ApiRouter router{store, metrics};
+    static ApiRouter router{store};
 
     std::string_view bytes = fuzz::as_text(data, size);
     RequestHead head = parse_request_head(bytes, kMaxHead);
