@@ -21,6 +21,7 @@
 #include "collector/runtime/epoll_loop.hpp"
 #include "collector/runtime/open_sources.hpp"
 #include "collector/runtime/poll_schedule.hpp"
+#include "collector/runtime/round_sink.hpp"
 #include "collector/sources/source.hpp"
 
 namespace rdmadiag::runtime {
@@ -96,6 +97,7 @@ private:
     void failed(Slot& slot, TimePoint now, const std::string& what, const std::string& subject);
     void succeeded(Slot& slot, TimePoint now);
     void flush();
+    void feed(std::vector<Observation>& batch);
     void route_refreshes();
     void publish();
 
@@ -109,7 +111,7 @@ private:
     RuntimeOptions options_;
     PollSchedule schedule_;
     EpollLoop loop_;
-    sources::VectorSink pending_;
+    RoundSink pending_;
     publish::CollectorStats stats_;
     bool prepared_ = false;
     std::atomic<bool> stopping_{false};
