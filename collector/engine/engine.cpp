@@ -1,5 +1,7 @@
 #include "collector/engine/engine.hpp"
 
+#include "collector/engine/snapshot_revisions.hpp"
+
 namespace rdmadiag::engine {
 
 Engine::Engine(EngineLimits limits)
@@ -51,6 +53,7 @@ SnapshotPtr Engine::snapshot() {
     for (const auto& m : modules_) m->contribute(*snap);
     snap->findings = findings_.active();
     snap->finding_history.assign(findings_.history().begin(), findings_.history().end());
+    assign_revisions(*snap, last_.get());
     last_ = std::move(snap);
     dirty_ = false;
     return last_;

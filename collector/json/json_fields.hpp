@@ -68,7 +68,10 @@ void get_required(const json& j, const char* key, T& out) {
     in_field(key, [&] { it->get_to(out); });
 }
 
+// A moment that never happened (the clock's zero: a counter that never rose, a source never
+// seen) is null, not 1970-01-01T00:00:00.000Z; get_time reads null back as that zero.
 inline json time_json(TimePoint t) {
+    if (t == TimePoint{}) return nullptr;
     return format_time(t);
 }
 

@@ -43,6 +43,7 @@ void to_json(json& j, const DeviceSnapshot& v) {
     j["present"] = v.present;
     j["source"] = v.source;
     j["updated"] = time_json(v.updated);
+    j["revision"] = v.revision;
     j["ports"] = v.ports;
 }
 
@@ -52,6 +53,7 @@ void from_json(const json& j, DeviceSnapshot& v) {
     get_to(j, "present", v.present);
     get_to(j, "source", v.source);
     get_time(j, "updated", v.updated);
+    get_to(j, "revision", v.revision);
     get_to(j, "ports", v.ports);
 }
 
@@ -97,6 +99,29 @@ void from_json(const json& j, ErrorRecord& v) {
     get_to(j, "source", v.source);
 }
 
+void to_json(json& j, const SectionRevisions& v) {
+    j = json{{"devices", v.devices},
+             {"sources", v.sources},
+             {"findings", v.findings},
+             {"finding_history", v.finding_history},
+             {"events", v.events},
+             {"errors", v.errors},
+             {"mrs", v.mrs},
+             {"pkey_changes", v.pkey_changes}};
+}
+
+void from_json(const json& j, SectionRevisions& v) {
+    v = SectionRevisions{};
+    get_to(j, "devices", v.devices);
+    get_to(j, "sources", v.sources);
+    get_to(j, "findings", v.findings);
+    get_to(j, "finding_history", v.finding_history);
+    get_to(j, "events", v.events);
+    get_to(j, "errors", v.errors);
+    get_to(j, "mrs", v.mrs);
+    get_to(j, "pkey_changes", v.pkey_changes);
+}
+
 json codec::snapshot_to_json(const Snapshot& s) {
     json j = json::object();
     j["version"] = kSnapshotJsonVersion;
@@ -110,6 +135,7 @@ json codec::snapshot_to_json(const Snapshot& s) {
     j["errors"] = s.errors;
     j["mrs"] = s.mrs;
     j["pkey_changes"] = s.pkey_changes;
+    j["revisions"] = s.revisions;
     return j;
 }
 
@@ -134,6 +160,7 @@ Result<Snapshot> codec::snapshot_from_json(const json& j) {
         get_to(j, "errors", s.errors);
         get_to(j, "mrs", s.mrs);
         get_to(j, "pkey_changes", s.pkey_changes);
+        get_to(j, "revisions", s.revisions);
         return s;
     } catch (const std::exception& e) {
         return make_error(std::string("malformed snapshot JSON: ") + e.what());

@@ -21,6 +21,8 @@ void to_json(codec::Json& j, const EventRecord& v);
 void from_json(const codec::Json& j, EventRecord& v);
 void to_json(codec::Json& j, const ErrorRecord& v);
 void from_json(const codec::Json& j, ErrorRecord& v);
+void to_json(codec::Json& j, const SectionRevisions& v);
+void from_json(const codec::Json& j, SectionRevisions& v);
 
 }  // namespace rdmadiag
 

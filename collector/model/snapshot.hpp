@@ -32,6 +32,9 @@ struct DeviceSnapshot {
     std::string source;
     std::vector<PortSnapshot> ports;  // by port number
     TimePoint updated;
+    // The sequence of the snapshot in which the device's state last changed: anything but its
+    // counters and the times things were read. A client holding an older copy fetches it again.
+    uint64_t revision = 0;
     bool operator==(const DeviceSnapshot&) const = default;
 };
 
@@ -69,6 +72,20 @@ struct ErrorRecord {
     bool operator==(const ErrorRecord&) const = default;
 };
 
+// The sequence of the snapshot in which each part last changed (devices: the set of names), so a
+// client knows which parts to fetch again.
+struct SectionRevisions {
+    uint64_t devices = 0;
+    uint64_t sources = 0;
+    uint64_t findings = 0;
+    uint64_t finding_history = 0;
+    uint64_t events = 0;
+    uint64_t errors = 0;
+    uint64_t mrs = 0;
+    uint64_t pkey_changes = 0;
+    bool operator==(const SectionRevisions&) const = default;
+};
+
 struct Snapshot {
     uint64_t sequence = 0;                 // rises with every published snapshot
     TimePoint time;                        // the engine's clock when it was made
@@ -81,6 +98,7 @@ struct Snapshot {
     std::vector<EventTotal> event_totals;  // by device, port, type
     MrHealth mrs;
     std::vector<PKeyDiff> pkey_changes;   // recent P_Key table changes, oldest first, bounded
+    SectionRevisions revisions;
 
     const DeviceSnapshot* find_device(std::string_view name) const;
     const PortSnapshot* find_port(const PortRef& ref) const;
