@@ -212,28 +212,6 @@ class Prometheus:
         raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
-def dashboard_expressions(path):
-    """Every PromQL expression of a Grafana dashboard: (where, expr, is_annotation). Annotation
-    queries mark moments, so they are evaluated over a time range, not at one instant."""
-    with open(path) as f:
-        d = json.load(f)
-    out = []
-    for p in d.get("panels", []):
-        for t in p.get("targets", []):
-            out.append((f"panel '{p['title']}' {t['refId']}", t["expr"], False))
-    for a in d.get("annotations", {}).get("list", []):
-        if "expr" in a:
-            out.append((f"annotation '{a['name']}'", a["expr"], True))
-    return out
-
-
-def grafana_substitute(expr, variables):
-    """Replaces Grafana's variables the way Grafana would before sending the query."""
-    for k, v in variables.items():
-        expr = expr.replace("$" + k, v)
-    return expr
-
-
 def rule_expressions(path):
     """(alert name, expr, for) of every rule in a rules file, read without a YAML library: the
     file's layout is ours (expr: | blocks)."""
