@@ -3,7 +3,7 @@
 
   stale   --simulate=pkey-change-missed-event (a P_Key change whose PKEY_CHANGE is lost)
   mr      --simulate=mr-xprtrdma-stuck (an MR stuck in BIND_ERR), with a sysfs source that has
-          nothing to read (a source down)
+          nothing to read (a source down), exporting every series (--metrics.detail=full)
   fabric  a scenario this test writes: a subnet seen by one collector, every node named
           guid:0x... with its NodeDescription, many more ports than a panel may show, and on
           chosen ports errors, a stale cache, a divergent sm view, violations after a change, a
@@ -189,7 +189,8 @@ def main():
         targets = {}
         for name, args in (("stale", ["--simulate=pkey-change-missed-event"]),
                            ("mr", ["--simulate=mr-xprtrdma-stuck", "--source.sysfs",
-                                   f"--path.sysfs={os.path.join(b.dir, 'no-sysfs')}"]),
+                                   f"--path.sysfs={os.path.join(b.dir, 'no-sysfs')}",
+                                   "--metrics.detail=full"]),
                            ("fabric", [f"--simulate={fabric_file}"])):
             _, port, _ = b.start_daemon(rdmadiag, args + fast, name=name)
             targets[name] = f"127.0.0.1:{port}"
@@ -319,6 +320,7 @@ def main():
                  for r in diverging.get("Views diverging from the device table", [])),
              "the divergent sm view")
         if named:
+            must(any(r["metric"].get("lid") for r in top.get("LID", [])), "the worst port's LID")
             # The Find box by a node's name: the one device, shown by its name.
             leaf = next(d for d, n in fabric["desc"].items() if n == "Leaf003")
             v, opts = run.variables(DETAIL, {"find": "leaf003", "instance": targets["fabric"]},
