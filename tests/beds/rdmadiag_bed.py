@@ -173,21 +173,29 @@ class Prometheus:
     def __init__(self, url):
         self.url = url
 
-    def query(self, expr):
-        q = urllib.parse.urlencode({"query": expr})
-        status, body = http_get(f"{self.url}/api/v1/query?{q}")
+    def api(self, path, params):
+        """GET an HTTP API path; returns its data, or raises RuntimeError with Prometheus' own
+        words when the query is refused (a 400 or 422 answer)."""
+        url = f"{self.url}{path}?{urllib.parse.urlencode(params)}"
+        try:
+            _, body = http_get(url)
+        except urllib.error.HTTPError as e:
+            body = e.read().decode("utf-8", "replace")
         data = json.loads(body)
         if data.get("status") != "success":
-            raise RuntimeError(f"query failed: {expr}: {body}")
-        return data["data"]["result"]
+            raise RuntimeError(f"{path} {params}: {data.get('error', body)}")
+        return data["data"]
+
+    def query(self, expr):
+        return self.api("/api/v1/query", {"query": expr})["result"]
 
     def query_range(self, expr, start, end, step="1s"):
-        q = urllib.parse.urlencode({"query": expr, "start": start, "end": end, "step": step})
-        status, body = http_get(f"{self.url}/api/v1/query_range?{q}")
-        data = json.loads(body)
-        if data.get("status") != "success":
-            raise RuntimeError(f"range query failed: {expr}: {body}")
-        return data["data"]["result"]
+        return self.api("/api/v1/query_range",
+                        {"query": expr, "start": start, "end": end, "step": step})["result"]
+
+    def series(self, match, start, end):
+        """The label sets of the series a selector matches between start and end."""
+        return self.api("/api/v1/series", {"match[]": match, "start": start, "end": end})
 
     def alerts(self):
         _, body = http_get(f"{self.url}/api/v1/alerts")
@@ -202,28 +210,6 @@ class Prometheus:
                 return last
             time.sleep(0.5)
         raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-
-
-def dashboard_expressions(path):
-    """Every PromQL expression of a Grafana dashboard: (where, expr, is_annotation). Annotation
-    queries mark moments, so they are evaluated over a time range, not at one instant."""
-    with open(path) as f:
-        d = json.load(f)
-    out = []
-    for p in d.get("panels", []):
-        for t in p.get("targets", []):
-            out.append((f"panel '{p['title']}' {t['refId']}", t["expr"], False))
-    for a in d.get("annotations", {}).get("list", []):
-        if "expr" in a:
-            out.append((f"annotation '{a['name']}'", a["expr"], True))
-    return out
-
-
-def grafana_substitute(expr, variables):
-    """Replaces Grafana's variables the way Grafana would before sending the query."""
-    for k, v in variables.items():
-        expr = expr.replace("$" + k, v)
-    return expr
 
 
 def rule_expressions(path):

@@ -258,6 +258,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"loop now\n", 1, 6, "unexpected 'now'"},
         ErrorCase{"device mlx5_0\n", 1, 8, "declared twice"},
         ErrorCase{"device bad/name\n", 1, 8, "not a device name"},
+        ErrorCase{"device guid:0x12\n", 1, 8, "not a device name"},
+        ErrorCase{"device guid:0x0008F10400000001\n", 1, 8, "not a device name"},
         ErrorCase{"device d1 colour=red\n", 1, 11, "unknown option 'colour'"},
         ErrorCase{"device d1 fw=1 fw=2\n", 1, 16, "given twice"},
         ErrorCase{"device d1 transport=infiniband\n", 1, 11, "not a transport"},
@@ -350,6 +352,17 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"end 10s\nat 9s pkey-set mlx5_0:1 2 0x8002 event=2s\n", 2, 7,
                   "after the scenario's end"},
         ErrorCase{"end 0s\nloop\n", 2, 1, "looping scenario needs an end"}));
+
+TEST(ScenarioParser, SubnetNodesAreNamedByGuid) {
+    // The MAD source's subnet-scope device names, so a scenario can model one subnet collector.
+    const auto sc = parse_ok(
+        "device guid:0x0008f10400000001 node_type=switch desc=Leaf017\n"
+        "port guid:0x0008f10400000001:36\n"
+        "counter guid:0x0008f10400000001:36 symbol_error 0\n"
+        "at 1s counter-add guid:0x0008f10400000001:36 symbol_error 3\n");
+    ASSERT_EQ(sc.ports.size(), 1u);
+    EXPECT_EQ(sc.ports[0].state.port, (PortRef{"guid:0x0008f10400000001", 36}));
+}
 
 TEST(ScenarioParser, NoDeviceIsAnError) {
     auto r = parse_scenario("# nothing\n");
