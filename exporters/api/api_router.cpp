@@ -1,9 +1,12 @@
 #include "exporters/api/api_router.hpp"
 
 #include <charconv>
+#include <cstdio>
+#include <random>
 
 #include "collector/json/checked_json.hpp"
 #include "collector/json/snapshot_json.hpp"
+#include "exporters/api/change_feed.hpp"
 #include "exporters/api/gzip_encoding.hpp"
 #include "exporters/api/snapshot_views.hpp"
 #include "exporters/prometheus/snapshot_metrics.hpp"
@@ -24,19 +27,47 @@ HttpResponse json_ok(const json& body) {
     return r;
 }
 
+// A whole number query parameter; absent is nullopt, anything else but digits an error.
+template <class T>
+bool number_param(const HttpRequest& req, const char* name, std::optional<T>& out,
+                  std::string& error) {
+    auto p = req.query_param(name);
+    if (!p) return true;
+    T v{};
+    auto [ptr, ec] = std::from_chars(p->data(), p->data() + p->size(), v);
+    if (ec != std::errc() || ptr != p->data() + p->size() || p->empty()) {
+        error = std::string(name) + " must be a whole number";
+        return false;
+    }
+    out = v;
+    return true;
+}
+
 std::optional<PortFilter> port_filter(const HttpRequest& req, std::string& error) {
     PortFilter f;
     f.device = req.query_param("device");
-    if (auto p = req.query_param("port")) {
-        uint32_t v = 0;
-        auto [ptr, ec] = std::from_chars(p->data(), p->data() + p->size(), v);
-        if (ec != std::errc() || ptr != p->data() + p->size()) {
-            error = "port must be a number";
-            return std::nullopt;
-        }
-        f.port = v;
-    }
+    f.search = req.query_param("q");
+    if (!number_param(req, "port", f.port, error)) return std::nullopt;
     return f;
+}
+
+std::optional<Page> page_of(const HttpRequest& req, std::string& error) {
+    Page page;
+    std::optional<size_t> offset;
+    if (!number_param(req, "offset", offset, error)) return std::nullopt;
+    if (!number_param(req, "limit", page.limit, error)) return std::nullopt;
+    page.offset = offset.value_or(0);
+    return page;
+}
+
+// Distinguishes this daemon run from the next one (whose sequences start again), for the change
+// feed's clients.
+std::string new_instance_id() {
+    std::random_device rd;
+    const uint64_t id = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(id));
+    return buf;
 }
 
 }  // namespace
@@ -68,6 +99,9 @@ ApiRouter::MetricsText ApiRouter::metrics_text(bool gzip) const {
             false};
 }
 
+ApiRouter::ApiRouter(const publish::SnapshotStore& store, prom::MetricsDetail detail)
+    : store_(store), detail_(detail), instance_(new_instance_id()) {}
+
 void ApiRouter::set_metrics_detail(prom::MetricsDetail detail) {
     detail_.store(detail);
 }
@@ -84,8 +118,9 @@ HttpResponse json_error(int status, std::string_view message) {
 
 const std::vector<std::string>& ApiRouter::routes() {
     static const std::vector<std::string> kRoutes = {
-        "/metrics",      "/healthz",         "/api/v1/snapshot", "/api/v1/status", "/api/v1/ports",
-        "/api/v1/pkeys", "/api/v1/counters", "/api/v1/findings", "/api/v1/events", "/api/v1/mrs"};
+        "/metrics",         "/healthz",         "/api/v1/snapshot", "/api/v1/status",
+        "/api/v1/changes",  "/api/v1/devices",  "/api/v1/ports",    "/api/v1/pkeys",
+        "/api/v1/counters", "/api/v1/findings", "/api/v1/events",   "/api/v1/mrs"};
     return kRoutes;
 }
 
@@ -135,11 +170,20 @@ HttpResponse ApiRouter::route(const HttpRequest& req, bool gzip) const {
     if (req.path == "/api/v1/mrs") return json_ok(mrs_view(*snap, req.query_param("state")));
 
     std::string error;
+    if (req.path == "/api/v1/changes") {
+        std::optional<uint64_t> since;
+        if (!number_param(req, "since", since, error)) return json_error(400, error);
+        return json_ok(change_feed_view(*snap, since.value_or(0), instance_));
+    }
     auto filter = port_filter(req, error);
     if (!filter) return json_error(400, error);
-    if (req.path == "/api/v1/ports") return json_ok(ports_view(*snap, *filter));
-    if (req.path == "/api/v1/pkeys") return json_ok(pkeys_view(*snap, *filter));
-    if (req.path == "/api/v1/counters") return json_ok(counters_view(*snap, *filter));
+    auto page = page_of(req, error);
+    if (!page) return json_error(400, error);
+    if (req.path == "/api/v1/devices")
+        return json_ok(devices_view(*snap, *filter, req.query_param("node_type"), *page));
+    if (req.path == "/api/v1/ports") return json_ok(ports_view(*snap, *filter, *page));
+    if (req.path == "/api/v1/pkeys") return json_ok(pkeys_view(*snap, *filter, *page));
+    if (req.path == "/api/v1/counters") return json_ok(counters_view(*snap, *filter, *page));
     return json_ok(events_view(*snap, *filter));  // the last route left: /api/v1/events
 }
 

@@ -17,8 +17,7 @@ namespace rdmadiag::api {
 class ApiRouter {
 public:
     explicit ApiRouter(const publish::SnapshotStore& store,
-                       prom::MetricsDetail detail = prom::MetricsDetail::standard)
-        : store_(store), detail_(detail) {}
+                       prom::MetricsDetail detail = prom::MetricsDetail::standard);
 
     // A reload may change it; the next scrape follows.
     void set_metrics_detail(prom::MetricsDetail detail);
@@ -39,6 +38,7 @@ private:
 
     const publish::SnapshotStore& store_;
     std::atomic<prom::MetricsDetail> detail_;
+    const std::string instance_;  // this run, for /api/v1/changes
     // The gzip form of the last published snapshot's /metrics, made by the first scrape that
     // wants it: Prometheus' later scrapes of the same snapshot compress nothing. It is a tenth of
     // the text or less, so it is what is kept; plain-text scrapes write their own text each time.

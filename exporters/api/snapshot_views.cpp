@@ -1,7 +1,9 @@
 #include "exporters/api/snapshot_views.hpp"
 
+#include <cctype>
 #include <map>
 
+#include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
 #include "collector/json/mr_state_json.hpp"
 #include "collector/json/pkey_state_json.hpp"
@@ -18,6 +20,76 @@ bool PortFilter::matches(const PortRef& ref) const {
 }
 
 namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool contains(std::string_view text, std::string_view lowered_part) {
+    return lower(text).find(lowered_part) != std::string::npos;
+}
+
+}  // namespace
+
+bool PortFilter::matches_device(const DeviceSnapshot& d) const {
+    if (!search || search->empty()) return true;
+    const std::string part = lower(*search);
+    const auto& i = d.info;
+    return contains(i.device, part) || (i.node_desc && contains(*i.node_desc, part)) ||
+           (i.node_guid && contains(codec::guid_text(*i.node_guid), part)) ||
+           (i.lid && std::to_string(*i.lid) == part);
+}
+
+bool PortFilter::matches(const DeviceSnapshot& d, const PortSnapshot& p) const {
+    if (!matches(p.ref)) return false;
+    if (!search || search->empty() || matches_device(d)) return true;
+    const std::string part = lower(*search);
+    return (p.info.port_guid && contains(codec::guid_text(*p.info.port_guid), part)) ||
+           (p.info.lid && std::to_string(*p.info.lid) == part);
+}
+
+namespace {
+
+json header(const Snapshot& snap);
+
+// Collects the rows of a page: add() is called for every match in order and says whether the
+// row is on the page; finish() writes `total`, `offset` and `next_offset` beside the rows.
+class Pager {
+public:
+    explicit Pager(const Page& page) : page_(page) {}
+    bool add() {
+        const size_t index = total_++;
+        return index >= page_.offset && (!page_.limit || index < page_.offset + *page_.limit);
+    }
+    void finish(json& j) const {
+        j["total"] = total_;
+        j["offset"] = page_.offset;
+        if (page_.limit && page_.offset + *page_.limit < total_)
+            j["next_offset"] = page_.offset + *page_.limit;
+    }
+
+private:
+    Page page_;
+    size_t total_ = 0;
+};
+
+// Every matching port on the page, as row(device, port) makes it, under "ports".
+template <class Row>
+json paged_ports(const Snapshot& snap, const PortFilter& filter, const Page& page, Row&& row) {
+    json j = header(snap);
+    json ports = json::array();
+    Pager pager(page);
+    for (const auto& d : snap.devices) {
+        for (const auto& p : d.ports) {
+            if (filter.matches(d, p) && pager.add()) ports.push_back(row(d, p));
+        }
+    }
+    j["ports"] = std::move(ports);
+    pager.finish(j);
+    return j;
+}
 
 json header(const Snapshot& snap) {
     return json{{"version", codec::kSnapshotJsonVersion},
@@ -90,55 +162,57 @@ json status_view(const Snapshot& snap, const publish::CollectorStats* stats) {
     return j;
 }
 
-json ports_view(const Snapshot& snap, const PortFilter& filter) {
-    json j = header(snap);
-    json ports = json::array();
-    for (const auto& d : snap.devices) {
-        for (const auto& p : d.ports) {
-            if (!filter.matches(p.ref)) continue;
-            json e = port_summary(p);
-            e["info"] = p.info;
-            e["device_info"] = d.info;
-            ports.push_back(std::move(e));
-        }
-    }
-    j["ports"] = std::move(ports);
-    return j;
+json ports_view(const Snapshot& snap, const PortFilter& filter, const Page& page) {
+    return paged_ports(snap, filter, page, [](const DeviceSnapshot& d, const PortSnapshot& p) {
+        json e = port_summary(p);
+        e["info"] = p.info;
+        e["device_info"] = d.info;
+        return e;
+    });
 }
 
-json pkeys_view(const Snapshot& snap, const PortFilter& filter) {
-    json j = header(snap);
-    json ports = json::array();
-    for (const auto& d : snap.devices) {
-        for (const auto& p : d.ports) {
-            if (!filter.matches(p.ref)) continue;
-            json views = json::array();
-            const PKeyViewState* device = p.pkeys.find(PKeyView::device);
-            for (const auto& v : p.pkeys.views) {
-                json e = v;
-                if (device && v.view != PKeyView::device) {
-                    e["differs_from_device"] = differences(device->table, v.table);
-                }
-                views.push_back(std::move(e));
+json pkeys_view(const Snapshot& snap, const PortFilter& filter, const Page& page) {
+    return paged_ports(snap, filter, page, [](const DeviceSnapshot&, const PortSnapshot& p) {
+        json views = json::array();
+        const PKeyViewState* device = p.pkeys.find(PKeyView::device);
+        for (const auto& v : p.pkeys.views) {
+            json e = v;
+            if (device && v.view != PKeyView::device) {
+                e["differs_from_device"] = differences(device->table, v.table);
             }
-            ports.push_back(json{{"device", p.ref.device}, {"port", p.ref.port}, {"views", views}});
+            views.push_back(std::move(e));
         }
-    }
-    j["ports"] = std::move(ports);
-    return j;
+        return json{{"device", p.ref.device}, {"port", p.ref.port}, {"views", views}};
+    });
 }
 
-json counters_view(const Snapshot& snap, const PortFilter& filter) {
+json counters_view(const Snapshot& snap, const PortFilter& filter, const Page& page) {
+    return paged_ports(snap, filter, page, [](const DeviceSnapshot&, const PortSnapshot& p) {
+        return json{{"device", p.ref.device}, {"port", p.ref.port}, {"counters", p.counters}};
+    });
+}
+
+json devices_view(const Snapshot& snap, const PortFilter& filter,
+                  const std::optional<std::string>& node_type, const Page& page) {
     json j = header(snap);
-    json ports = json::array();
+    json devices = json::array();
+    Pager pager(page);
     for (const auto& d : snap.devices) {
-        for (const auto& p : d.ports) {
-            if (!filter.matches(p.ref)) continue;
-            ports.push_back(
-                json{{"device", p.ref.device}, {"port", p.ref.port}, {"counters", p.counters}});
-        }
+        if (filter.device && d.info.device != *filter.device) continue;
+        if (node_type && d.info.node_type != *node_type) continue;
+        if (!filter.matches_device(d) || !pager.add()) continue;
+        size_t active = 0;
+        for (const auto& p : d.ports) active += p.info.state == PortState::active ? 1 : 0;
+        json e = d.info;
+        e["present"] = d.present;
+        e["source"] = d.source;
+        e["revision"] = d.revision;
+        e["ports"] = d.ports.size();
+        e["ports_active"] = active;
+        devices.push_back(std::move(e));
     }
-    j["ports"] = std::move(ports);
+    j["devices"] = std::move(devices);
+    pager.finish(j);
     return j;
 }
 

@@ -15,15 +15,31 @@ namespace rdmadiag::api {
 struct PortFilter {
     std::optional<std::string> device;
     std::optional<uint32_t> port;
+    // q=: a part of the device name, NodeDescription, node or port GUID ("0x..."), or the LID,
+    // case-insensitive.
+    std::optional<std::string> search;
     bool matches(const PortRef& ref) const;
+    bool matches(const DeviceSnapshot& device, const PortSnapshot& port) const;
+    bool matches_device(const DeviceSnapshot& device) const;  // search only
+};
+
+// offset= and limit=: a window of a long list. Views that page say `total` (what matched),
+// `offset`, and `next_offset` while more follow.
+struct Page {
+    size_t offset = 0;
+    std::optional<size_t> limit;
 };
 
 codec::Json status_view(const Snapshot& snap, const publish::CollectorStats* stats);
-codec::Json ports_view(const Snapshot& snap, const PortFilter& filter);
+codec::Json ports_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
 // Every view of every port's table with generations, plus where each view differs from the
 // device view, index by index.
-codec::Json pkeys_view(const Snapshot& snap, const PortFilter& filter);
-codec::Json counters_view(const Snapshot& snap, const PortFilter& filter);
+codec::Json pkeys_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
+codec::Json counters_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
+// One line per device or subnet node: its names, type, LID, reachability and port counts.
+// `node_type` narrows to "switch", "CA", ...
+codec::Json devices_view(const Snapshot& snap, const PortFilter& filter,
+                         const std::optional<std::string>& node_type, const Page& page = {});
 codec::Json findings_view(const Snapshot& snap);
 codec::Json events_view(const Snapshot& snap, const PortFilter& filter);
 codec::Json mrs_view(const Snapshot& snap, const std::optional<std::string>& state);
