@@ -30,13 +30,17 @@ enum class MgmtClass : uint8_t {
 enum class Method : uint8_t {
     get = 0x01,
     set = 0x02,
+    report = 0x06,  // SA: an event a subscriber asked for (InformInfo), carrying a Notice
     get_response = 0x81,
+    report_response = 0x86,
     get_table = 0x12,
     get_table_response = 0x92,
 };
 
 namespace attr {
 constexpr uint16_t class_port_info = 0x0001;
+constexpr uint16_t notice = 0x0002;       // common to every class (IBA 13.4.8.2)
+constexpr uint16_t inform_info = 0x0003;  // common to every class (IBA 13.4.8.3)
 constexpr uint16_t node_description = 0x0010;
 constexpr uint16_t node_info = 0x0011;
 constexpr uint16_t switch_info = 0x0012;
