@@ -22,10 +22,7 @@ std::vector<uint8_t> encode_inform_info(const InformInfo& info) {
 }
 
 Result<InformInfo> decode_inform_info(Bytes r) {
-    if (r.size() < kInformInfoSize) {
-        return make_error("InformInfo needs " + std::to_string(kInformInfoSize) + " bytes, got " +
-                          std::to_string(r.size()));
-    }
+    RDMADIAG_TRY(need_bytes(r, kInformInfoSize, "InformInfo"));
     InformInfo info;
     info.lid_range_begin = get16(r, 16);
     info.lid_range_end = get16(r, 18);

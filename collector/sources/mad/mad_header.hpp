@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collector/common/result.hpp"
@@ -94,6 +95,8 @@ std::array<uint8_t, kMadSize> build_sa_query(Method method, uint16_t attr_id, ui
                                              Bytes record_template, uint64_t sm_key, uint64_t tid);
 
 Result<MadHeader> parse_header(Bytes mad);
+// Fails, saying what needs how many bytes, when `data` is shorter than `size`.
+Result<void> need_bytes(Bytes data, size_t size, std::string_view what);
 std::string describe_status(uint16_t status);
 
 // Checks a response: long enough, a response method, and a success status. DR SMP responses are

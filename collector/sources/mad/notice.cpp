@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "collector/sources/mad/mad_header.hpp"
+
 namespace rdmadiag::mad {
 
 namespace {
@@ -30,10 +32,7 @@ std::optional<uint16_t> Notice::trap_number() const {
 }
 
 Result<Notice> decode_notice(Bytes d) {
-    if (d.size() < kNoticeSize) {
-        return make_error("Notice needs " + std::to_string(kNoticeSize) + " bytes, got " +
-                          std::to_string(d.size()));
-    }
+    RDMADIAG_TRY(need_bytes(d, kNoticeSize, "Notice"));
     Notice n;
     n.generic = get_bits(d, 0, 7, 1) != 0;
     n.type = get_bits(d, 0, 0, 7);
