@@ -94,17 +94,7 @@ void CollectorRuntime::prepare() {
             slot.schedule = schedule_.add(slot.source->poll_interval(), now);
             stats_.sources[slot.stats].polled = true;
         }
-        for (int fd : slot.source->event_fds()) {
-            auto added = loop_.add(fd, event_fds_.size());
-            if (!added) {
-                log_.error("cannot watch event descriptor",
-                           {{"source", name}, {"error", added.error().message}});
-                pending_.emit(Observation{
-                    now, name, SampleError{name, added.error().message, added.error().code}});
-                continue;
-            }
-            event_fds_.push_back(EventFd{i, fd});
-        }
+        watch_event_fds(i, now);
         log_.info("source started",
                   {{"source", name},
                    {"interval", format_duration(slot.source->poll_interval())},
@@ -112,6 +102,25 @@ void CollectorRuntime::prepare() {
     }
     flush();
     publish();
+}
+
+void CollectorRuntime::watch_event_fds(size_t index, TimePoint now) {
+    Slot& slot = slots_[index];
+    const std::string name(slot.source->name());
+    for (int fd : slot.source->event_fds()) {
+        if (std::find(slot.fds_seen.begin(), slot.fds_seen.end(), fd) != slot.fds_seen.end())
+            continue;
+        slot.fds_seen.push_back(fd);  // a descriptor that cannot be watched is said so once
+        auto added = loop_.add(fd, event_fds_.size());
+        if (!added) {
+            log_.error("cannot watch event descriptor",
+                       {{"source", name}, {"error", added.error().message}});
+            pending_.emit(Observation{
+                now, name, SampleError{name, added.error().message, added.error().code}});
+            continue;
+        }
+        event_fds_.push_back(EventFd{index, fd});
+    }
 }
 
 void CollectorRuntime::failed(Slot& slot, TimePoint now, const std::string& what,
@@ -216,8 +225,11 @@ void CollectorRuntime::step(const std::vector<uint64_t>& ready) {
         read_slot(slots_[e.slot], e.fd, now);
     }
     for (size_t index : schedule_.take_due(now)) {
-        for (auto& slot : slots_) {
-            if (slot.schedule == index) poll_slot(slot, now);
+        for (size_t i = 0; i < slots_.size(); ++i) {
+            if (slots_[i].schedule != index) continue;
+            poll_slot(slots_[i], now);
+            // A source may open its descriptor on its first poll (the MAD source's umad port).
+            watch_event_fds(i, now);
         }
     }
     flush();

@@ -49,6 +49,7 @@ public:
     CollectorRuntime& operator=(const CollectorRuntime&) = delete;
 
     // Checks availability, registers event fds and schedules polls. Called once, before any step.
+    // Descriptors a source hands out later (after a poll) are watched from then on.
     void prepare();
     // One round at the clock's now: runs due polls (and, when `ready` is given, the event sources
     // whose descriptors are readable), feeds the engine, routes refreshes, publishes.
@@ -83,6 +84,7 @@ private:
         bool failing = false;  // the last call threw; up again after a call that does not
         std::optional<size_t> schedule;
         size_t stats = 0;
+        std::vector<int> fds_seen;  // event descriptors registered, or that failed to be
     };
     struct EventFd {
         size_t slot;
@@ -90,6 +92,9 @@ private:
     };
 
     void add_slot(std::unique_ptr<sources::Source> source);
+    // Watches the source's event descriptors that are not watched yet: at prepare(), and after
+    // each of its polls, since a source may open one only when first polled.
+    void watch_event_fds(size_t index, TimePoint now);
     void wait_and_step(std::atomic<bool> const& stop, std::optional<TimePoint> deadline);
     void poll_slot(Slot& slot, TimePoint now);
     void read_slot(Slot& slot, int fd, TimePoint now);

@@ -18,6 +18,7 @@ MadEngineStats& MadEngineStats::operator+=(const MadEngineStats& o) {
     failed += o.failed;
     skipped += o.skipped;
     stray += o.stray;
+    unsolicited += o.unsolicited;
     window_cuts += o.window_cuts;
     batch_window_cuts += o.batch_window_cuts;
     peak_in_flight = std::max(peak_in_flight, o.peak_in_flight);
@@ -79,13 +80,28 @@ uint32_t fresh_tids(uint32_t& next_tid, size_t requests, unsigned retries) {
     return next_tid;
 }
 
+// A MAD the transport received that nobody here asked for: a request method, not our own send
+// given back (which carries a request method too, with a non-zero status).
+bool is_unsolicited(const ReceivedMad& r) {
+    return r.status == 0 && r.mad.size() >= 4 && (r.mad[3] & 0x80) == 0;
+}
+
+// Hands an unsolicited MAD to its handler; true when `r` was one.
+bool take_unsolicited(const ReceivedMad& r, MadEngineStats& stats,
+                      const MadEngine::OnUnsolicited& handler) {
+    if (!is_unsolicited(r)) return false;
+    ++stats.unsolicited;
+    if (handler) handler(r);
+    return true;
+}
+
 // One run() of the engine: every structure is sized by the batch and touched O(1) per MAD.
 class BatchRun {
 public:
     BatchRun(MadTransport& transport, const MadEngineOptions& options,
              MadEngine::SteadyClock& clock, MadEngineStats& stats, uint32_t& next_tid,
              std::unordered_set<std::string>& answered, std::deque<MadRequest>& requests,
-             const MadEngine::OnOutcome& on_outcome)
+             const MadEngine::OnOutcome& on_outcome, const MadEngine::OnUnsolicited& unsolicited)
         : transport_(transport),
           options_(options),
           clock_(clock),
@@ -94,6 +110,7 @@ public:
           answered_(answered),
           requests_(requests),
           on_outcome_(on_outcome),
+          on_unsolicited_(unsolicited),
           out_(requests.size()),
           state_(requests.size()),
           window_(options.in_flight, options.initial_in_flight),
@@ -192,6 +209,7 @@ private:
     }
 
     void take(ReceivedMad& r) {
+        if (take_unsolicited(r, stats_, on_unsolicited_)) return;
         const uint32_t tid = r.mad.size() >= 16 ? static_cast<uint32_t>(get64(r.mad, 8)) : 0;
         const uint32_t a = attempt_of(tid);
         if (a == kNone || state_[attempts_[a].request].done) {
@@ -378,6 +396,7 @@ private:
     std::unordered_set<std::string>& answered_;
     std::deque<MadRequest>& requests_;
     const MadEngine::OnOutcome& on_outcome_;
+    const MadEngine::OnUnsolicited& on_unsolicited_;
     std::vector<MadOutcome> out_;
     std::vector<RequestState> state_;
     std::vector<Target> targets_;
@@ -406,8 +425,17 @@ MadEngine::MadEngine(MadTransport& transport, MadEngineOptions options, SteadyCl
 
 void MadEngine::run(std::deque<MadRequest>& requests, const OnOutcome& on_outcome) {
     if (requests.empty()) return;
-    BatchRun(transport_, options_, clock_, stats_, next_tid_, answered_, requests, on_outcome)
+    BatchRun(transport_, options_, clock_, stats_, next_tid_, answered_, requests, on_outcome,
+             on_unsolicited_)
         .run();
+}
+
+Result<void> MadEngine::receive_waiting() {
+    for (;;) {
+        auto received = RDMADIAG_TRY(transport_.receive(std::chrono::milliseconds(0)));
+        if (!received) return {};
+        if (!take_unsolicited(*received, stats_, on_unsolicited_)) ++stats_.stray;
+    }
 }
 
 std::vector<MadOutcome> MadEngine::run(std::vector<MadRequest> requests) {

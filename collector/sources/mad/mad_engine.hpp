@@ -7,6 +7,9 @@
 // one request's attempts: once one of its requests has used every attempt, its other requests
 // fail at once instead of each waiting out its own timeouts.
 //
+// A MAD that arrives unasked (a request method: the SA's Report of a trap) is never taken for an
+// answer, whatever its TID: it goes to the unsolicited handler, during a batch or between them.
+//
 // Every step is O(1) amortized per MAD whatever the batch size: targets with work and room are
 // kept in a ready ring, attempts in a deadline queue (every attempt has the same timeout, so send
 // order is deadline order), and TIDs are offsets into the batch's attempt table.
@@ -55,6 +58,7 @@ struct MadEngineStats {
     uint64_t failed = 0;             // requests that used up every attempt, or were given up
     uint64_t skipped = 0;            // requests given up because their target answered nothing
     uint64_t stray = 0;              // answers matching no outstanding TID
+    uint64_t unsolicited = 0;        // MADs that asked something of us (an SA Report), not answers
     uint64_t window_cuts = 0;        // target windows halved after a loss
     uint64_t batch_window_cuts = 0;  // batch windows halved after losses at several targets
     unsigned peak_in_flight = 0;
@@ -79,6 +83,13 @@ public:
     // The same, with every outcome collected, in request order.
     std::vector<MadOutcome> run(std::vector<MadRequest> requests);
 
+    // Who takes MADs that arrive unasked; without one they are dropped (and counted).
+    using OnUnsolicited = std::function<void(const ReceivedMad&)>;
+    void on_unsolicited(OnUnsolicited handler) { on_unsolicited_ = std::move(handler); }
+    // Takes every MAD already waiting, without waiting for more: unsolicited ones go to the
+    // handler, late answers to an earlier batch are strays. Fails when the transport does.
+    Result<void> receive_waiting();
+
     const MadEngineStats& stats() const { return stats_; }
     const MadEngineOptions& options() const { return options_; }
 
@@ -89,6 +100,7 @@ private:
     MadEngineStats stats_;
     uint32_t next_tid_ = 1;
     std::unordered_set<std::string> answered_;  // targets that answered in any batch
+    OnUnsolicited on_unsolicited_;
 };
 
 }  // namespace rdmadiag::mad

@@ -70,6 +70,14 @@ std::array<uint8_t, kMadSize> build_sa_query(Method method, uint16_t attr_id, ui
     return mad;
 }
 
+Result<void> need_bytes(Bytes data, size_t size, std::string_view what) {
+    if (data.size() < size) {
+        return make_error(std::string(what) + " needs " + std::to_string(size) + " bytes, got " +
+                          std::to_string(data.size()));
+    }
+    return {};
+}
+
 Result<MadHeader> parse_header(Bytes mad) {
     if (mad.size() < 24) {
         return make_error("MAD of " + std::to_string(mad.size()) +

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collector/common/result.hpp"
@@ -30,13 +31,17 @@ enum class MgmtClass : uint8_t {
 enum class Method : uint8_t {
     get = 0x01,
     set = 0x02,
+    report = 0x06,  // SA: an event a subscriber asked for (InformInfo), carrying a Notice
     get_response = 0x81,
+    report_response = 0x86,
     get_table = 0x12,
     get_table_response = 0x92,
 };
 
 namespace attr {
 constexpr uint16_t class_port_info = 0x0001;
+constexpr uint16_t notice = 0x0002;       // common to every class (IBA 13.4.8.2)
+constexpr uint16_t inform_info = 0x0003;  // common to every class (IBA 13.4.8.3)
 constexpr uint16_t node_description = 0x0010;
 constexpr uint16_t node_info = 0x0011;
 constexpr uint16_t switch_info = 0x0012;
@@ -90,6 +95,8 @@ std::array<uint8_t, kMadSize> build_sa_query(Method method, uint16_t attr_id, ui
                                              Bytes record_template, uint64_t sm_key, uint64_t tid);
 
 Result<MadHeader> parse_header(Bytes mad);
+// Fails, saying what needs how many bytes, when `data` is shorter than `size`.
+Result<void> need_bytes(Bytes data, size_t size, std::string_view what);
 std::string describe_status(uint16_t status);
 
 // Checks a response: long enough, a response method, and a success status. DR SMP responses are

@@ -14,6 +14,7 @@
 //   mad.pkey_interval       default the collector's P_Key interval (10s)
 //   mad.counter_interval    default 30s
 //   mad.shard               K/N: read only part K of N of the nodes (sweep_shard.hpp)
+//   mad.traps               on (default) | off: subscribe to the SM's traps (trap_listener.hpp)
 // and a refresh (after a PKEY_CHANGE) re-reads only that port's table.
 // Each poll is one sweep; a MAD that goes unanswered becomes a SampleError on its port.
 
@@ -25,6 +26,8 @@
 #include "collector/sources/mad/mad_engine.hpp"
 #include "collector/sources/mad/mad_sweep.hpp"
 #include "collector/sources/mad/sweep_schedule.hpp"
+#include "collector/sources/mad/trap_listener.hpp"
+#include "collector/sources/mad/umad_transport.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 
@@ -38,7 +41,8 @@ struct MadSourceOptions {
     mad::MadEngineOptions engine;
     Duration interval = std::chrono::seconds(10);  // local scope: everything at once
     SweepIntervals subnet_intervals;
-    SweepShard shard;  // subnet scope: the part of the subnet this collector reads
+    SweepShard shard;    // subnet scope: the part of the subnet this collector reads
+    bool traps = false;  // subnet scope: subscribe to the SM's traps (on by default there)
 };
 
 // Reads mad.* from settings.extra; a bad value is a configuration error.
@@ -47,6 +51,10 @@ Result<MadSourceOptions> parse_mad_options(const sources::SourceSettings& settin
 class MadSource final : public sources::Source {
 public:
     explicit MadSource(MadSourceOptions options);
+    // Reads through `transport` as the umad port `options.port` of `local`, instead of opening
+    // one: a fabric the caller plays (the tests' fake fabric).
+    MadSource(MadSourceOptions options, std::unique_ptr<MadTransport> transport, LocalCa local);
+    // Cancels the trap subscriptions, so the SA stops sending Reports nobody reads.
     ~MadSource() override;
 
     std::string_view name() const override { return "mad"; }
@@ -55,6 +63,12 @@ public:
     void poll(TimePoint now, sources::ObservationSink& sink) override;
     void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
     std::vector<common::Figure> figures() const override;
+    // Subnet scope with traps: the umad descriptor, once the port is open, so that the SA's
+    // Reports are answered as they come.
+    std::vector<int> event_fds() const override;
+    void on_readable(int fd, TimePoint now, sources::ObservationSink& sink) override;
+
+    const TrapListener& traps() const { return traps_; }
 
     // The last sweep's MAD statistics (sent, retries, timeouts).
     const mad::MadEngineStats& last_stats() const { return last_stats_; }
@@ -69,6 +83,15 @@ private:
                       std::chrono::steady_clock::duration took);
     void emit_reading(const SubnetReading& reading, uint64_t local_guid, TimePoint now,
                       sources::ObservationSink& sink, bool whole);
+    // An engine on the port; with traps on, what arrives unasked goes to the trap listener.
+    MadEngine make_engine(MadEngineOptions options);
+    // Reads the Reports that wait, and does what they ask.
+    void take_traps(TimePoint now, sources::ObservationSink& sink);
+    void act_on_traps(TimePoint now, sources::ObservationSink& sink);
+    void keep_subscribed(MadEngine& engine, uint16_t sm_lid, TimePoint now, bool discovering,
+                         sources::ObservationSink& sink);
+    // Those nodes of the topology read again (PortInfo and P_Key tables), emitted as they are.
+    void read_again(std::vector<NodeReading> nodes, TimePoint now, sources::ObservationSink& sink);
 
     MadSourceOptions options_;
     std::unique_ptr<mad::MadTransport> transport_;
@@ -82,7 +105,13 @@ private:
     size_t last_nodes_ = 0;
     size_t last_silent_nodes_ = 0;
     SweepSchedule schedule_;
-    std::vector<NodeReading> topology_;  // subnet scope: what discovery found
+    std::vector<NodeReading> topology_;   // subnet scope: what discovery found
+    std::optional<LocalCa> given_local_;  // the port a caller-given transport stands for
+    TrapListener traps_;
+    bool discovery_asked_by_trap_ = false;
+    uint64_t discoveries_ = 0;
+    uint64_t trap_discoveries_ = 0;
+    uint64_t trap_node_reads_ = 0;
 };
 
 Result<std::unique_ptr<sources::Source>> make_mad_source(const sources::SourceSettings& settings);

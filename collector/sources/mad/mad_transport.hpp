@@ -28,6 +28,7 @@ struct ReceivedMad {
     Agent agent = Agent::smi_lid;
     int status = 0;  // non-zero: the kernel gave back our own send (errno, ETIMEDOUT)
     std::vector<uint8_t> mad;
+    MadAddress from;  // the sender: where an answer to a MAD that asks for one goes
 };
 
 class MadTransport {
@@ -38,6 +39,9 @@ public:
                               int kernel_timeout_ms) = 0;
     // Waits up to `timeout` for one MAD; nullopt when none came.
     virtual Result<std::optional<ReceivedMad>> receive(std::chrono::milliseconds timeout) = 0;
+    // A descriptor that polls readable when a MAD waits, for an event loop to watch; -1 when
+    // there is none the kernel knows.
+    virtual int event_fd() const { return -1; }
 };
 
 }  // namespace rdmadiag::mad

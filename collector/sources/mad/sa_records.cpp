@@ -1,21 +1,11 @@
 #include "collector/sources/mad/sa_records.hpp"
 
+#include "collector/sources/mad/mad_header.hpp"
+
 namespace rdmadiag::mad {
 
-namespace {
-
-Result<void> need(Bytes data, size_t size, std::string_view what) {
-    if (data.size() < size) {
-        return make_error(std::string(what) + " needs " + std::to_string(size) + " bytes, got " +
-                          std::to_string(data.size()));
-    }
-    return {};
-}
-
-}  // namespace
-
 Result<NodeRecord> decode_node_record(Bytes r) {
-    RDMADIAG_TRY(need(r, kNodeRecordSize, "NodeRecord"));
+    RDMADIAG_TRY(need_bytes(r, kNodeRecordSize, "NodeRecord"));
     NodeRecord rec;
     rec.lid = get16(r, 0);
     auto info = decode_node_info(r.subspan(4, kNodeInfoSize));
@@ -28,7 +18,7 @@ Result<NodeRecord> decode_node_record(Bytes r) {
 }
 
 Result<PortInfoRecord> decode_port_info_record(Bytes r) {
-    RDMADIAG_TRY(need(r, kPortInfoRecordSize, "PortInfoRecord"));
+    RDMADIAG_TRY(need_bytes(r, kPortInfoRecordSize, "PortInfoRecord"));
     PortInfoRecord rec;
     rec.endport_lid = get16(r, 0);
     rec.port_num = get8(r, 2);
@@ -37,7 +27,7 @@ Result<PortInfoRecord> decode_port_info_record(Bytes r) {
 }
 
 Result<PKeyTableRecord> decode_pkey_table_record(Bytes r) {
-    RDMADIAG_TRY(need(r, kPKeyTableRecordSize, "PKeyTableRecord"));
+    RDMADIAG_TRY(need_bytes(r, kPKeyTableRecordSize, "PKeyTableRecord"));
     PKeyTableRecord rec;
     rec.lid = get16(r, 0);
     rec.block = get16(r, 2);

@@ -1,5 +1,6 @@
 #include "collector/sources/mad/umad_transport.hpp"
 
+#include <fcntl.h>
 #include <infiniband/umad.h>
 #include <poll.h>
 
@@ -8,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+
+#include "collector/sources/mad/mad_header.hpp"
 
 namespace rdmadiag::mad {
 
@@ -35,6 +38,27 @@ constexpr AgentSpec kAgents[kAgentCount] = {
     {0x04, 1, 0},  // PMA
     {0x03, 2, 1},  // SA: responses come in RMPP segments the kernel reassembles
 };
+
+// Registers the SA agent so that the kernel also delivers the SA's unsolicited Report MADs
+// (method 0x06) on this port: umad's method mask lists the request methods an agent takes
+// unasked (one bit per method); answers to its own requests come whatever the mask. When
+// another agent on the port holds that method already the kernel refuses (EINVAL), and the
+// agent is registered without it: everything but forwarded traps still works.
+int register_sa_agent(int fd, const AgentSpec& spec, Result<void>& reports) {
+    long mask[16 / sizeof(long)] = {};
+    constexpr unsigned kBitsPerLong = 8 * sizeof(long);
+    const unsigned method = static_cast<unsigned>(Method::report);
+    mask[method / kBitsPerLong] |= 1L << (method % kBitsPerLong);
+    int id =
+        umad_register(fd, spec.mgmt_class, spec.version, static_cast<uint8_t>(spec.rmpp), mask);
+    if (id >= 0) return id;
+    reports =
+        make_error(std::string("the kernel did not let this port take SA Reports (") +
+                       std::strerror(-id) + "): another program on this port may be taking them",
+                   -id);
+    return umad_register(fd, spec.mgmt_class, spec.version, static_cast<uint8_t>(spec.rmpp),
+                         nullptr);
+}
 
 // umad_port_t keeps its allocations until umad_release_port.
 struct PortHolder {
@@ -112,8 +136,10 @@ Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const std::string& ca
             err);
     }
     for (size_t i = 0; i < kAgentCount; ++i) {
-        int id = umad_register(t->fd_, kAgents[i].mgmt_class, kAgents[i].version, kAgents[i].rmpp,
-                               nullptr);
+        int id = static_cast<Agent>(i) == Agent::sa
+                     ? register_sa_agent(t->fd_, kAgents[i], t->reports_)
+                     : umad_register(t->fd_, kAgents[i].mgmt_class, kAgents[i].version,
+                                     static_cast<uint8_t>(kAgents[i].rmpp), nullptr);
         if (id < 0) {
             return make_error("umad_register for class " + std::to_string(kAgents[i].mgmt_class) +
                                   " failed: " + std::strerror(-id),
@@ -148,6 +174,11 @@ Result<void> UmadTransport::send(Agent agent, Bytes mad, const MadAddress& addr,
     return {};
 }
 
+int UmadTransport::event_fd() const {
+    const int fd = umad_get_fd(fd_);
+    return ::fcntl(fd, F_GETFD) == -1 ? -1 : fd;
+}
+
 Result<std::optional<ReceivedMad>> UmadTransport::receive(std::chrono::milliseconds timeout) {
     pollfd pfd{umad_get_fd(fd_), POLLIN, 0};
     int n = ::poll(&pfd, 1, static_cast<int>(std::max<int64_t>(0, timeout.count())));
@@ -168,6 +199,8 @@ Result<std::optional<ReceivedMad>> UmadTransport::receive(std::chrono::milliseco
         if (id < 0) return make_error(std::string("umad_recv failed: ") + std::strerror(-id), -id);
         ReceivedMad r;
         r.status = umad_status(recv_buf_.data());
+        const ib_mad_addr_t* from = umad_get_mad_addr(recv_buf_.data());
+        r.from = MadAddress{be16toh(from->lid), be32toh(from->qpn), be32toh(from->qkey), from->sl};
         auto* begin = static_cast<uint8_t*>(umad_get_mad(recv_buf_.data()));
         r.mad.assign(begin, begin + len);
         auto it = std::find(std::begin(agents_), std::end(agents_), id);

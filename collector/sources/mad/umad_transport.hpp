@@ -46,6 +46,13 @@ public:
     Result<void> send(Agent agent, Bytes mad, const MadAddress& addr,
                       int kernel_timeout_ms) override;
     Result<std::optional<ReceivedMad>> receive(std::chrono::milliseconds timeout) override;
+    // The umad descriptor, when the kernel knows it (a preloaded simulator's is its own number).
+    int event_fd() const override;
+
+    // Whether the SA agent also takes the SA's unsolicited Reports (forwarded traps): the kernel
+    // hands a class's unsolicited MADs of a method to at most one agent per port, so another
+    // program (an SM, a daemon of its own) may hold them already. The reason when it does not.
+    const Result<void>& reports() const { return reports_; }
 
     const std::string& ca_name() const { return ca_; }
     int port_num() const { return port_; }
@@ -58,6 +65,7 @@ private:
     int port_ = 0;
     std::vector<uint8_t> send_buf_;
     std::vector<uint8_t> recv_buf_;
+    Result<void> reports_;
 };
 
 }  // namespace rdmadiag::mad

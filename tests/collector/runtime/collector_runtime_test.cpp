@@ -197,6 +197,28 @@ TEST(CollectorRuntime, EventDescriptorsAreReadWhenReady) {
     EXPECT_EQ(snap->event_totals[0].count, 2u);
 }
 
+TEST(CollectorRuntime, ADescriptorHandedOutAfterThePollIsWatchedFromThen) {
+    Fixture f;
+    auto src = std::make_unique<PipeEventSource>();
+    src->opens_on_first_poll = true;
+    int w = src->write_end();
+    std::vector<std::unique_ptr<sources::Source>> sources;
+    sources.push_back(std::move(src));
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log);
+    rt.prepare();
+    ASSERT_EQ(::write(w, "\n", 1), 1);
+    rt.step({0});  // not watched yet: tag 0 names nothing, but the first poll runs
+    EXPECT_TRUE(f.store.latest()->events.empty());
+    rt.step({0});  // watched since that poll
+    ASSERT_EQ(f.store.latest()->events.size(), 1u);
+    f.clock.advance(seconds(1));
+    rt.step();  // polled again: the same descriptor is not added twice (epoll would refuse)
+    ASSERT_EQ(::write(w, "\n", 1), 1);
+    rt.step({0});
+    EXPECT_EQ(f.store.latest()->events.size(), 2u);
+    for (const auto& line : f.lines) EXPECT_EQ(line.find("cannot watch"), std::string::npos);
+}
+
 TEST(CollectorRuntime, UnknownReadyTagsAreIgnored) {
     Fixture f;
     CollectorRuntime rt(std::vector<std::unique_ptr<sources::Source>>{}, *f.engine, f.store,

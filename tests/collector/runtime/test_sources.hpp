@@ -47,7 +47,9 @@ private:
     Step step_;
 };
 
-// Each line written to the pipe becomes an AsyncEvent PKEY_CHANGE on "<device>:<port>".
+// Each line written to the pipe becomes an AsyncEvent PKEY_CHANGE on "<device>:<port>". With
+// `opens_on_first_poll` it is polled every second and hands out its descriptor only once it
+// has been polled, as a source that opens its device lazily does.
 class PipeEventSource final : public sources::Source {
 public:
     PipeEventSource() {
@@ -60,7 +62,14 @@ public:
     }
     std::string_view name() const override { return "events"; }
     sources::Availability availability() const override { return {fds_[0] >= 0, "pipe failed"}; }
-    std::vector<int> event_fds() const override { return {fds_[0]}; }
+    Duration poll_interval() const override {
+        return opens_on_first_poll ? Duration(std::chrono::seconds(1)) : Duration::zero();
+    }
+    void poll(TimePoint, sources::ObservationSink&) override { polled_ = true; }
+    std::vector<int> event_fds() const override {
+        if (opens_on_first_poll && !polled_) return {};
+        return {fds_[0]};
+    }
     void on_readable(int fd, TimePoint now, sources::ObservationSink& sink) override {
         char buf[256];
         ssize_t n = ::read(fd, buf, sizeof buf);
@@ -72,8 +81,11 @@ public:
     }
     int write_end() const { return fds_[1]; }
 
+    bool opens_on_first_poll = false;
+
 private:
     int fds_[2];
+    bool polled_ = false;
 };
 
 }  // namespace rdmadiag::testing

@@ -1,7 +1,9 @@
 #pragma once
 // A subnet played by a transport: every MAD is answered at once from plain node and port data
 // (NodeInfo, NodeDescription, SwitchInfo, PortInfo, P_KeyTable, PMA counters, SA NodeRecord and
-// PKeyTableRecord), or lost when its (LID, attribute) is in `drop`. The sweep tests build a
+// PKeyTableRecord), or lost when its (LID, attribute) is in `drop`. Its SA takes InformInfo
+// subscriptions and, when a test calls forward_trap(), sends the Report of a Notice the way an SA
+// forwards a trap; ReportResps sent back are kept. The sweep tests build a
 // three-node fabric by hand; fat_tree() builds one of any size for the scale tests and the
 // benchmark.
 
@@ -14,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "collector/sources/mad/inform_info.hpp"
 #include "collector/sources/mad/mad_engine.hpp"
 #include "collector/sources/mad/pma_attributes.hpp"
 #include "collector/sources/mad/smp_attributes.hpp"
@@ -46,9 +49,26 @@ public:
     uint16_t sm_lid = 1;
     std::set<std::pair<uint16_t, uint16_t>> drop;  // (lid, attr)
     std::chrono::steady_clock::time_point now{};
-    std::vector<uint32_t> pkey_modifiers;  // every P_KeyTable modifier asked for
+    std::vector<uint32_t> pkey_modifiers;   // every P_KeyTable modifier asked for
+    bool sa_takes_subscriptions = true;     // false: InformInfo answered with Subscribe=0
+    std::vector<InformInfo> subscriptions;  // every InformInfo Set, in order
+    std::vector<std::vector<uint8_t>> report_responses;
+
+    // The SA sends a Report(Notice) with this TID to the port MADs leave through.
+    void forward_trap(Bytes notice, uint64_t tid) {
+        std::vector<uint8_t> r(256, 0);
+        r[0] = 1, r[1] = 0x03, r[2] = 2, r[3] = 0x06;
+        put64(r, 8, tid);
+        put16(r, 16, attr::notice);
+        std::copy(notice.begin(), notice.end(), r.begin() + 56);
+        queue_.push_back({Agent::sa, 0, std::move(r), MadAddress{sm_lid, 1, kGsiQkey, 0}});
+    }
 
     Result<void> send(Agent agent, Bytes mad, const MadAddress& addr, int) override {
+        if (agent == Agent::sa && mad[3] == static_cast<uint8_t>(Method::report_response)) {
+            report_responses.emplace_back(mad.begin(), mad.end());
+            return {};
+        }
         std::vector<uint8_t> r(mad.begin(), mad.end());
         r.resize(256);
         r[3] = static_cast<uint8_t>(r[3] | 0x80);
@@ -196,6 +216,14 @@ private:
             r.resize(56);
             put16(r, 44, 14);
             for (auto& rec : recs) r.insert(r.end(), rec.begin(), rec.end());
+            return true;
+        }
+        if (attr_id == attr::inform_info) {
+            auto info = decode_inform_info(mad.subspan(56));
+            if (!info) return false;
+            subscriptions.push_back(*info);
+            r[3] = static_cast<uint8_t>(Method::get_response);  // a Set is answered by GetResp
+            if (!sa_takes_subscriptions) r[56 + 23] = 0;
             return true;
         }
         if (attr_id == attr::pkey_table_record) {

@@ -213,6 +213,7 @@ TEST(MadEngine, StrayAnswersAreCountedAndIgnored) {
         Result<std::optional<ReceivedMad>> receive(std::chrono::milliseconds) override {
             if (stray_left-- > 0) {
                 std::vector<uint8_t> bogus(256, 0);
+                bogus[3] = 0x81;  // an answer (GetResp) to a TID nobody sent
                 put64(bogus, 8, 0xdeadbeef);
                 return std::optional<ReceivedMad>{ReceivedMad{Agent::smi_lid, 0, bogus}};
             }
