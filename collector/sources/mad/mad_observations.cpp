@@ -1,5 +1,7 @@
 #include "collector/sources/mad/mad_observations.hpp"
 
+#include "collector/sources/mad/link_rate.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -96,6 +98,13 @@ void emit_observations(const SubnetReading& reading, const ObservationNaming& na
                 s.lmc = pi.lmc;
                 s.link_layer = LinkLayer::infiniband;
                 s.cap_mask = pi.capability_mask;
+                // A switch's port 0 has no link of its own; a link that is not up has no rate.
+                const bool linked =
+                    pi.phys_state == kPhysLinkUp && !(node.is_switch() && port.port == 0);
+                if (linked) {
+                    s.rate = link_rate_text(pi.link_width_active, pi.link_speed_active,
+                                            pi.link_speed_ext_active);
+                }
                 emit(s);
                 emit(CounterSample{ref, "m_key_violations", pi.m_key_violations, 16,
                                    CounterKind::portinfo});

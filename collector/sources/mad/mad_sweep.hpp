@@ -75,6 +75,4 @@ std::vector<NodeReading> topology_of(const SubnetReading& reading);
 // (something new may be behind it) or went down (something may have left).
 bool links_changed(const SubnetReading& reading);
 
-constexpr uint8_t kPhysLinkUp = 5;  // PortPhysicalState LinkUp
-
 }  // namespace rdmadiag::mad

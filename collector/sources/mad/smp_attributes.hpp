@@ -81,6 +81,7 @@ constexpr uint16_t pkey_blocks(uint16_t table_size) {
 }
 
 std::string_view port_state_name(uint8_t state);  // "Down", "Init", "Armed", "Active"
+constexpr uint8_t kPhysLinkUp = 5;                // PortPhysicalState LinkUp
 std::string_view phys_state_name(uint8_t phys);   // "Polling", "LinkUp", ...
 
 }  // namespace rdmadiag::mad

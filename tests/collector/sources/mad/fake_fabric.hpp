@@ -180,6 +180,9 @@ private:
                 bool up = p == 0 || port.peer_node >= 0;
                 d[32] = up ? 4 : 1;
                 d[33] = static_cast<uint8_t>((up ? 5 : 2) << 4);
+                d[31] = 2;                             // 4X
+                d[35] = static_cast<uint8_t>(4 << 4);  // QDR, overridden by
+                d[62] = static_cast<uint8_t>(2 << 4);  // EDR
                 d[28] = p;
                 break;
             }

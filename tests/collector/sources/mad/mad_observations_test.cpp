@@ -54,6 +54,30 @@ TEST(MadObservations, SubnetNodesAreNamedByGuidWithTheirLid) {
               std::vector<std::string>{"guid:0x0002c90300001234"});
 }
 
+TEST(MadObservations, ALinkedPortHasTheRateOfItsWidthAndSpeed) {
+    SubnetReading r = sample_reading();
+    auto& sw = r.nodes[0];
+    for (auto& p : sw.ports) {
+        p.info->link_width_active = 2;
+        p.info->link_speed_active = 4;
+        p.info->link_speed_ext_active = 2;
+    }
+    sw.ports[1].info->phys_state = 5;
+    PortReading down = sw.ports[1];
+    down.port = 2;
+    down.info->phys_state = 2;  // Polling: no link, no rate
+    sw.ports.push_back(down);
+    sw.info.num_ports = 2;
+    std::map<uint32_t, std::optional<std::string>> rates;
+    for (const auto& o : reading_to_observations(r, {}, TimePoint{}, "mad")) {
+        if (auto* s = std::get_if<PortStateSample>(&o.body)) rates[s->port.port] = s->rate;
+    }
+    ASSERT_EQ(rates.size(), 3u);
+    EXPECT_EQ(rates[0], std::nullopt) << "a switch's port 0 has no link of its own";
+    EXPECT_EQ(rates[1], "100 Gb/sec (4X EDR)");
+    EXPECT_EQ(rates[2], std::nullopt);
+}
+
 TEST(MadObservations, ASweepThatReachedNothingDeclaresNoNodeGone) {
     SubnetReading r;
     r.errors.push_back(
