@@ -1,6 +1,7 @@
 #include "cli/render/counters_render.hpp"
 
 #include "cli/render/format.hpp"
+#include "cli/render/node_names.hpp"
 #include "cli/render/pkeys_render.hpp"
 #include "cli/render/table.hpp"
 #include "collector/json/model_json.hpp"
@@ -10,11 +11,12 @@ namespace rdmadiag::cli::render {
 std::string render_counters_text(const Snapshot& snap, const CountersRenderOptions& opt) {
     std::string out;
     size_t shown = 0;
+    const NodeNames names(snap);
     for (const auto& d : snap.devices) {
         for (const auto& p : d.ports) {
             if (!port_matches(opt.filter, p.ref)) continue;
             if (shown++ > 0) out += "\n";
-            out += p.ref.to_string() + ":\n";
+            out += names.port_with_key(p.ref) + ":\n";
             Table t({{"COUNTER"},
                      {"KIND"},
                      {"BITS", Align::right},

@@ -1,6 +1,7 @@
 #include "cli/render/findings_render.hpp"
 
 #include "cli/render/format.hpp"
+#include "cli/render/node_names.hpp"
 #include "cli/render/table.hpp"
 
 namespace rdmadiag::cli::render {
@@ -16,11 +17,12 @@ std::string render_findings_summary(const Snapshot& snap, size_t max_lines) {
     std::string out = "Findings: " + std::to_string(snap.findings.size()) + " (" +
                       std::to_string(crit) + " critical, " + std::to_string(warn) + " warning, " +
                       std::to_string(info) + " info)\n";
+    const NodeNames names(snap);
     Table t({{"SEVERITY"}, {"RULE"}, {"SUBJECT"}, {"SINCE"}});
     size_t n = 0;
     for (const auto& f : snap.findings) {
         if (n++ == max_lines) break;
-        t.add_row({std::string(to_string(f.severity)), f.rule, f.subject.to_string(),
+        t.add_row({std::string(to_string(f.severity)), f.rule, names.subject(f.subject),
                    age(f.since, snap.time)});
     }
     out += t.render();

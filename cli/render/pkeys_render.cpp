@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "cli/render/format.hpp"
+#include "cli/render/node_names.hpp"
 #include "cli/render/table.hpp"
 #include "collector/json/pkey_state_json.hpp"
 
@@ -39,15 +40,16 @@ std::string cell(const PKeyViewState& v, size_t index) {
 std::string render_pkeys_text(const Snapshot& snap, const PKeysRenderOptions& opt) {
     std::string out;
     size_t shown = 0;
+    const NodeNames names(snap);
     for (const auto& d : snap.devices) {
         for (const auto& p : d.ports) {
             if (!port_matches(opt.filter, p.ref)) continue;
             if (shown++ > 0) out += "\n";
             if (p.pkeys.views.empty()) {
-                out += p.ref.to_string() + ": no P_Key table read\n";
+                out += names.port_with_key(p.ref) + ": no P_Key table read\n";
                 continue;
             }
-            out += p.ref.to_string() + "\n";
+            out += names.port_with_key(p.ref) + "\n";
             size_t rows = 0;
             std::vector<Column> cols{{"INDEX", Align::right}};
             for (const auto& v : p.pkeys.views) {

@@ -5,6 +5,7 @@
 #include "cli/render/findings_render.hpp"
 #include "cli/render/format.hpp"
 #include "cli/render/mr_health_render.hpp"
+#include "cli/render/node_names.hpp"
 #include "cli/render/table.hpp"
 #include "collector/json/json_fields.hpp"
 #include "collector/json/snapshot_json.hpp"
@@ -16,7 +17,9 @@ std::string render_status_text(const Snapshot& snap, const std::string& origin) 
     if (snap.devices.empty()) {
         out += "No RDMA devices seen.\n";
     } else {
+        const NodeNames names(snap);
         Table devices({{"DEVICE"},
+                       {"NAME"},
                        {"TYPE"},
                        {"TRANSPORT"},
                        {"FIRMWARE"},
@@ -33,7 +36,7 @@ std::string render_status_text(const Snapshot& snap, const std::string& origin) 
         bool any_saturated = false;
         for (const auto& d : snap.devices) {
             std::string name = d.info.device + (d.present ? "" : " (gone)");
-            devices.add_row({name, or_dash(d.info.node_type),
+            devices.add_row({name, or_dash(d.info.node_desc), or_dash(d.info.node_type),
                              std::string(to_string(d.info.transport)), or_dash(d.info.fw_ver),
                              d.info.node_guid ? codec::guid_text(*d.info.node_guid) : "-",
                              std::to_string(d.ports.size())});
@@ -53,7 +56,7 @@ std::string render_status_text(const Snapshot& snap, const std::string& origin) 
                 }
                 std::string state = p.info.state ? std::string(to_string(*p.info.state)) : "-";
                 if (!p.present) state = "GONE";
-                ports.add_row({p.ref.to_string(), state, link_short(p.info.link_layer),
+                ports.add_row({names.port(p.ref), state, link_short(p.info.link_layer),
                                or_dash(p.info.lid), short_rate(p.info.rate), pkeys, viol,
                                or_dash(sum.errors)});
             }

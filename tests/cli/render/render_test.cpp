@@ -25,8 +25,8 @@ TEST(StatusRender, GoldenText) {
     EXPECT_EQ(text,
               "rdmadiag status at 2025-12-02T14:30:00.000Z (sysfs at /sys)\n"
               "\n"
-              "DEVICE  TYPE  TRANSPORT  FIRMWARE    NODE GUID           PORTS\n"
-              "mlx5_0  CA    ib         20.31.1014  0x0002c90300001234      1\n"
+              "DEVICE  NAME  TYPE  TRANSPORT  FIRMWARE    NODE GUID           PORTS\n"
+              "mlx5_0  -     CA    ib         20.31.1014  0x0002c90300001234      1\n"
               "\n"
               "PORT      STATE   LINK  LID  RATE        PKEYS  VIOLATIONS  ERRORS\n"
               "mlx5_0:1  ACTIVE  IB      3  100 Gb/sec    3/4        300*       4\n"
