@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <random>
 
+#include "collector/common/malloc_tuning.hpp"
 #include "collector/json/checked_json.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "exporters/api/change_feed.hpp"
 #include "exporters/api/gzip_encoding.hpp"
+#include "exporters/api/json_text.hpp"
 #include "exporters/api/snapshot_views.hpp"
 #include "exporters/prometheus/snapshot_metrics.hpp"
 
@@ -17,13 +19,20 @@ using json = codec::Json;
 
 namespace {
 
+constexpr size_t kTrimAfterBytes = 1 << 20;
+
 constexpr const char* kMetricsType = "text/plain; version=0.0.4; charset=utf-8";
 
 HttpResponse json_ok(const json& body) {
     HttpResponse r;
-    // Replacement for invalid UTF-8 in names that came from devices, rather than an exception.
-    r.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+    JsonText::dump(body, r.body);
     r.body += '\n';
+    return r;
+}
+
+HttpResponse json_ok(std::string text) {
+    HttpResponse r;
+    r.body = std::move(text);
     return r;
 }
 
@@ -137,12 +146,16 @@ HttpResponse ApiRouter::handle(const HttpRequest& req) const {
 
     const bool gzip = accepts_gzip(req.header("accept-encoding"));
     HttpResponse r = route(req, gzip);
+    const size_t built = r.shared_body ? r.shared_body->size() : r.body.size();
     if (gzip && !r.shared_body && r.body.size() >= kMinGzipBytes) {
         if (auto z = gzip_compress(r.body)) {
             r.body = std::move(*z);
             r.headers.emplace_back("Content-Encoding", "gzip");
         }
     }
+    // A large answer was built through documents and text several times its size, now free:
+    // given back, so serving a big fabric's snapshot once does not leave the daemon that large.
+    if (built >= kTrimAfterBytes) common::release_free_heap();
     // Every route's answer may come in either form, so caches must keep them apart.
     r.headers.emplace_back("Vary", "Accept-Encoding");
     return r;
@@ -164,7 +177,7 @@ HttpResponse ApiRouter::route(const HttpRequest& req, bool gzip) const {
         if (!ready) r.status = 503;
         return r;
     }
-    if (req.path == "/api/v1/snapshot") return json_ok(codec::snapshot_to_json(*snap));
+    if (req.path == "/api/v1/snapshot") return json_ok(snapshot_text(*snap));
     if (req.path == "/api/v1/status") return json_ok(status_view(*snap, store_.stats().get()));
     if (req.path == "/api/v1/findings") return json_ok(findings_view(*snap));
     if (req.path == "/api/v1/mrs") return json_ok(mrs_view(*snap, req.query_param("state")));

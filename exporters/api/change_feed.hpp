@@ -17,13 +17,14 @@
 // daemon).
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
-#include "collector/json/checked_json.hpp"
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag::api {
 
-codec::Json change_feed_view(const Snapshot& snap, uint64_t since, std::string_view instance);
+// JSON text, written device by device.
+std::string change_feed_view(const Snapshot& snap, uint64_t since, std::string_view instance);
 
 }  // namespace rdmadiag::api

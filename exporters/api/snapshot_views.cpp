@@ -6,8 +6,10 @@
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
 #include "collector/json/mr_state_json.hpp"
+#include "collector/json/pkey_diff_json.hpp"
 #include "collector/json/pkey_state_json.hpp"
 #include "collector/json/snapshot_json.hpp"
+#include "exporters/api/json_text.hpp"
 
 namespace rdmadiag::api {
 
@@ -63,11 +65,10 @@ public:
         const size_t index = total_++;
         return index >= page_.offset && (!page_.limit || index < page_.offset + *page_.limit);
     }
-    void finish(json& j) const {
-        j["total"] = total_;
-        j["offset"] = page_.offset;
+    void finish(JsonText& out) const {
+        out.field("total", total_).field("offset", page_.offset);
         if (page_.limit && page_.offset + *page_.limit < total_)
-            j["next_offset"] = page_.offset + *page_.limit;
+            out.field("next_offset", page_.offset + *page_.limit);
     }
 
 private:
@@ -75,20 +76,30 @@ private:
     size_t total_ = 0;
 };
 
+// The header fields (version, sequence, time) of every view.
+JsonText header_text(const Snapshot& snap) {
+    JsonText out;
+    out.field("version", codec::kSnapshotJsonVersion)
+        .field("sequence", snap.sequence)
+        .field("time", format_time(snap.time));
+    return out;
+}
+
 // Every matching port on the page, as row(device, port) makes it, under "ports".
 template <class Row>
-json paged_ports(const Snapshot& snap, const PortFilter& filter, const Page& page, Row&& row) {
-    json j = header(snap);
-    json ports = json::array();
+std::string paged_ports(const Snapshot& snap, const PortFilter& filter, const Page& page,
+                        Row&& row) {
+    JsonText out = header_text(snap);
     Pager pager(page);
+    out.begin_list("ports");
     for (const auto& d : snap.devices) {
         for (const auto& p : d.ports) {
-            if (filter.matches(d, p) && pager.add()) ports.push_back(row(d, p));
+            if (filter.matches(d, p) && pager.add()) out.item(row(d, p));
         }
     }
-    j["ports"] = std::move(ports);
-    pager.finish(j);
-    return j;
+    out.end_list();
+    pager.finish(out);
+    return out.finish();
 }
 
 json header(const Snapshot& snap) {
@@ -162,7 +173,7 @@ json status_view(const Snapshot& snap, const publish::CollectorStats* stats) {
     return j;
 }
 
-json ports_view(const Snapshot& snap, const PortFilter& filter, const Page& page) {
+std::string ports_view(const Snapshot& snap, const PortFilter& filter, const Page& page) {
     return paged_ports(snap, filter, page, [](const DeviceSnapshot& d, const PortSnapshot& p) {
         json e = port_summary(p);
         e["info"] = p.info;
@@ -171,7 +182,7 @@ json ports_view(const Snapshot& snap, const PortFilter& filter, const Page& page
     });
 }
 
-json pkeys_view(const Snapshot& snap, const PortFilter& filter, const Page& page) {
+std::string pkeys_view(const Snapshot& snap, const PortFilter& filter, const Page& page) {
     return paged_ports(snap, filter, page, [](const DeviceSnapshot&, const PortSnapshot& p) {
         json views = json::array();
         const PKeyViewState* device = p.pkeys.find(PKeyView::device);
@@ -186,17 +197,17 @@ json pkeys_view(const Snapshot& snap, const PortFilter& filter, const Page& page
     });
 }
 
-json counters_view(const Snapshot& snap, const PortFilter& filter, const Page& page) {
+std::string counters_view(const Snapshot& snap, const PortFilter& filter, const Page& page) {
     return paged_ports(snap, filter, page, [](const DeviceSnapshot&, const PortSnapshot& p) {
         return json{{"device", p.ref.device}, {"port", p.ref.port}, {"counters", p.counters}};
     });
 }
 
-json devices_view(const Snapshot& snap, const PortFilter& filter,
-                  const std::optional<std::string>& node_type, const Page& page) {
-    json j = header(snap);
-    json devices = json::array();
+std::string devices_view(const Snapshot& snap, const PortFilter& filter,
+                         const std::optional<std::string>& node_type, const Page& page) {
+    JsonText out = header_text(snap);
     Pager pager(page);
+    out.begin_list("devices");
     for (const auto& d : snap.devices) {
         if (filter.device && d.info.device != *filter.device) continue;
         if (node_type && d.info.node_type != *node_type) continue;
@@ -209,11 +220,31 @@ json devices_view(const Snapshot& snap, const PortFilter& filter,
         e["revision"] = d.revision;
         e["ports"] = d.ports.size();
         e["ports_active"] = active;
-        devices.push_back(std::move(e));
+        out.item(e);
     }
-    j["devices"] = std::move(devices);
-    pager.finish(j);
-    return j;
+    out.end_list();
+    pager.finish(out);
+    return out.finish();
+}
+
+std::string snapshot_text(const Snapshot& snap) {
+    // The fields of codec::snapshot_to_json, devices one at a time.
+    JsonText out;
+    out.field("version", codec::kSnapshotJsonVersion)
+        .field("sequence", snap.sequence)
+        .field("time", codec::time_json(snap.time));
+    out.begin_list("devices");
+    for (const auto& d : snap.devices) out.item(d);
+    out.end_list();
+    out.field("sources", snap.sources)
+        .field("findings", snap.findings)
+        .field("finding_history", snap.finding_history)
+        .field("events", snap.events)
+        .field("errors", snap.errors)
+        .field("mrs", snap.mrs)
+        .field("pkey_changes", snap.pkey_changes)
+        .field("revisions", snap.revisions);
+    return out.finish();
 }
 
 json findings_view(const Snapshot& snap) {

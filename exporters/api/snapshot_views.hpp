@@ -31,15 +31,19 @@ struct Page {
 };
 
 codec::Json status_view(const Snapshot& snap, const publish::CollectorStats* stats);
-codec::Json ports_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
+// The views that list ports or devices, and the whole snapshot, are written as JSON text item by
+// item (JsonText): they grow with the fabric.
+std::string ports_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
 // Every view of every port's table with generations, plus where each view differs from the
 // device view, index by index.
-codec::Json pkeys_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
-codec::Json counters_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
+std::string pkeys_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
+std::string counters_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
 // One line per device or subnet node: its names, type, LID, reachability and port counts.
 // `node_type` narrows to "switch", "CA", ...
-codec::Json devices_view(const Snapshot& snap, const PortFilter& filter,
+std::string devices_view(const Snapshot& snap, const PortFilter& filter,
                          const std::optional<std::string>& node_type, const Page& page = {});
+// The whole snapshot, as codec::snapshot_to_json has it.
+std::string snapshot_text(const Snapshot& snap);
 codec::Json findings_view(const Snapshot& snap);
 codec::Json events_view(const Snapshot& snap, const PortFilter& filter);
 codec::Json mrs_view(const Snapshot& snap, const std::optional<std::string>& state);

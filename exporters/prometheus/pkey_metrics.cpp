@@ -33,12 +33,14 @@ bool cache_judged(const PortSnapshot& p) {
 void add_pkey_metrics(const Snapshot& snap, MetricWriter& out) {
     using V = const PKeyViewState&;
     using P = const PortSnapshot&;
-    per_view(snap, out, "rdmadiag_pkey_table_size", "Entries in the port's P_Key table.",
-             MetricType::gauge,
-             [](P, V v) -> std::optional<double> { return v.table.keys.size(); });
+    const bool full = out.full();
+    if (full) {
+        per_view(snap, out, "rdmadiag_pkey_table_size", "Entries in the port's P_Key table.",
+                 MetricType::gauge,
+                 [](P, V v) -> std::optional<double> { return v.table.keys.size(); });
+    }
     per_view(snap, out, "rdmadiag_pkey_table_used", "Non-empty entries in the P_Key table.",
              MetricType::gauge, [](P, V v) -> std::optional<double> { return v.table.used(); });
-    const bool full = out.full();
     per_view(snap, out, "rdmadiag_pkey_table_unreadable",
              "P_Key entries that could not be read (standard detail: only where some could not).",
              MetricType::gauge, [full](P, V v) -> std::optional<double> {
