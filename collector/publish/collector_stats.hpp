@@ -4,22 +4,24 @@
 // the engine's state (a replay would not have them).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "collector/common/figure.hpp"
+#include "collector/common/malloc_tuning.hpp"
 #include "collector/common/time.hpp"
 
 namespace rdmadiag::publish {
 
 struct SourceTiming {
     std::string name;
-    bool polled = false;             // has a poll interval
-    uint64_t polls = 0;              // poll() and on_readable() calls
-    uint64_t refreshes = 0;          // refresh() calls routed from the engine
-    Duration last_duration{};        // of the last poll
-    Duration total_duration{};       // of all polls
-    uint64_t last_observations = 0;  // observations the last poll produced
+    bool polled = false;                  // has a poll interval
+    uint64_t polls = 0;                   // poll() and on_readable() calls
+    uint64_t refreshes = 0;               // refresh() calls routed from the engine
+    Duration last_duration{};             // of the last poll
+    Duration total_duration{};            // of all polls
+    uint64_t last_observations = 0;       // observations the last poll produced
     std::vector<common::Figure> figures;  // the source's own, after its last poll
     bool operator==(const SourceTiming&) const = default;
 };
@@ -29,6 +31,8 @@ struct CollectorStats {
     uint64_t loop_iterations = 0;
     uint64_t snapshots_published = 0;
     uint64_t reloads = 0;
+    // Read when the stats were published (after the round gave its free heap back).
+    std::optional<common::ProcessMemory> memory;
     bool operator==(const CollectorStats&) const = default;
 };
 

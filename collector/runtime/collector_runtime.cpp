@@ -4,6 +4,8 @@
 #include <chrono>
 #include <exception>
 
+#include "collector/common/malloc_tuning.hpp"
+
 namespace rdmadiag::runtime {
 
 namespace {
@@ -32,6 +34,9 @@ std::vector<std::unique_ptr<sources::Source>> with_placeholders(OpenedSources op
 
 // Observations fed to the engine at a time: 1.6 MB of them, a few milliseconds of engine work.
 constexpr size_t kRoundBatch = 4096;
+// About 800 ports of a subnet pass; a host's sysfs rounds stay far below it.
+constexpr uint64_t kTrimAfterObservations = 20000;
+constexpr auto kMemoryReadEvery = std::chrono::seconds(10);
 
 }  // namespace
 
@@ -209,9 +214,19 @@ void CollectorRuntime::route_refreshes() {
     // Requests beyond the last round wait for the next step.
 }
 
-void CollectorRuntime::publish() {
+void CollectorRuntime::publish(bool give_back_heap) {
     store_.publish(engine_.snapshot());
     ++stats_.snapshots_published;
+    if (give_back_heap) {
+        common::release_free_heap();
+        emitted_at_trim_ = pending_.emitted();
+    }
+    // mallinfo2 walks the heap's free lists: read after a give-back, else every few seconds.
+    const auto wall = std::chrono::steady_clock::now();
+    if (give_back_heap || !stats_.memory || wall - memory_read_ >= kMemoryReadEvery) {
+        stats_.memory = common::read_process_memory();
+        memory_read_ = wall;
+    }
     store_.publish_stats(stats_);
 }
 
@@ -235,7 +250,10 @@ void CollectorRuntime::step(const std::vector<uint64_t>& ready) {
     flush();
     route_refreshes();
     engine_.advance(clock_.now());
-    publish();
+    // A large round (a subnet pass: its MADs, its reading, the snapshot it replaces) leaves that
+    // much heap free: given back, so the daemon's size is its state, not its last pass.
+    const bool large = pending_.emitted() - emitted_at_trim_ >= kTrimAfterObservations;
+    publish(large);
 }
 
 Duration CollectorRuntime::time_to_next_poll() const {

@@ -104,7 +104,7 @@ private:
     void flush();
     void feed(std::vector<Observation>& batch);
     void route_refreshes();
-    void publish();
+    void publish(bool give_back_heap = false);
 
     std::vector<Slot> slots_;
     std::vector<EventFd> event_fds_;
@@ -117,6 +117,8 @@ private:
     PollSchedule schedule_;
     EpollLoop loop_;
     RoundSink pending_;
+    uint64_t emitted_at_trim_ = 0;  // pending_.emitted() when the heap was last given back
+    std::chrono::steady_clock::time_point memory_read_{};
     publish::CollectorStats stats_;
     bool prepared_ = false;
     std::atomic<bool> stopping_{false};

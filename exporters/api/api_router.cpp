@@ -87,7 +87,7 @@ ApiRouter::MetricsText ApiRouter::metrics_text(bool gzip) const {
     const prom::MetricsDetail detail = detail_.load();
     if (gzip) {
         std::lock_guard lock(cache_mutex_);
-        if (!cached_gzip_ || snap != cached_snapshot_ || stats != cached_stats_ ||
+        if (!cached_gzip_ || snap != cached_snapshot_.lock() || stats != cached_stats_ ||
             detail != cached_detail_) {
             GzipSink sink;
             prom::write_snapshot_metrics(*snap, stats.get(), detail, sink);

@@ -44,7 +44,9 @@ private:
     // the text or less, so it is what is kept; plain-text scrapes write their own text each time.
     // The mutex is held while the text is written, so two scrapes of a new snapshot make it once.
     mutable std::mutex cache_mutex_;
-    mutable SnapshotPtr cached_snapshot_;
+    // Which snapshot the cached text is of, without keeping that snapshot alive once the
+    // collector has replaced it (it is the size of the engine's state).
+    mutable std::weak_ptr<const Snapshot> cached_snapshot_;
     mutable std::shared_ptr<const publish::CollectorStats> cached_stats_;
     mutable std::shared_ptr<const std::string> cached_gzip_;
     mutable prom::MetricsDetail cached_detail_ = prom::MetricsDetail::standard;

@@ -26,6 +26,7 @@ uint64_t write_snapshot_metrics(const Snapshot& snap, const publish::CollectorSt
     add_event_metrics(snap, out);
     add_finding_metrics(snap, out);
     add_mr_metrics(snap, out);
+    if (stats) add_process_metrics(*stats, out);
     return out.samples();
 }
 

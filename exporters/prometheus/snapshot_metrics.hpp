@@ -24,6 +24,8 @@ void add_finding_metrics(const Snapshot& snap, MetricWriter& out);
 void add_mr_metrics(const Snapshot& snap, MetricWriter& out);
 void add_source_metrics(const Snapshot& snap, const publish::CollectorStats* stats,
                         MetricWriter& out);
+// This process's resident size and heap, as the collector last read them.
+void add_process_metrics(const publish::CollectorStats& stats, MetricWriter& out);
 
 // All of the above, in this order. Returns the number of samples written.
 uint64_t write_snapshot_metrics(const Snapshot& snap, const publish::CollectorStats* stats,
