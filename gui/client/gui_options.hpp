@@ -21,7 +21,7 @@ struct GuiOptions {
     enum class Mode { simulate, daemon, recording };
     Mode mode = Mode::simulate;
     std::string target;                    // scenario name or file, URL, or recording path
-    double interval_s = 2.0;               // daemon poll interval
+    double interval_s = 1.0;               // daemon poll interval (change feed)
     double speed = 5.0;                    // playback speed
     std::optional<double> at_s;            // start playback at this position
     std::optional<TimePoint> clock_start;  // scenarios start at this time (default: now)
