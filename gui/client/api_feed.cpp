@@ -156,11 +156,11 @@ void ApiFeed::on_changes(const QByteArray& body) {
         // The daemon restarted: what we hold belongs to another run. Start again from nothing.
         instance_ = parsed->instance;
         restart_ = true;
-        if (!parsed->full) {
-            since_ = 0;
-            send(Request::changes);
-            return;
-        }
+    }
+    if (restart_ && !parsed->full) {
+        since_ = 0;  // a full answer, not a delta of the new run, is what replaces ours
+        send(Request::changes);
+        return;
     }
     instance_ = parsed->instance;
     since_ = parsed->sequence;
