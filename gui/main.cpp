@@ -7,8 +7,11 @@
 #include <cstdio>
 
 #include "collector/sim/shipped_scenarios.hpp"
+#include "gui/client/api_feed.hpp"
+#include "gui/client/fleet_feed.hpp"
 #include "gui/client/gui_options.hpp"
 #include "gui/client/playback_feed.hpp"
+#include "gui/widgets/fleet_window.hpp"
 #include "gui/widgets/main_window.hpp"
 
 namespace {
@@ -38,6 +41,33 @@ int screenshot(rdmadiag::gui::widgets::MainWindow& window,
     return rc;
 }
 
+// The fleet view; each host double-clicked opens its daemon in a dashboard window of its own.
+int fleet(const rdmadiag::gui::client::GuiOptions& o) {
+    using namespace rdmadiag::gui;
+    widgets::FleetWindow window(client::make_fleet_feed(o));
+    window.resize(o.width, o.height);
+    QObject::connect(&window, &widgets::FleetWindow::openDaemon, &window, [&](const QUrl& url) {
+        client::ApiFeedOptions api;
+        api.interval = std::chrono::milliseconds(static_cast<int64_t>(o.interval_s * 1000));
+        auto* dashboard = new widgets::MainWindow(new client::ApiFeed(url, api));
+        dashboard->setAttribute(Qt::WA_DeleteOnClose);
+        dashboard->show();
+        dashboard->start();
+    });
+    window.show();
+    window.start();
+    if (!o.screenshot.empty()) {
+        int rc = 1;
+        QTimer::singleShot(3000, &window, [&] {
+            rc = window.grab().save(QString::fromStdString(o.screenshot), "PNG") ? 0 : 1;
+            QApplication::quit();
+        });
+        QApplication::exec();
+        return rc;
+    }
+    return QApplication::exec();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -64,6 +94,8 @@ int main(int argc, char** argv) {
         Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rdmadiag-gui"));
+
+    if (options->mode == rdmadiag::gui::client::GuiOptions::Mode::fleet) return fleet(*options);
 
     auto feed = rdmadiag::gui::client::make_feed(*options);
     if (!feed) {

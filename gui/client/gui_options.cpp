@@ -6,6 +6,7 @@
 #include "collector/sim/shipped_scenarios.hpp"
 #include "gui/client/api_feed.hpp"
 #include "gui/client/engine_timeline.hpp"
+#include "gui/client/fleet_feed.hpp"
 #include "gui/client/playback_feed.hpp"
 #include "gui/client/recording_kind.hpp"
 #include "gui/client/recording_timeline.hpp"
@@ -15,13 +16,16 @@ namespace rdmadiag::gui::client {
 
 QString gui_usage() {
     return QStringLiteral(
-        "Usage: rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO]] [options]\n"
+        "Usage: rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO] | --prometheus URL]\n"
+        "                    [options]\n"
         "\n"
         "  URL                    a running 'rdmadiag serve', e.g. http://127.0.0.1:9857\n"
         "  RECORDING              a recording made by 'rdmadiag record', played through the\n"
         "                         engine; or a saved /api/v1/snapshot answer, or JSON Lines of\n"
         "                         them (told apart by content)\n"
         "  --simulate[=SCENARIO]  play a built-in scenario (default: 'default') or a .scn file\n"
+        "  --prometheus URL       the fleet: every rdmadiag a Prometheus or VictoriaMetrics\n"
+        "                         at URL scrapes, by host (double-click opens a host)\n"
         "  (nothing)              same as --simulate=default\n"
         "\n"
         "Options:\n"
@@ -79,6 +83,16 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
             o.mode = GuiOptions::Mode::simulate;
             o.target = has_value && !value.isEmpty() ? value.toStdString() : "default";
             have_target = true;
+        } else if (arg == QLatin1String("--prometheus")) {
+            if (have_target) return make_error("give one of URL, RECORDING or --simulate");
+            const QString url = RDMADIAG_TRY(take());
+            if (!url.startsWith(QLatin1String("http://")) &&
+                !url.startsWith(QLatin1String("https://"))) {
+                return make_error("--prometheus expects an http:// or https:// URL");
+            }
+            o.mode = GuiOptions::Mode::fleet;
+            o.target = url.toStdString();
+            have_target = true;
         } else if (arg == QLatin1String("--interval") || arg == QLatin1String("--speed") ||
                    arg == QLatin1String("--at")) {
             const double n = RDMADIAG_TRY(number(arg, RDMADIAG_TRY(take())));
@@ -125,6 +139,12 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
     return o;
 }
 
+FleetFeed* make_fleet_feed(const GuiOptions& o, QObject* parent) {
+    return new FleetFeed(QUrl(QString::fromStdString(o.target)),
+                         std::chrono::milliseconds(static_cast<int64_t>(o.interval_s * 5000)),
+                         parent);
+}
+
 Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
     switch (o.mode) {
         case GuiOptions::Mode::daemon: {
@@ -155,6 +175,8 @@ Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
             feed->set_speed(o.speed);
             return static_cast<SnapshotFeed*>(feed);
         }
+        case GuiOptions::Mode::fleet:
+            return make_error("the fleet view has no snapshot feed (make_fleet_feed)");
         case GuiOptions::Mode::simulate:
             break;
     }
