@@ -2,6 +2,8 @@
 // window (or render it once for --screenshot).
 
 #include <QApplication>
+#include <QDateTime>
+#include <QLineEdit>
 #include <QScreen>
 #include <QTimer>
 #include <cstdio>
@@ -11,6 +13,7 @@
 #include "gui/client/fleet_feed.hpp"
 #include "gui/client/gui_options.hpp"
 #include "gui/client/playback_feed.hpp"
+#include "gui/widgets/fabric_panel.hpp"
 #include "gui/widgets/fleet_window.hpp"
 #include "gui/widgets/main_window.hpp"
 
@@ -68,6 +71,23 @@ int fleet(const rdmadiag::gui::client::GuiOptions& o) {
     return QApplication::exec();
 }
 
+// --trace: one line per snapshot or delta, after the window has applied it (its own connection
+// comes first), with the wall clock in milliseconds since the epoch.
+void trace_feed(rdmadiag::gui::client::SnapshotFeed* feed) {
+    using namespace rdmadiag;
+    auto now_ms = [] { return QDateTime::currentMSecsSinceEpoch(); };
+    QObject::connect(feed, &gui::client::SnapshotFeed::snapshotReady, [=](SnapshotPtr s) {
+        std::fprintf(stderr, "trace t=%lld snapshot sequence=%llu devices=%zu\n", now_ms(),
+                     static_cast<unsigned long long>(s->sequence), s->devices.size());
+    });
+    QObject::connect(feed, &gui::client::SnapshotFeed::deltaReady,
+                     [=](const std::shared_ptr<gui::models::SnapshotDelta>& d, bool) {
+                         // The window has moved the delta's devices out; the sequence stays.
+                         std::fprintf(stderr, "trace t=%lld delta sequence=%llu\n", now_ms(),
+                                      static_cast<unsigned long long>(d->sequence));
+                     });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,7 +123,23 @@ int main(int argc, char** argv) {
         return 2;
     }
     rdmadiag::gui::widgets::MainWindow window(*feed);
+    if (options->trace) {
+        trace_feed(*feed);
+        // What a person would see: every device row the tree changed, by name.
+        QObject::connect(
+            &window.models().ports, &QAbstractItemModel::dataChanged,
+            [&window](const QModelIndex& first) {
+                const QString device =
+                    first.data(rdmadiag::gui::models::PortTreeModel::DeviceRole).toString();
+                if (device.isEmpty()) return;
+                std::fprintf(stderr, "trace t=%lld tree-row device=%s\n",
+                             QDateTime::currentMSecsSinceEpoch(), device.toLocal8Bit().constData());
+            });
+    }
     window.resize(options->width, options->height);
+    if (!options->search.empty()) {
+        window.fabric_panel()->search_box()->setText(QString::fromStdString(options->search));
+    }
     if (!options->screenshot.empty()) return screenshot(window, *options);
 
     if (auto* playback = qobject_cast<rdmadiag::gui::client::PlaybackFeed*>(*feed);

@@ -4,6 +4,9 @@
 #include <QNetworkRequest>
 #include <QUrlQuery>
 #include <algorithm>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "collector/json/snapshot_json.hpp"
 #include "gui/client/change_feed_json.hpp"
@@ -84,7 +87,13 @@ void ApiFeed::send(Request what) {
     }
     QNetworkRequest request(url);
     request.setRawHeader("Accept", "application/json");
-    request.setTransferTimeout(static_cast<int>(options_.timeout.count()));
+    const auto timeout = what == Request::snapshot
+                             ? std::max(options_.timeout, options_.snapshot_timeout)
+                             : options_.timeout;
+    request.setTransferTimeout(static_cast<int>(timeout.count()));
+    // Qt takes a gzip answer that inflates more than 40-fold past 10 MiB for a decompression
+    // bomb; a quiet subnet's snapshot inflates 70-fold. Our own limit is kMaxBody.
+    request.setDecompressedSafetyCheckThreshold(kMaxBody);
     in_flight_kind_ = what;
     in_flight_ = net_.get(request);
 }
@@ -140,6 +149,11 @@ void ApiFeed::on_snapshot(const QByteArray& body) {
     since_ = parsed->sequence;
     connected();
     Q_EMIT snapshotReady(std::make_shared<const Snapshot>(std::move(*parsed)));
+#ifdef __GLIBC__
+    // Reading a subnet's snapshot builds a JSON tree ten times its size; glibc keeps the freed
+    // pages unless asked, and the window would hold hundreds of MB it no longer uses.
+    malloc_trim(0);
+#endif
     next_after(protocol_ == Protocol::snapshots ? options_.interval * 2 : options_.interval);
 }
 

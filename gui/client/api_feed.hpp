@@ -26,6 +26,9 @@ struct ApiFeedOptions {
     std::chrono::milliseconds first_retry{1000};
     std::chrono::milliseconds max_retry{30000};
     std::chrono::milliseconds timeout{5000};  // a request that takes longer counts as failed
+    // A whole snapshot of a 12,000-port subnet is tens of MB that the daemon takes seconds to
+    // write: it gets longer.
+    std::chrono::milliseconds snapshot_timeout{120000};
 };
 
 class ApiFeed final : public SnapshotFeed {

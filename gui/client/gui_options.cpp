@@ -36,6 +36,9 @@ QString gui_usage() {
         "  --clock.start TIME     scenarios start at this RFC 3339 UTC time (default: now)\n"
         "  --screenshot FILE.png  render the window once (after --at) to FILE and exit\n"
         "  --size WxH             window size (default 1280x800)\n"
+        "  --search TEXT          start with TEXT in the fabric's search box\n"
+        "  --trace                print each snapshot and change applied, with the time, to\n"
+        "                         stderr (scripts/bench-gui-scale reads it)\n"
         "  --list-scenarios       print the built-in scenarios and exit\n"
         "  -h, --help             this text\n");
 }
@@ -78,6 +81,10 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
             o.help = true;
         } else if (arg == QLatin1String("--list-scenarios")) {
             o.list_scenarios = true;
+        } else if (arg == QLatin1String("--search")) {
+            o.search = RDMADIAG_TRY(take()).toStdString();
+        } else if (arg == QLatin1String("--trace")) {
+            o.trace = true;
         } else if (arg == QLatin1String("--simulate")) {
             if (have_target) return make_error("give one of URL, RECORDING or --simulate");
             o.mode = GuiOptions::Mode::simulate;

@@ -29,6 +29,8 @@ struct GuiOptions {
     std::string screenshot;                // render once to this PNG and exit
     int width = 1280;
     int height = 800;
+    std::string search;  // start with this in the fabric search box
+    bool trace = false;  // print each snapshot and delta applied (stderr)
     bool help = false;
     bool list_scenarios = false;
 };

@@ -41,11 +41,11 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     header->setStretchLastSection(false);
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setSectionResizeMode(models::PortTreeModel::NameColumn, QHeaderView::Stretch);
-    header->resizeSection(models::PortTreeModel::KeyColumn, 14 * em);
-    header->resizeSection(models::PortTreeModel::LidColumn, 4 * em);
-    header->resizeSection(models::PortTreeModel::StateColumn, 5 * em);
-    header->resizeSection(models::PortTreeModel::RateColumn, 11 * em);
-    header->resizeSection(models::PortTreeModel::HealthColumn, 7 * em);
+    header->resizeSection(models::PortTreeModel::KeyColumn, 10 * em);
+    header->resizeSection(models::PortTreeModel::LidColumn, 3 * em);
+    header->resizeSection(models::PortTreeModel::StateColumn, 4 * em);
+    header->resizeSection(models::PortTreeModel::RateColumn, 6 * em);
+    header->resizeSection(models::PortTreeModel::HealthColumn, 5 * em);
 
     search_->setObjectName(QStringLiteral("fabricSearch"));
     search_->setPlaceholderText(tr("Search nodes: name, GUID or LID"));
@@ -92,8 +92,8 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
