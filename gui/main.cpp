@@ -2,13 +2,19 @@
 // window (or render it once for --screenshot).
 
 #include <QApplication>
+#include <QDateTime>
+#include <QLineEdit>
 #include <QScreen>
 #include <QTimer>
 #include <cstdio>
 
 #include "collector/sim/shipped_scenarios.hpp"
+#include "gui/client/api_feed.hpp"
+#include "gui/client/fleet_feed.hpp"
 #include "gui/client/gui_options.hpp"
 #include "gui/client/playback_feed.hpp"
+#include "gui/widgets/fabric_panel.hpp"
+#include "gui/widgets/fleet_window.hpp"
 #include "gui/widgets/main_window.hpp"
 
 namespace {
@@ -38,6 +44,50 @@ int screenshot(rdmadiag::gui::widgets::MainWindow& window,
     return rc;
 }
 
+// The fleet view; each host double-clicked opens its daemon in a dashboard window of its own.
+int fleet(const rdmadiag::gui::client::GuiOptions& o) {
+    using namespace rdmadiag::gui;
+    widgets::FleetWindow window(client::make_fleet_feed(o));
+    window.resize(o.width, o.height);
+    QObject::connect(&window, &widgets::FleetWindow::openDaemon, &window, [&](const QUrl& url) {
+        client::ApiFeedOptions api;
+        api.interval = std::chrono::milliseconds(static_cast<int64_t>(o.interval_s * 1000));
+        auto* dashboard = new widgets::MainWindow(new client::ApiFeed(url, api));
+        dashboard->setAttribute(Qt::WA_DeleteOnClose);
+        dashboard->show();
+        dashboard->start();
+    });
+    window.show();
+    window.start();
+    if (!o.screenshot.empty()) {
+        int rc = 1;
+        QTimer::singleShot(3000, &window, [&] {
+            rc = window.grab().save(QString::fromStdString(o.screenshot), "PNG") ? 0 : 1;
+            QApplication::quit();
+        });
+        QApplication::exec();
+        return rc;
+    }
+    return QApplication::exec();
+}
+
+// --trace: one line per snapshot or delta, after the window has applied it (its own connection
+// comes first), with the wall clock in milliseconds since the epoch.
+void trace_feed(rdmadiag::gui::client::SnapshotFeed* feed) {
+    using namespace rdmadiag;
+    auto now_ms = [] { return QDateTime::currentMSecsSinceEpoch(); };
+    QObject::connect(feed, &gui::client::SnapshotFeed::snapshotReady, [=](SnapshotPtr s) {
+        std::fprintf(stderr, "trace t=%lld snapshot sequence=%llu devices=%zu\n", now_ms(),
+                     static_cast<unsigned long long>(s->sequence), s->devices.size());
+    });
+    QObject::connect(feed, &gui::client::SnapshotFeed::deltaReady,
+                     [=](const std::shared_ptr<gui::models::SnapshotDelta>& d, bool) {
+                         // The window has moved the delta's devices out; the sequence stays.
+                         std::fprintf(stderr, "trace t=%lld delta sequence=%llu\n", now_ms(),
+                                      static_cast<unsigned long long>(d->sequence));
+                     });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,13 +115,31 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rdmadiag-gui"));
 
+    if (options->mode == rdmadiag::gui::client::GuiOptions::Mode::fleet) return fleet(*options);
+
     auto feed = rdmadiag::gui::client::make_feed(*options);
     if (!feed) {
         std::fprintf(stderr, "rdmadiag-gui: %s\n", feed.error().message.c_str());
         return 2;
     }
     rdmadiag::gui::widgets::MainWindow window(*feed);
+    if (options->trace) {
+        trace_feed(*feed);
+        // What a person would see: every device row the tree changed, by name.
+        QObject::connect(
+            &window.models().ports, &QAbstractItemModel::dataChanged,
+            [&window](const QModelIndex& first) {
+                const QString device =
+                    first.data(rdmadiag::gui::models::PortTreeModel::DeviceRole).toString();
+                if (device.isEmpty()) return;
+                std::fprintf(stderr, "trace t=%lld tree-row device=%s\n",
+                             QDateTime::currentMSecsSinceEpoch(), device.toLocal8Bit().constData());
+            });
+    }
     window.resize(options->width, options->height);
+    if (!options->search.empty()) {
+        window.fabric_panel()->search_box()->setText(QString::fromStdString(options->search));
+    }
     if (!options->screenshot.empty()) return screenshot(window, *options);
 
     if (auto* playback = qobject_cast<rdmadiag::gui::client::PlaybackFeed*>(*feed);

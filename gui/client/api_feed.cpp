@@ -2,15 +2,20 @@
 
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QUrlQuery>
 #include <algorithm>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "collector/json/snapshot_json.hpp"
+#include "gui/client/change_feed_json.hpp"
 
 namespace rdmadiag::gui::client {
 
 namespace {
 constexpr auto kSnapshotPath = "/api/v1/snapshot";
-constexpr qint64 kMaxBody = 64 * 1024 * 1024;  // a snapshot larger than this is not one
+constexpr qint64 kMaxBody = 256 * 1024 * 1024;  // a snapshot larger than this is not one
 }  // namespace
 
 QUrl ApiFeed::snapshot_url_for(const QUrl& base) {
@@ -23,17 +28,24 @@ QUrl ApiFeed::snapshot_url_for(const QUrl& base) {
 }
 
 ApiFeed::ApiFeed(const QUrl& base, ApiFeedOptions options, QObject* parent)
-    : SnapshotFeed(parent),
-      url_(snapshot_url_for(base)),
-      options_(options),
-      retry_(options.first_retry) {
+    : SnapshotFeed(parent), base_(base), options_(options), retry_(options.first_retry) {
+    QString path = base_.path();
+    if (path.endsWith(QLatin1String(kSnapshotPath))) path.chop(qsizetype(strlen(kSnapshotPath)));
+    while (path.endsWith(QLatin1Char('/'))) path.chop(1);
+    base_.setPath(path);
     timer_.setSingleShot(true);
     connect(&timer_, &QTimer::timeout, this, &ApiFeed::poll);
     connect(&net_, &QNetworkAccessManager::finished, this, &ApiFeed::on_finished);
 }
 
+QUrl ApiFeed::api_url(const char* path) const {
+    QUrl url = base_;
+    url.setPath(base_.path() + QLatin1String(path));
+    return url;
+}
+
 QString ApiFeed::description() const {
-    return QStringLiteral("daemon at %1").arg(url_.toDisplayString(QUrl::RemoveUserInfo));
+    return QStringLiteral("daemon at %1").arg(snapshot_url().toDisplayString(QUrl::RemoveUserInfo));
 }
 
 void ApiFeed::start() {
@@ -41,11 +53,48 @@ void ApiFeed::start() {
     poll();
 }
 
+void ApiFeed::watch_port(const std::optional<PortRef>& port) {
+    watched_ = port;
+}
+
 void ApiFeed::poll() {
     if (in_flight_) return;
-    QNetworkRequest request(url_);
+    // The first answer, and every answer of a daemon without a change feed, is a whole snapshot.
+    send(have_snapshot_ && protocol_ != Protocol::snapshots ? Request::changes : Request::snapshot);
+}
+
+void ApiFeed::send(Request what) {
+    QUrl url;
+    switch (what) {
+        case Request::snapshot:
+            url = snapshot_url();
+            break;
+        case Request::changes: {
+            url = api_url("/api/v1/changes");
+            QUrlQuery q;
+            q.addQueryItem(QStringLiteral("since"), QString::number(since_));
+            url.setQuery(q);
+            break;
+        }
+        case Request::counters: {
+            url = api_url("/api/v1/counters");
+            QUrlQuery q;
+            q.addQueryItem(QStringLiteral("device"), QString::fromStdString(watched_->device));
+            q.addQueryItem(QStringLiteral("port"), QString::number(watched_->port));
+            url.setQuery(q);
+            break;
+        }
+    }
+    QNetworkRequest request(url);
     request.setRawHeader("Accept", "application/json");
-    request.setTransferTimeout(static_cast<int>(options_.timeout.count()));
+    const auto timeout = what == Request::snapshot
+                             ? std::max(options_.timeout, options_.snapshot_timeout)
+                             : options_.timeout;
+    request.setTransferTimeout(static_cast<int>(timeout.count()));
+    // Qt takes a gzip answer that inflates more than 40-fold past 10 MiB for a decompression
+    // bomb; a quiet subnet's snapshot inflates 70-fold. Our own limit is kMaxBody.
+    request.setDecompressedSafetyCheckThreshold(kMaxBody);
+    in_flight_kind_ = what;
     in_flight_ = net_.get(request);
 }
 
@@ -53,8 +102,14 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
     reply->deleteLater();
     if (reply != in_flight_) return;
     in_flight_ = nullptr;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (in_flight_kind_ == Request::changes && status == 404) {
+        // An older daemon: follow it by whole snapshots from now on.
+        protocol_ = Protocol::snapshots;
+        next_after(options_.interval * 2);
+        return;
+    }
     if (reply->error() != QNetworkReply::NoError) {
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status != 0) {
             fail(QStringLiteral("the daemon answered HTTP %1 (%2)")
                      .arg(status)
@@ -69,6 +124,20 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
         return;
     }
     const QByteArray body = reply->readAll();
+    switch (in_flight_kind_) {
+        case Request::snapshot:
+            on_snapshot(body);
+            break;
+        case Request::changes:
+            on_changes(body);
+            break;
+        case Request::counters:
+            on_counters(body);
+            break;
+    }
+}
+
+void ApiFeed::on_snapshot(const QByteArray& body) {
     auto parsed = codec::parse_snapshot_json(
         std::string_view(body.constData(), static_cast<size_t>(body.size())));
     if (!parsed) {
@@ -76,14 +145,72 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
                  .arg(QString::fromStdString(parsed.error().message)));
         return;
     }
+    have_snapshot_ = true;
+    since_ = parsed->sequence;
+    connected();
+    Q_EMIT snapshotReady(std::make_shared<const Snapshot>(std::move(*parsed)));
+#ifdef __GLIBC__
+    // Reading a subnet's snapshot builds a JSON tree ten times its size; glibc keeps the freed
+    // pages unless asked, and the window would hold hundreds of MB it no longer uses.
+    malloc_trim(0);
+#endif
+    next_after(protocol_ == Protocol::snapshots ? options_.interval * 2 : options_.interval);
+}
+
+void ApiFeed::on_changes(const QByteArray& body) {
+    auto parsed =
+        parse_snapshot_delta(std::string_view(body.constData(), static_cast<size_t>(body.size())));
+    if (!parsed) {
+        fail(QStringLiteral("the change feed's answer cannot be read: %1")
+                 .arg(QString::fromStdString(parsed.error().message)));
+        return;
+    }
+    protocol_ = Protocol::changes;
+    if (!instance_.empty() && parsed->instance != instance_) {
+        // The daemon restarted: what we hold belongs to another run. Start again from nothing.
+        instance_ = parsed->instance;
+        restart_ = true;
+    }
+    if (restart_ && !parsed->full) {
+        since_ = 0;  // a full answer, not a delta of the new run, is what replaces ours
+        send(Request::changes);
+        return;
+    }
+    instance_ = parsed->instance;
+    since_ = parsed->sequence;
+    connected();
+    const bool restart = std::exchange(restart_, false);
+    Q_EMIT deltaReady(std::make_shared<models::SnapshotDelta>(std::move(*parsed)), restart);
+    if (watched_) {
+        send(Request::counters);
+    } else {
+        next_after(options_.interval);
+    }
+}
+
+void ApiFeed::on_counters(const QByteArray& body) {
+    if (watched_) {
+        // A port that went away between two polls is not the daemon failing: nothing to show.
+        auto parsed = parse_port_counters(
+            std::string_view(body.constData(), static_cast<size_t>(body.size())), *watched_);
+        if (parsed) Q_EMIT countersReady(parsed->port, parsed->counters, parsed->time);
+    }
+    next_after(options_.interval);
+}
+
+void ApiFeed::next_after(std::chrono::milliseconds wait) {
+    timer_.start(wait);
+}
+
+void ApiFeed::connected() {
     failures_ = 0;
     retry_ = options_.first_retry;
-    last_sequence_ = parsed->sequence;
+    const QString how = protocol_ == Protocol::changes     ? QStringLiteral(" (change feed)")
+                        : protocol_ == Protocol::snapshots ? QStringLiteral(" (whole snapshots)")
+                                                           : QString();
     set_status(
         FeedHealth::ok,
-        QStringLiteral("Connected to %1, snapshot #%2").arg(description()).arg(parsed->sequence));
-    Q_EMIT snapshotReady(std::make_shared<const Snapshot>(std::move(*parsed)));
-    timer_.start(options_.interval);
+        QStringLiteral("Connected to %1, snapshot #%2%3").arg(description()).arg(since_).arg(how));
 }
 
 void ApiFeed::fail(const QString& why) {
@@ -95,7 +222,7 @@ void ApiFeed::fail(const QString& why) {
                    .arg(static_cast<double>(wait.count()) / 1000.0, 0, 'g', 3)
                    .arg(failures_ + 1));
     retry_ = std::min(retry_ * 2, options_.max_retry);
-    timer_.start(wait);
+    next_after(wait);
 }
 
 }  // namespace rdmadiag::gui::client

@@ -6,6 +6,7 @@
 #include "collector/sim/shipped_scenarios.hpp"
 #include "gui/client/api_feed.hpp"
 #include "gui/client/engine_timeline.hpp"
+#include "gui/client/fleet_feed.hpp"
 #include "gui/client/playback_feed.hpp"
 #include "gui/client/recording_kind.hpp"
 #include "gui/client/recording_timeline.hpp"
@@ -15,22 +16,29 @@ namespace rdmadiag::gui::client {
 
 QString gui_usage() {
     return QStringLiteral(
-        "Usage: rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO]] [options]\n"
+        "Usage: rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO] | --prometheus URL]\n"
+        "                    [options]\n"
         "\n"
         "  URL                    a running 'rdmadiag serve', e.g. http://127.0.0.1:9857\n"
         "  RECORDING              a recording made by 'rdmadiag record', played through the\n"
         "                         engine; or a saved /api/v1/snapshot answer, or JSON Lines of\n"
         "                         them (told apart by content)\n"
         "  --simulate[=SCENARIO]  play a built-in scenario (default: 'default') or a .scn file\n"
+        "  --prometheus URL       the fleet: every rdmadiag a Prometheus or VictoriaMetrics\n"
+        "                         at URL scrapes, by host (double-click opens a host)\n"
         "  (nothing)              same as --simulate=default\n"
         "\n"
         "Options:\n"
-        "  --interval SECONDS     daemon poll interval (default 2)\n"
+        "  --interval SECONDS     how often the daemon's change feed is read (default 1;\n"
+        "                         a daemon without one is read whole every 2x as long)\n"
         "  --speed X              playback speed (default 5)\n"
         "  --at SECONDS           start playback at this position\n"
         "  --clock.start TIME     scenarios start at this RFC 3339 UTC time (default: now)\n"
         "  --screenshot FILE.png  render the window once (after --at) to FILE and exit\n"
         "  --size WxH             window size (default 1280x800)\n"
+        "  --search TEXT          start with TEXT in the fabric's search box\n"
+        "  --trace                print each snapshot and change applied, with the time, to\n"
+        "                         stderr (scripts/bench-gui-scale reads it)\n"
         "  --list-scenarios       print the built-in scenarios and exit\n"
         "  -h, --help             this text\n");
 }
@@ -73,10 +81,24 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
             o.help = true;
         } else if (arg == QLatin1String("--list-scenarios")) {
             o.list_scenarios = true;
+        } else if (arg == QLatin1String("--search")) {
+            o.search = RDMADIAG_TRY(take()).toStdString();
+        } else if (arg == QLatin1String("--trace")) {
+            o.trace = true;
         } else if (arg == QLatin1String("--simulate")) {
             if (have_target) return make_error("give one of URL, RECORDING or --simulate");
             o.mode = GuiOptions::Mode::simulate;
             o.target = has_value && !value.isEmpty() ? value.toStdString() : "default";
+            have_target = true;
+        } else if (arg == QLatin1String("--prometheus")) {
+            if (have_target) return make_error("give one of URL, RECORDING or --simulate");
+            const QString url = RDMADIAG_TRY(take());
+            if (!url.startsWith(QLatin1String("http://")) &&
+                !url.startsWith(QLatin1String("https://"))) {
+                return make_error("--prometheus expects an http:// or https:// URL");
+            }
+            o.mode = GuiOptions::Mode::fleet;
+            o.target = url.toStdString();
             have_target = true;
         } else if (arg == QLatin1String("--interval") || arg == QLatin1String("--speed") ||
                    arg == QLatin1String("--at")) {
@@ -124,6 +146,12 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
     return o;
 }
 
+FleetFeed* make_fleet_feed(const GuiOptions& o, QObject* parent) {
+    return new FleetFeed(QUrl(QString::fromStdString(o.target)),
+                         std::chrono::milliseconds(static_cast<int64_t>(o.interval_s * 5000)),
+                         parent);
+}
+
 Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
     switch (o.mode) {
         case GuiOptions::Mode::daemon: {
@@ -154,6 +182,8 @@ Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
             feed->set_speed(o.speed);
             return static_cast<SnapshotFeed*>(feed);
         }
+        case GuiOptions::Mode::fleet:
+            return make_error("the fleet view has no snapshot feed (make_fleet_feed)");
         case GuiOptions::Mode::simulate:
             break;
     }

@@ -1,6 +1,6 @@
 #pragma once
 // The command line of rdmadiag-gui and the feed it asks for:
-//   rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO]] [options]
+//   rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO] | --prometheus URL] [options]
 // No argument plays the built-in simulated `default` scenario, so a new user sees everything.
 // RECORDING is an observation recording (`rdmadiag record`), replayed through the engine, or
 // saved API snapshots, shown as they are; the file's first line tells which.
@@ -15,19 +15,22 @@
 
 namespace rdmadiag::gui::client {
 
+class FleetFeed;
 class SnapshotFeed;
 
 struct GuiOptions {
-    enum class Mode { simulate, daemon, recording };
+    enum class Mode { simulate, daemon, recording, fleet };
     Mode mode = Mode::simulate;
-    std::string target;                    // scenario name or file, URL, or recording path
-    double interval_s = 2.0;               // daemon poll interval
-    double speed = 5.0;                    // playback speed
-    std::optional<double> at_s;            // start playback at this position
+    std::string target;          // scenario name or file, URL, recording path, or Prometheus URL
+    double interval_s = 1.0;     // daemon poll interval (change feed)
+    double speed = 5.0;          // playback speed
+    std::optional<double> at_s;  // start playback at this position
     std::optional<TimePoint> clock_start;  // scenarios start at this time (default: now)
     std::string screenshot;                // render once to this PNG and exit
     int width = 1280;
     int height = 800;
+    std::string search;  // start with this in the fabric search box
+    bool trace = false;  // print each snapshot and delta applied (stderr)
     bool help = false;
     bool list_scenarios = false;
 };
@@ -38,5 +41,7 @@ QString gui_usage();
 // The feed the options ask for, or why it cannot be made (unknown scenario, unreadable
 // recording). The caller owns the feed.
 Result<SnapshotFeed*> make_feed(const GuiOptions& options, QObject* parent = nullptr);
+// For Mode::fleet: polls the Prometheus every 5 x --interval seconds (5 s by default).
+FleetFeed* make_fleet_feed(const GuiOptions& options, QObject* parent = nullptr);
 
 }  // namespace rdmadiag::gui::client

@@ -4,6 +4,8 @@ namespace rdmadiag::gui::client {
 
 SnapshotFeed::~SnapshotFeed() = default;
 
+void SnapshotFeed::watch_port(const std::optional<PortRef>&) {}
+
 void SnapshotFeed::set_status(FeedHealth health, const QString& text) {
     if (health == health_ && text == status_) return;
     health_ = health;

@@ -5,7 +5,12 @@
 #include <QObject>
 #include <QString>
 
+#include <memory>
+#include <optional>
+#include <vector>
+
 #include "collector/model/snapshot.hpp"
+#include "gui/models/snapshot_delta.hpp"
 
 namespace rdmadiag::gui::client {
 
@@ -20,12 +25,21 @@ public:
     virtual void start() = 0;
     // What it reads from: "daemon at http://...", "scenario 'default' (simulated fabric)".
     virtual QString description() const = 0;
+    // The port whose counters the user looks at. A feed whose snapshots carry every port's
+    // counters ignores it; a daemon's change feed reads only this port's.
+    virtual void watch_port(const std::optional<PortRef>& port);
 
     FeedHealth health() const { return health_; }
     QString status_text() const { return status_; }
 
 Q_SIGNALS:
     void snapshotReady(rdmadiag::SnapshotPtr snapshot);
+    // What changed since the last snapshot or delta; `restart`: the daemon is another run, so
+    // what the receiver holds (history included) must go before this full delta is applied.
+    void deltaReady(std::shared_ptr<rdmadiag::gui::models::SnapshotDelta> delta, bool restart);
+    void countersReady(const rdmadiag::PortRef& port,
+                       const std::vector<rdmadiag::CounterState>& counters,
+                       rdmadiag::TimePoint time);
     void statusChanged(rdmadiag::gui::client::FeedHealth health, const QString& text);
 
 protected:

@@ -8,13 +8,24 @@ void CounterHistory::add(const Snapshot& snapshot) {
     last_ = snapshot.time;
     for (const auto& d : snapshot.devices) {
         for (const auto& p : d.ports) {
-            for (const auto& c : p.counters) {
-                auto& s = series_[{p.ref, c.name}];
-                s.push_back({snapshot.time, c.total, c.raw});
-                while (s.size() > capacity_) s.pop_front();
-            }
+            for (const auto& c : p.counters) push(p.ref, c, snapshot.time);
         }
     }
+}
+
+void CounterHistory::add_port(const PortRef& port, const std::vector<CounterState>& counters,
+                              TimePoint time) {
+    for (const auto& c : counters) {
+        const auto it = series_.find({port, c.name});
+        if (it != series_.end() && !it->second.empty() && it->second.back().time >= time) continue;
+        push(port, c, time);
+    }
+}
+
+void CounterHistory::push(const PortRef& port, const CounterState& c, TimePoint time) {
+    auto& s = series_[{port, c.name}];
+    s.push_back({time, c.total, c.raw});
+    while (s.size() > capacity_) s.pop_front();
 }
 
 void CounterHistory::clear() {

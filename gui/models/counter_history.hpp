@@ -26,6 +26,9 @@ public:
     // Adds one point per counter of every port; a snapshot not newer than the last one added is
     // ignored (a poll that returned the same snapshot again).
     void add(const Snapshot& snapshot);
+    // Adds one point per counter of one port, read at `time` (a daemon's per-port counters
+    // answer); a reading not newer than the series' last point is ignored.
+    void add_port(const PortRef& port, const std::vector<CounterState>& counters, TimePoint time);
     void clear();
 
     const std::deque<CounterPoint>* series(const PortRef& port, const std::string& counter) const;
@@ -33,6 +36,8 @@ public:
     size_t capacity() const { return capacity_; }
 
 private:
+    void push(const PortRef& port, const CounterState& counter, TimePoint time);
+
     size_t capacity_;
     TimePoint last_{};
     bool any_ = false;

@@ -9,20 +9,83 @@ void DashboardModels::apply(SnapshotPtr snapshot) {
     if (snapshot_ && snapshot->time < snapshot_->time) reset();
     snapshot_ = std::move(snapshot);
     const Snapshot& s = *snapshot_;
+    names.set(s);
     history.add(s);
     pkey_changes.update(s);
     findings.set_findings(s.findings, s.time);
     ports.set_snapshot(s);
+    ports.set_findings(s.findings);
     events.set_events(s.events);
     mrs.set_snapshot(s);
     if (!port_ || !s.find_port(*port_)) port_ = default_port(s);
     refresh_port_views();
 }
 
+Snapshot& DashboardModels::own_snapshot() {
+    // Two owners are own_ and snapshot_ themselves.
+    if (!own_ || own_.get() != snapshot_.get() || own_.use_count() > 2) {
+        own_ = snapshot_ ? std::make_shared<Snapshot>(*snapshot_) : std::make_shared<Snapshot>();
+        snapshot_ = own_;
+    }
+    return *own_;
+}
+
+DeltaEffect DashboardModels::apply_delta(SnapshotDelta delta) {
+    if (!snapshot_ && !delta.full) return {};
+    const bool full = delta.full;
+    Snapshot& s = own_snapshot();
+    const DeltaEffect effect = models::apply_delta(s, std::move(delta));
+    if (full) {
+        names.set(s);
+        pkey_changes.update(s);
+    } else {
+        for (const auto& d : effect.removed_devices) names.remove(d);
+        for (const auto& name : effect.changed_devices) {
+            if (const DeviceSnapshot* d = s.find_device(name)) {
+                names.update(*d);
+                pkey_changes.update(*d);
+            }
+        }
+    }
+    if (full || effect.reshaped) {
+        ports.set_snapshot(s);
+    } else if (!effect.changed_devices.empty()) {
+        ports.update_devices(s, effect.changed_devices);
+    }
+    if (full || effect.reshaped || effect.findings_changed) ports.set_findings(s.findings);
+    // Every delta moves the clock, and the findings' ages with it; there are few findings.
+    findings.set_findings(s.findings, s.time);
+    if (full || effect.events_changed) events.set_events(s.events);
+    if (full || effect.mrs_changed || effect.findings_changed) mrs.set_snapshot(s);
+    if (!port_ || !s.find_port(*port_)) {
+        port_ = default_port(s);
+        refresh_port_views();
+    } else if (full || effect.touches(port_->device) || effect.findings_changed) {
+        refresh_port_views();
+    }
+    return effect;
+}
+
+void DashboardModels::set_port_counters(const PortRef& port, std::vector<CounterState> readings,
+                                        TimePoint time) {
+    if (!snapshot_) return;
+    history.add_port(port, readings, time);
+    for (auto& d : own_snapshot().devices) {
+        if (d.info.device != port.device) continue;
+        for (auto& p : d.ports) {
+            if (p.ref != port) continue;
+            p.counters = std::move(readings);
+            if (port_ == port) refresh_port_views();
+            return;
+        }
+    }
+}
+
 void DashboardModels::reset() {
     history.clear();
     pkey_changes.clear();
     snapshot_.reset();
+    own_.reset();
 }
 
 void DashboardModels::select_port(std::optional<PortRef> port) {

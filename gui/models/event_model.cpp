@@ -33,7 +33,7 @@ QVariant EventModel::data(const QModelIndex& index, int role) const {
                 case TimeColumn:
                     return full_time_text(e->time);
                 case DeviceColumn:
-                    return qs(e->event.device);
+                    return names_ ? names_->node(e->event.device) : qs(e->event.device);
                 case PortColumn:
                     return e->event.port ? QString::number(*e->event.port) : QString();
                 case TypeColumn:
@@ -53,6 +53,9 @@ QVariant EventModel::data(const QModelIndex& index, int role) const {
             return data(index, Qt::DisplayRole);
         case TypeRole:
             return qs(to_string(e->event.type));
+        case Qt::ToolTipRole:
+            if (index.column() != DeviceColumn) return {};
+            return names_ ? names_->with_key(e->event.device) : qs(e->event.device);
         case Qt::BackgroundRole:
             switch (e->event.type) {
                 case AsyncEventType::pkey_change:

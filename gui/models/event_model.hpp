@@ -5,6 +5,7 @@
 
 #include "collector/model/snapshot.hpp"
 #include "gui/models/keyed_table_model.hpp"
+#include "gui/models/node_names.hpp"
 
 namespace rdmadiag::gui::models {
 
@@ -21,7 +22,9 @@ public:
     };
     enum Role { SortRole = Qt::UserRole + 1, TypeRole };
 
-    using KeyedTableModel::KeyedTableModel;
+    // `names` (may be null: keys are shown) says what a person calls each device.
+    explicit EventModel(const NodeNames* names = nullptr, QObject* parent = nullptr)
+        : KeyedTableModel(parent), names_(names) {}
 
     void set_events(const std::vector<EventRecord>& events);
     const EventRecord* event_at(int row) const;
@@ -33,6 +36,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    const NodeNames* names_;
     std::vector<EventRecord> rows_;  // newest first
 };
 

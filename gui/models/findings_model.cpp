@@ -27,6 +27,10 @@ const Finding* FindingsModel::finding_at(int row) const {
     return &rows_[static_cast<size_t>(row)];
 }
 
+QString FindingsModel::subject_text(const Finding& f) const {
+    return names_ ? names_->subject(f.subject) : qs(f.subject.to_string());
+}
+
 int FindingsModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
@@ -47,7 +51,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
                 case RuleColumn:
                     return qs(f->rule);
                 case SubjectColumn:
-                    return qs(f->subject.to_string());
+                    return subject_text(*f);
                 case SinceColumn:
                     return clock_text(f->since) + QStringLiteral(" (") + age_text(f->since, now_) +
                            QStringLiteral(")");
@@ -65,8 +69,9 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
                     return data(index, Qt::DisplayRole);
             }
         case Qt::ToolTipRole:
-            return QStringLiteral("%1 since %2\n\nEvidence: %3\n\nAdvice: %4")
-                .arg(qs(f->rule), full_time_text(f->since), qs(f->evidence), qs(f->advice));
+            return QStringLiteral("%1 since %2\nSubject: %3\n\nEvidence: %4\n\nAdvice: %5")
+                .arg(qs(f->rule), full_time_text(f->since), qs(f->subject.to_string()),
+                     qs(f->evidence), qs(f->advice));
         case Qt::BackgroundRole:
             return severity_background(f->severity);
         case Qt::ForegroundRole:

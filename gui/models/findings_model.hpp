@@ -6,6 +6,7 @@
 
 #include "collector/model/finding.hpp"
 #include "gui/models/keyed_table_model.hpp"
+#include "gui/models/node_names.hpp"
 
 namespace rdmadiag::gui::models {
 
@@ -26,10 +27,14 @@ public:
         EvidenceRole,
     };
 
-    using KeyedTableModel::KeyedTableModel;
+    // `names` (may be null: keys are shown) says what a person calls each device.
+    explicit FindingsModel(const NodeNames* names = nullptr, QObject* parent = nullptr)
+        : KeyedTableModel(parent), names_(names) {}
 
     void set_findings(std::vector<Finding> findings, TimePoint now);
     const Finding* finding_at(int row) const;
+    // "node0421 HCA-1 port 1 index 5 pkey 0x8010" (the key form without names).
+    QString subject_text(const Finding& f) const;
     const std::vector<Finding>& findings() const { return rows_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -39,6 +44,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    const NodeNames* names_;
     std::vector<Finding> rows_;
     TimePoint now_{};
 };

@@ -35,6 +35,10 @@ const MrTableModel::Row* MrTableModel::row_at(int row) const {
     return &rows_[static_cast<size_t>(row)];
 }
 
+QString MrTableModel::device_text(const std::string& device) const {
+    return names_ ? names_->node(device) : qs(device);
+}
+
 int MrTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
@@ -55,7 +59,7 @@ QVariant MrTableModel::data(const QModelIndex& index, int role) const {
                     if (mr.state == MrState::unknown) return QStringLiteral("state unknown");
                     return QString();
                 case DeviceColumn:
-                    return qs(mr.device);
+                    return device_text(mr.device);
                 case MrColumn:
                     return QString::number(mr.mr);
                 case KeyColumn:
@@ -107,6 +111,9 @@ QVariant MrTableModel::data(const QModelIndex& index, int role) const {
             }
             return {};
         case Qt::ToolTipRole:
+            if (index.column() == DeviceColumn) {
+                return names_ ? names_->with_key(mr.device) : qs(mr.device);
+            }
             if (!mr.advice.empty()) return qs(mr.advice);
             return {};
         default:

@@ -7,6 +7,7 @@
 
 #include "collector/model/snapshot.hpp"
 #include "gui/models/keyed_table_model.hpp"
+#include "gui/models/node_names.hpp"
 
 namespace rdmadiag::gui::models {
 
@@ -37,10 +38,13 @@ public:
         std::optional<Severity> severity;
     };
 
-    using KeyedTableModel::KeyedTableModel;
+    // `names` (may be null: keys are shown) says what a person calls each device.
+    explicit MrTableModel(const NodeNames* names = nullptr, QObject* parent = nullptr)
+        : KeyedTableModel(parent), names_(names) {}
 
     void set_snapshot(const Snapshot& snapshot);
     const Row* row_at(int row) const;
+    QString device_text(const std::string& device) const;  // the node's name, else the key
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -49,6 +53,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    const NodeNames* names_;
     std::vector<Row> rows_;
     TimePoint now_{};
 };

@@ -15,6 +15,7 @@ public:
     explicit PKeyChangeMarks(size_t max_marks = 256) : max_marks_(max_marks) {}
 
     void update(const Snapshot& snapshot);
+    void update(const DeviceSnapshot& device);  // one device that changed
     void clear() { ports_.clear(); }
 
     // When the port's table changed, oldest first.

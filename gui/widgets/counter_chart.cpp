@@ -42,9 +42,9 @@ void CounterChart::clear_chart(const QString& why) {
 }
 
 void CounterChart::show_counters(const models::CounterHistory& history, const PortRef& port,
-                                 const std::vector<std::string>& counters,
+                                 const QString& port_name, const std::vector<std::string>& counters,
                                  const std::deque<TimePoint>& pkey_changes) {
-    clear_chart(tr("%1: counter totals").arg(models::qs(port.to_string())));
+    clear_chart(tr("%1: counter totals").arg(port_name));
     qint64 t0 = std::numeric_limits<qint64>::max();
     qint64 t1 = std::numeric_limits<qint64>::min();
     double ymax = 1;
@@ -64,8 +64,7 @@ void CounterChart::show_counters(const models::CounterHistory& history, const Po
         lines.push_back(s);
     }
     if (lines.empty()) {
-        clear_chart(
-            tr("No history yet for the selected counters of %1").arg(models::qs(port.to_string())));
+        clear_chart(tr("No history yet for the selected counters of %1").arg(port_name));
         return;
     }
     if (t1 <= t0) t1 = t0 + 1000;

@@ -22,8 +22,9 @@ class CounterChart final : public QChartView {
 public:
     explicit CounterChart(QWidget* parent = nullptr);
 
+    // `port_name` is what the title calls the port ("Leaf017 port 3").
     void show_counters(const models::CounterHistory& history, const PortRef& port,
-                       const std::vector<std::string>& counters,
+                       const QString& port_name, const std::vector<std::string>& counters,
                        const std::deque<TimePoint>& pkey_changes);
     void clear_chart(const QString& why);
 

@@ -57,7 +57,7 @@ void CountersPanel::refresh() {
         chart_->clear_chart(tr("Select a port"));
         return;
     }
-    chart_->show_counters(models_.history, *port, charted(),
+    chart_->show_counters(models_.history, *port, models_.names.port(*port), charted(),
                           models_.pkey_changes.change_times(*port));
 }
 

@@ -4,13 +4,16 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 #include "gui/models/dashboard_models.hpp"
 #include "gui/models/display_text.hpp"
+#include "gui/models/port_tree_filter.hpp"
 #include "gui/widgets/copyable_table_view.hpp"
 
 namespace rdmadiag::gui::widgets {
@@ -18,23 +21,42 @@ namespace rdmadiag::gui::widgets {
 FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     : QWidget(parent),
       models_(models),
+      filter_(new models::PortTreeFilter(this)),
+      search_(new QLineEdit(this)),
+      search_delay_(new QTimer(this)),
       tree_(new QTreeView(this)),
       title_(new QLabel(this)),
       cache_(new QLabel(this)),
       pkey_proxy_(new QSortFilterProxyModel(this)),
       pkey_view_(new CopyableTableView(this)) {
+    filter_->setSourceModel(&models_.ports);
     tree_->setObjectName(QStringLiteral("portTree"));
-    tree_->setModel(&models_.ports);
+    tree_->setModel(filter_);
     tree_->setUniformRowHeights(true);
     tree_->setAllColumnsShowFocus(true);
-    tree_->header()->setStretchLastSection(false);
-    tree_->header()->setSectionResizeMode(models::PortTreeModel::NameColumn, QHeaderView::Stretch);
-    tree_->header()->setSectionResizeMode(models::PortTreeModel::RateColumn,
-                                          QHeaderView::ResizeToContents);
-    tree_->header()->setSectionResizeMode(models::PortTreeModel::StateColumn,
-                                          QHeaderView::ResizeToContents);
-    tree_->header()->setSectionResizeMode(models::PortTreeModel::HealthColumn,
-                                          QHeaderView::ResizeToContents);
+    // Fixed widths from the font: sizing columns to their contents would measure thousands of
+    // rows on every change.
+    const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    auto* header = tree_->header();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setSectionResizeMode(models::PortTreeModel::NameColumn, QHeaderView::Stretch);
+    header->resizeSection(models::PortTreeModel::KeyColumn, 10 * em);
+    header->resizeSection(models::PortTreeModel::LidColumn, 3 * em);
+    header->resizeSection(models::PortTreeModel::StateColumn, 4 * em);
+    header->resizeSection(models::PortTreeModel::RateColumn, 6 * em);
+    header->resizeSection(models::PortTreeModel::HealthColumn, 5 * em);
+
+    search_->setObjectName(QStringLiteral("fabricSearch"));
+    search_->setPlaceholderText(tr("Search nodes: name, GUID or LID"));
+    search_->setClearButtonEnabled(true);
+    search_delay_->setSingleShot(true);
+    search_delay_->setInterval(150);  // one filter pass per pause in typing, not per key
+    connect(search_, &QLineEdit::textChanged, search_delay_, qOverload<>(&QTimer::start));
+    connect(search_delay_, &QTimer::timeout, this, [this] {
+        filter_->set_query(search_->text());
+        expand_for_reading();
+    });
 
     pkey_view_->setObjectName(QStringLiteral("pkeyView"));
     pkey_proxy_->setSourceModel(&models_.pkeys);
@@ -61,11 +83,17 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     rl->addWidget(cache_);
     rl->addWidget(pkey_view_, 1);
 
+    auto* left = new QWidget(this);
+    auto* ll = new QVBoxLayout(left);
+    ll->setContentsMargins(0, 0, 0, 0);
+    ll->addWidget(search_);
+    ll->addWidget(tree_, 1);
+
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(tree_);
+    split->addWidget(left);
     split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
@@ -73,7 +101,7 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) {
                 if (syncing_) return;
-                if (auto port = models_.ports.port_at(current)) {
+                if (auto port = models_.ports.port_at(filter_->mapToSource(current))) {
                     if (port != models_.current_port()) {
                         models_.select_port(*port);
                         refresh();
@@ -81,26 +109,57 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
                     }
                 }
             });
-    connect(&models_.ports, &QAbstractItemModel::modelReset, tree_, &QTreeView::expandAll);
+    connect(&models_.ports, &QAbstractItemModel::modelReset, this,
+            &FabricPanel::expand_for_reading);
+}
+
+void FabricPanel::expand_for_reading() {
+    // A few adapters are shown with every port; a subnet shows its groups, and the nodes a
+    // search found, with their ports folded until asked for.
+    constexpr size_t kUnfoldPorts = 64;
+    if (models_.ports.port_count() <= kUnfoldPorts) {
+        tree_->expandAll();
+        return;
+    }
+    tree_->expandToDepth(0);
+    if (filter_->query().isEmpty()) return;
+    const int groups = filter_->rowCount();
+    for (int g = 0; g < groups; ++g) {
+        const QModelIndex group = filter_->index(g, 0);
+        if (filter_->rowCount(group) > 16) continue;  // too many hits to unfold each
+        for (int n = 0; n < filter_->rowCount(group); ++n)
+            tree_->expand(filter_->index(n, 0, group));
+    }
+}
+
+QModelIndex FabricPanel::view_index_of(const PortRef& port) const {
+    return filter_->mapFromSource(models_.ports.index_of(port));
 }
 
 void FabricPanel::show_port(const PortRef& port) {
-    const QModelIndex idx = models_.ports.index_of(port);
+    QModelIndex idx = view_index_of(port);
+    if (!idx.isValid() && !filter_->query().isEmpty()) {
+        search_->clear();  // the port is hidden by the search: show everything again
+        filter_->set_query(QString());
+        idx = view_index_of(port);
+    }
     if (idx.isValid()) tree_->setCurrentIndex(idx);
 }
 
 void FabricPanel::refresh() {
     const auto port = models_.current_port();
     if (port) {
-        const QModelIndex idx = models_.ports.index_of(*port);
+        const QModelIndex idx = view_index_of(*port);
         if (idx.isValid() && tree_->currentIndex().siblingAtColumn(0) != idx) {
             syncing_ = true;  // following the model, not a user's choice
             tree_->setCurrentIndex(idx);
             syncing_ = false;
         }
     }
-    title_->setText(port ? tr("<b>P_Key table of %1</b>").arg(models::qs(port->to_string()))
-                         : tr("<b>P_Key table</b>: select a port"));
+    title_->setText(
+        port ? tr("<b>P_Key table of %1</b>").arg(models_.names.port(*port).toHtmlEscaped())
+             : tr("<b>P_Key table</b>: select a port"));
+    title_->setToolTip(port ? models::qs(port->to_string()) : QString());
     cache_->setText(models_.pkeys.cache_summary());
     switch (models_.pkeys.cache_judgement()) {
         case CacheJudgement::stale:

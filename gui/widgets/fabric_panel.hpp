@@ -1,18 +1,23 @@
 #pragma once
-// The fabric: devices and ports with health badges on the left; the selected port's P_Key
-// table with every view side by side on the right, with the cache's state above it.
+// The fabric: switches, HCAs and their ports, with health badges and a search box, on the left;
+// the selected port's P_Key table with every view side by side on the right, with the cache's
+// state above it.
 
+#include <QModelIndex>
 #include <QWidget>
 #include <optional>
 
 #include "collector/model/port_ref.hpp"
 
 class QLabel;
+class QLineEdit;
+class QTimer;
 class QTreeView;
 class QSortFilterProxyModel;
 
 namespace rdmadiag::gui::models {
 class DashboardModels;
+class PortTreeFilter;
 }  // namespace rdmadiag::gui::models
 
 namespace rdmadiag::gui::widgets {
@@ -28,6 +33,8 @@ public:
     void show_port(const PortRef& port);
 
     QTreeView* tree() const { return tree_; }
+    QLineEdit* search_box() const { return search_; }
+    models::PortTreeFilter* tree_filter() const { return filter_; }
     CopyableTableView* pkey_view() const { return pkey_view_; }
     QLabel* cache_label() const { return cache_; }
 
@@ -35,7 +42,13 @@ Q_SIGNALS:
     void portSelected();
 
 private:
+    void expand_for_reading();
+    QModelIndex view_index_of(const PortRef& port) const;
+
     models::DashboardModels& models_;
+    models::PortTreeFilter* filter_;
+    QLineEdit* search_;
+    QTimer* search_delay_;
     QTreeView* tree_;
     QLabel* title_;
     QLabel* cache_;

@@ -86,7 +86,7 @@ void FindingsPanel::show_detail() {
         return;
     }
     detail_->setText(tr("%1 on %2: %3\nAdvice: %4")
-                         .arg(models::qs(f->rule), models::qs(f->subject.to_string()),
+                         .arg(models::qs(f->rule), model_->subject_text(*f),
                               models::qs(f->evidence), models::qs(f->advice)));
 }
 

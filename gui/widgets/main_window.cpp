@@ -87,12 +87,24 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
     addAction(quit);
 
     connect(feed_, &client::SnapshotFeed::snapshotReady, this, &MainWindow::show_snapshot);
+    connect(feed_, &client::SnapshotFeed::deltaReady, this,
+            [this](const std::shared_ptr<models::SnapshotDelta>& delta, bool restart) {
+                if (delta) show_delta(std::move(*delta), restart);
+            });
+    connect(feed_, &client::SnapshotFeed::countersReady, this,
+            [this](const PortRef& port, const std::vector<CounterState>& counters, TimePoint time) {
+                models_.set_port_counters(port, counters, time);
+                if (models_.current_port() == port) counters_->refresh();
+            });
     connect(feed_, &client::SnapshotFeed::statusChanged, this, &MainWindow::on_status);
     connect(findings_, &FindingsPanel::portActivated, this, [this](const QString& dev, int port) {
         fabric_->show_port(PortRef{dev.toStdString(), static_cast<uint32_t>(port)});
         tabs_->setCurrentWidget(fabric_);
     });
-    connect(fabric_, &FabricPanel::portSelected, this, [this] { counters_->refresh(); });
+    connect(fabric_, &FabricPanel::portSelected, this, [this] {
+        follow_current_port();
+        counters_->refresh();
+    });
     on_status(feed_->health(), tr("Starting ..."));
     resize(1280, 800);
 }
@@ -106,16 +118,39 @@ void MainWindow::start() {
 void MainWindow::show_snapshot(SnapshotPtr snapshot) {
     if (!snapshot) return;
     models_.apply(std::move(snapshot));
+    follow_current_port();
     refresh_panels();
 }
 
+void MainWindow::show_delta(models::SnapshotDelta delta, bool restart) {
+    if (restart) models_.reset();
+    const auto port = models_.current_port();
+    const models::DeltaEffect effect = models_.apply_delta(std::move(delta));
+    follow_current_port();
+    findings_->refresh();  // the findings' ages move with every delta
+    if (models_.current_port() != port || effect.reshaped || effect.findings_changed ||
+        (port && effect.touches(port->device))) {
+        fabric_->refresh();
+        counters_->refresh();
+    }
+    if (effect.mrs_changed || effect.findings_changed) mrs_->refresh();
+    show_snapshot_info();
+}
+
+void MainWindow::follow_current_port() {
+    feed_->watch_port(models_.current_port());
+}
+
 void MainWindow::refresh_panels() {
-    const auto& s = models_.snapshot();
     findings_->refresh();
     fabric_->refresh();
     counters_->refresh();
     mrs_->refresh();
-    if (s) {
+    show_snapshot_info();
+}
+
+void MainWindow::show_snapshot_info() {
+    if (const auto& s = models_.snapshot()) {
         snapshot_info_->setText(
             tr("snapshot #%1 at %2 UTC").arg(s->sequence).arg(models::clock_text(s->time)));
     }

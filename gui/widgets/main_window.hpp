@@ -29,6 +29,8 @@ public:
 
     void start();
     void show_snapshot(SnapshotPtr snapshot);
+    // One answer of a daemon's change feed: only the panels it touches are refreshed.
+    void show_delta(models::SnapshotDelta delta, bool restart);
 
     models::DashboardModels& models() { return models_; }
     FindingsPanel* findings_panel() const { return findings_; }
@@ -43,6 +45,8 @@ public:
 private:
     void on_status(client::FeedHealth health, const QString& text);
     void refresh_panels();
+    void show_snapshot_info();
+    void follow_current_port();  // tells the feed whose counters to read
 
     models::DashboardModels models_;
     client::SnapshotFeed* feed_;

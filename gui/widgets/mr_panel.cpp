@@ -69,17 +69,17 @@ void MrPanel::show_advice() {
         }
     }
     if (!row || row->mr.advice.empty()) {
-        advice_->setText(
-            row ? tr("MR %1 on %2: %3, nothing to do.")
-                      .arg(row->mr.mr)
-                      .arg(models::qs(row->mr.device), models::qs(to_string(row->mr.state)))
-                : QString());
+        advice_->setText(row ? tr("MR %1 on %2: %3, nothing to do.")
+                                   .arg(row->mr.mr)
+                                   .arg(model_->device_text(row->mr.device),
+                                        models::qs(to_string(row->mr.state)))
+                             : QString());
         advice_->setStyleSheet(QString());
         return;
     }
     advice_->setText(tr("MR %1 on %2 (%3)%4: %5")
                          .arg(row->mr.mr)
-                         .arg(models::qs(row->mr.device), models::qs(row->mr.owner.name),
+                         .arg(model_->device_text(row->mr.device), models::qs(row->mr.owner.name),
                               row->needs_dereg ? tr(" needs deregistration") : QString(),
                               models::qs(row->mr.advice)));
     advice_->setStyleSheet(

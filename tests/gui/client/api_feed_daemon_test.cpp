@@ -1,6 +1,6 @@
-// ApiFeed against a real `rdmadiag serve --simulate` on loopback: the daemon's answers decode,
-// and when the daemon is stopped the feed says so and keeps retrying. Skips when this build has
-// no HTTP exporter (no rdmadiag serve).
+// ApiFeed against a real `rdmadiag serve --simulate` on loopback: one snapshot, then the change
+// feed's deltas and the watched port's counters decode, and when the daemon is stopped the feed
+// says so and keeps retrying. Skips when this build has no HTTP exporter (no rdmadiag serve).
 #include <gtest/gtest.h>
 
 #include <QFileInfo>
@@ -51,13 +51,37 @@ TEST(ApiFeedDaemon, ReadsALiveDaemonAndReportsWhenItGoesAway) {
     options.first_retry = std::chrono::milliseconds(50);
     ApiFeed feed(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)), options);
     std::vector<SnapshotPtr> got;
+    std::vector<uint64_t> deltas;
+    std::vector<PortRef> counted;
     QObject::connect(&feed, &SnapshotFeed::snapshotReady, [&](SnapshotPtr s) { got.push_back(s); });
+    QObject::connect(&feed, &SnapshotFeed::deltaReady,
+                     [&](const std::shared_ptr<models::SnapshotDelta>& d, bool) {
+                         deltas.push_back(d->sequence);
+                     });
+    QObject::connect(&feed, &SnapshotFeed::countersReady,
+                     [&](const PortRef& p, const std::vector<CounterState>&, TimePoint) {
+                         counted.push_back(p);
+                     });
     QSignalSpy status(&feed, &SnapshotFeed::statusChanged);
+    QSignalSpy delta_spy(&feed, &SnapshotFeed::deltaReady);
     feed.start();
-    while (got.size() < 2) ASSERT_TRUE(status.wait(10000)) << feed.status_text().toStdString();
+    // The daemon's change feed: one snapshot, then deltas that go on from its sequence.
+    while (deltas.size() < 2) {
+        ASSERT_TRUE(delta_spy.wait(10000)) << feed.status_text().toStdString();
+    }
     EXPECT_EQ(feed.health(), FeedHealth::ok);
-    ASSERT_NE(got.back()->find_device("mlx5_0"), nullptr);
-    EXPECT_GE(got.back()->sequence, got.front()->sequence);
+    EXPECT_EQ(feed.protocol(), ApiFeed::Protocol::changes);
+    ASSERT_EQ(got.size(), 1u);
+    ASSERT_NE(got.front()->find_device("mlx5_0"), nullptr);
+    EXPECT_GE(deltas.front(), got.front()->sequence);
+    EXPECT_GE(deltas.back(), deltas.front());
+    // The watched port's counters come on their own.
+    feed.watch_port(PortRef{"mlx5_0", 1});
+    QSignalSpy counters(&feed, &SnapshotFeed::countersReady);
+    if (counted.empty()) {
+        ASSERT_TRUE(counters.wait(10000));
+    }
+    EXPECT_EQ(counted.front(), (PortRef{"mlx5_0", 1}));
 
     daemon.terminate();
     ASSERT_TRUE(daemon.waitForFinished(10000));

@@ -3,67 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <QSignalSpy>
-#include <QTcpServer>
-#include <QTcpSocket>
 
+#include "tests/gui/client/fake_daemon.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
 namespace rdmadiag::gui::client {
 namespace {
 
-// A one-route HTTP server on loopback that answers every request the way the test says.
-class FakeDaemon : public QObject {
-public:
-    enum class Answer { snapshot, garbage, http_error, hang_up };
-
-    FakeDaemon() {
-        connect(&server_, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket* s = server_.nextPendingConnection()) {
-                connect(s, &QTcpSocket::readyRead, s, [this, s] { on_request(s); });
-                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
-            }
-        });
-    }
-    bool listen(quint16 port = 0) { return server_.listen(QHostAddress::LocalHost, port); }
-    void close() { server_.close(); }
-    quint16 port() const { return port_ ? port_ : server_.serverPort(); }
-    void remember_port() { port_ = server_.serverPort(); }
-
-    Answer answer = Answer::snapshot;
-    QByteArray body;
-    int requests = 0;
-
-private:
-    void on_request(QTcpSocket* s) {
-        buffer_ += s->readAll();
-        if (!buffer_.contains("\r\n\r\n")) return;
-        ++requests;
-        const bool right_path = buffer_.startsWith("GET /api/v1/snapshot ");
-        buffer_.clear();
-        if (answer == Answer::hang_up) {
-            s->abort();
-            return;
-        }
-        QByteArray status = "200 OK";
-        QByteArray payload = body;
-        if (!right_path) {
-            status = "404 Not Found";
-            payload = "no such route";
-        } else if (answer == Answer::garbage) {
-            payload = "<html>this is not JSON</html>";
-        } else if (answer == Answer::http_error) {
-            status = "503 Service Unavailable";
-            payload = "{\"error\":\"collector not ready\"}";
-        }
-        s->write("HTTP/1.1 " + status + "\r\nContent-Type: application/json\r\nContent-Length: " +
-                 QByteArray::number(payload.size()) + "\r\nConnection: close\r\n\r\n" + payload);
-        s->disconnectFromHost();
-    }
-
-    QTcpServer server_;
-    QByteArray buffer_;
-    quint16 port_ = 0;
-};
+using testing::FakeDaemon;
 
 ApiFeedOptions fast() {
     ApiFeedOptions o;
@@ -96,9 +43,10 @@ TEST(ApiFeed, ConnectsFailsOnGarbageAndHttpErrorsBacksOffAndReconnects) {
     FakeDaemon daemon;
     ASSERT_TRUE(daemon.listen());
     daemon.remember_port();
-    daemon.body = QByteArray::fromStdString(
+    // A daemon without the change feed: the feed falls back to whole snapshots.
+    daemon.routes["/api/v1/snapshot"] = QByteArray::fromStdString(
         testing::read_text(testing::api_fixture_path("mr-xprtrdma-stuck-30s.json")));
-    ASSERT_FALSE(daemon.body.isEmpty());
+    ASSERT_FALSE(daemon.routes["/api/v1/snapshot"].isEmpty());
 
     ApiFeed feed(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(daemon.port())), fast());
     std::vector<SnapshotPtr> got;
@@ -119,7 +67,7 @@ TEST(ApiFeed, ConnectsFailsOnGarbageAndHttpErrorsBacksOffAndReconnects) {
     EXPECT_TRUE(feed.status_text().contains(QStringLiteral("not an rdmadiag snapshot")))
         << feed.status_text().toStdString();
 
-    daemon.answer = FakeDaemon::Answer::snapshot;
+    daemon.answer = FakeDaemon::Answer::routes;
     ASSERT_TRUE(wait_for_health(feed, FeedHealth::ok));
     EXPECT_EQ(feed.failures(), 0);
 
@@ -137,7 +85,7 @@ TEST(ApiFeed, ConnectsFailsOnGarbageAndHttpErrorsBacksOffAndReconnects) {
     EXPECT_TRUE(feed.status_text().contains(QStringLiteral("Retrying in")));
 
     // It comes back on the same port: the feed reconnects by itself and the backoff resets.
-    daemon.answer = FakeDaemon::Answer::snapshot;
+    daemon.answer = FakeDaemon::Answer::routes;
     ASSERT_TRUE(daemon.listen(daemon.port()));
     ASSERT_TRUE(wait_for_health(feed, FeedHealth::ok));
     EXPECT_EQ(feed.next_retry(), std::chrono::milliseconds(20));

@@ -22,6 +22,20 @@ TEST(GuiOptions, NothingPlaysTheDefaultScenario) {
     EXPECT_EQ(o->target, "default");
 }
 
+TEST(GuiOptions, PrometheusSearchAndTrace) {
+    auto fleet = parse_gui_options(args({"--prometheus", "http://prom:9090", "--interval", "2"}));
+    ASSERT_TRUE(fleet.ok()) << fleet.error().message;
+    EXPECT_EQ(fleet->mode, GuiOptions::Mode::fleet);
+    EXPECT_EQ(fleet->target, "http://prom:9090");
+    EXPECT_FALSE(parse_gui_options(args({"--prometheus", "prom:9090"})).ok());
+    EXPECT_FALSE(parse_gui_options(args({"http://d:9857", "--prometheus", "http://p:9090"})).ok());
+    auto o = parse_gui_options(args({"http://d:9857", "--search", "Leaf017", "--trace"}));
+    ASSERT_TRUE(o.ok());
+    EXPECT_EQ(o->search, "Leaf017");
+    EXPECT_TRUE(o->trace);
+    EXPECT_EQ(parse_gui_options(args({"http://d:9857"}))->interval_s, 1.0);
+}
+
 TEST(GuiOptions, UrlRecordingAndSimulate) {
     auto url = parse_gui_options(args({"http://127.0.0.1:9857", "--interval", "5"}));
     ASSERT_TRUE(url.ok());

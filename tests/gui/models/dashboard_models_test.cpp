@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QSignalSpy>
 
 #include "gui/client/engine_timeline.hpp"
+#include "tests/gui/fat_tree_snapshot.hpp"
 #include "tests/gui/test_snapshots.hpp"
 
 namespace rdmadiag::gui::models {
@@ -26,7 +29,7 @@ TEST(DashboardModels, RecordedApiAnswersOneAfterAnother) {
          {"pkey-change-missed-event-60s.json", "mr-xprtrdma-stuck-30s.json", "default-70s.json"}) {
         auto s = std::make_shared<const Snapshot>(testing::load_api_fixture(name));
         m.apply(s);
-        EXPECT_EQ(m.ports.rowCount(), static_cast<int>(s->devices.size())) << name;
+        EXPECT_EQ(m.ports.device_count(), s->devices.size()) << name;
         EXPECT_EQ(m.findings.rowCount(), static_cast<int>(s->findings.size())) << name;
         EXPECT_EQ(m.events.rowCount(), static_cast<int>(s->events.size())) << name;
         EXPECT_EQ(m.mrs.rowCount(), static_cast<int>(s->mrs.mrs.size())) << name;
@@ -72,6 +75,79 @@ TEST(DashboardModels, ScenarioPlaybackBuildsHistoryAndTheLastChange) {
     m.apply((*t)->seek(std::chrono::seconds(5)));
     EXPECT_EQ(m.history.series(port, "p_key_violations")->size(), 1u);
     EXPECT_TRUE(m.pkey_changes.change_times(port).empty());
+}
+
+TEST(DashboardModels, ChangeFeedDeltasTouchOnlyWhatChangedAtTwelveThousandPorts) {
+    DashboardModels m;
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+    test_all(m, testers);
+    const Snapshot fabric = testing::fat_tree_snapshot();
+    m.apply(std::make_shared<const Snapshot>(fabric));
+    ASSERT_EQ(m.ports.port_count(), 12288u);
+    const std::string host = testing::guid_name(0x0c42a10300000300ULL);
+    const PortRef port{host, 1};
+    m.select_port(port);
+    QSignalSpy resets(&m.ports, &QAbstractItemModel::modelReset);
+    QSignalSpy rows(&m.ports, &QAbstractItemModel::dataChanged);
+
+    // Nothing changed: the clock moves, no row does.
+    SnapshotDelta quiet;
+    quiet.instance = "run-1";
+    quiet.sequence = 2;
+    quiet.time = fabric.time + std::chrono::seconds(1);
+    QElapsedTimer t;
+    t.start();
+    DeltaEffect effect = m.apply_delta(quiet);
+    EXPECT_TRUE(effect.changed_devices.empty());
+    EXPECT_EQ(rows.count(), 0);
+    EXPECT_EQ(m.snapshot()->sequence, 2u);
+
+    // 0x8010 appears at index 5 of one host's port and a finding names the port.
+    SnapshotDelta change = quiet;
+    change.sequence = 3;
+    DeviceSnapshot d = *fabric.find_device(host);
+    d.ports[0].pkeys.views[0].table.keys = {0xffff, 0x8001, 0x8002, 0, 0, 0x8010};
+    d.ports[0].pkeys.views[0].generation = 2;
+    change.devices.push_back(d);
+    Finding f;
+    f.rule = "pkey.added";
+    f.severity = Severity::info;
+    f.subject.device = host;
+    f.subject.port = 1;
+    f.subject.index = 5;
+    f.subject.pkey = 0x8010;
+    change.findings = std::vector<Finding>{f};
+    effect = m.apply_delta(change);
+    EXPECT_EQ(effect.changed_devices, std::vector<std::string>{host});
+    EXPECT_EQ(resets.count(), 0);
+    EXPECT_LT(t.elapsed(), 1000) << "two deltas took " << t.elapsed() << " ms";
+    bool shown = false;
+    for (int r = 0; r < m.pkeys.rowCount(); ++r) {
+        shown =
+            shown ||
+            m.pkeys.index(r, PKeyTableModel::SmaColumn).data(PKeyTableModel::RawKeyRole).toInt() ==
+                0x8010;
+    }
+    EXPECT_TRUE(shown) << "0x8010 is not in the selected port's P_Key table";
+    ASSERT_EQ(m.findings.rowCount(), 1);
+    EXPECT_EQ(m.findings.index(0, FindingsModel::SubjectColumn).data().toString(),
+              QStringLiteral("node0768 HCA-1 port 1 index 5 pkey 0x8010"));
+    EXPECT_EQ(m.ports.index_of(port).siblingAtColumn(PortTreeModel::HealthColumn).data().toString(),
+              QStringLiteral("info (1)"));
+
+    // Counters come for the watched port alone and build its history.
+    CounterState c;
+    c.name = "symbol_error";
+    c.total = 4;
+    m.set_port_counters(port, {c}, quiet.time);
+    ASSERT_EQ(m.counters.rowCount(), 1);
+    ASSERT_NE(m.history.series(port, "symbol_error"), nullptr);
+    EXPECT_EQ(m.history.series(port, "symbol_error")->back().total, 4u);
+    // A later delta for the device keeps the counters the feed does not carry.
+    change.sequence = 4;
+    change.findings.reset();
+    m.apply_delta(change);
+    EXPECT_EQ(m.counters.rowCount(), 1);
 }
 
 TEST(DashboardModels, DefaultPortPrefersAStaleCache) {

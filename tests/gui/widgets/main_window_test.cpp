@@ -90,8 +90,12 @@ TEST(MainWindow, PlayedMissedPKeyChangeFlagsTheStaleCacheEverywhere) {
     // Port tree: the port carries the warning badge with its findings.
     EXPECT_EQ(window.models().current_port(), port);
     auto* tree = window.fabric_panel()->tree();
-    const QModelIndex device = tree->model()->index(0, 0);
-    ASSERT_EQ(device.data().toString(), QStringLiteral("mlx5_0 (InfiniBand)"));
+    const QModelIndex hcas = tree->model()->index(0, 0);
+    ASSERT_EQ(hcas.data().toString(), QStringLiteral("HCAs (1)"));
+    const QModelIndex device = tree->model()->index(0, 0, hcas);
+    ASSERT_EQ(device.siblingAtColumn(models::PortTreeModel::KeyColumn).data().toString(),
+              QStringLiteral("mlx5_0"));
+    EXPECT_TRUE(tree->isExpanded(device));  // a few adapters: every port in sight
     const QModelIndex port_row = tree->model()->index(0, 0, device);
     ASSERT_TRUE(port_row.isValid());
     EXPECT_TRUE(port_row.siblingAtColumn(models::PortTreeModel::HealthColumn)
@@ -167,8 +171,8 @@ TEST(MainWindow, PlayedStuckMrIsFlaggedNeedsDeregistration) {
 
     // The device is badged critical: the stuck MR is a device finding.
     auto* tree = window.fabric_panel()->tree();
-    const QModelIndex device = tree->model()->index(0, 0);
-    ASSERT_EQ(device.data().toString(), QStringLiteral("mlx5_0 (InfiniBand)"));
+    const QModelIndex device = tree->model()->index(0, 0, tree->model()->index(0, 0));
+    ASSERT_EQ(device.data(models::PortTreeModel::DeviceRole).toString(), QStringLiteral("mlx5_0"));
     EXPECT_TRUE(device.siblingAtColumn(models::PortTreeModel::HealthColumn)
                     .data()
                     .toString()
