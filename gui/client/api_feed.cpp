@@ -59,8 +59,10 @@ void ApiFeed::watch_port(const std::optional<PortRef>& port) {
 
 void ApiFeed::poll() {
     if (in_flight_) return;
-    // The first answer, and every answer of a daemon without a change feed, is a whole snapshot.
-    send(have_snapshot_ && protocol_ != Protocol::snapshots ? Request::changes : Request::snapshot);
+    // The first answer is the change feed's full one (since=0): the whole fabric without its
+    // counters, a fifth of the snapshot at subnet scope. A daemon without a change feed is
+    // followed by whole snapshots.
+    send(protocol_ == Protocol::snapshots ? Request::snapshot : Request::changes);
 }
 
 void ApiFeed::send(Request what) {
@@ -179,8 +181,14 @@ void ApiFeed::on_changes(const QByteArray& body) {
     instance_ = parsed->instance;
     since_ = parsed->sequence;
     connected();
-    const bool restart = std::exchange(restart_, false);
+    const bool first = !have_snapshot_;
+    have_snapshot_ = true;
+    const bool restart = std::exchange(restart_, false) || first;
+    const bool full = parsed->full;
     Q_EMIT deltaReady(std::make_shared<models::SnapshotDelta>(std::move(*parsed)), restart);
+#ifdef __GLIBC__
+    if (full) malloc_trim(0);  // the full answer's JSON tree is freed: give it back
+#endif
     if (watched_) {
         send(Request::counters);
     } else {
