@@ -100,11 +100,15 @@ std::string_view to_string(PortState s) {
 std::optional<PortState> parse_port_state(std::string_view text) {
     return enum_parse<PortState>(kPortStates, text);
 }
-std::string_view to_string(LinkLayer l) { return enum_name<LinkLayer>(kLinkLayers, l, "unknown"); }
+std::string_view to_string(LinkLayer l) {
+    return enum_name<LinkLayer>(kLinkLayers, l, "unknown");
+}
 std::optional<LinkLayer> parse_link_layer(std::string_view text) {
     return enum_parse<LinkLayer>(kLinkLayers, text);
 }
-std::string_view to_string(Transport t) { return enum_name<Transport>(kTransports, t, "unknown"); }
+std::string_view to_string(Transport t) {
+    return enum_name<Transport>(kTransports, t, "unknown");
+}
 std::optional<Transport> parse_transport(std::string_view text) {
     return enum_parse<Transport>(kTransports, text);
 }
@@ -128,15 +132,38 @@ bool is_port_event(AsyncEventType t) {
             return false;
     }
 }
-std::string_view to_string(MrOp op) { return enum_name<MrOp>(kMrOps, op, "REG"); }
-std::optional<MrOp> parse_mr_op(std::string_view text) { return enum_parse<MrOp>(kMrOps, text); }
-std::string_view to_string(WcStatus s) { return enum_name<WcStatus>(kWcStatus, s, "GENERAL_ERR"); }
+std::string_view to_string(MrOp op) {
+    return enum_name<MrOp>(kMrOps, op, "REG");
+}
+std::optional<MrOp> parse_mr_op(std::string_view text) {
+    return enum_parse<MrOp>(kMrOps, text);
+}
+std::string_view to_string(WcStatus s) {
+    return enum_name<WcStatus>(kWcStatus, s, "GENERAL_ERR");
+}
 std::optional<WcStatus> parse_wc_status(std::string_view text) {
     return enum_parse<WcStatus>(kWcStatus, text);
 }
 std::optional<WcStatus> wc_status_from_code(unsigned code) {
     if (code > static_cast<unsigned>(WcStatus::general_err)) return std::nullopt;
     return static_cast<WcStatus>(code);
+}
+
+unsigned link_width_lanes(uint8_t width_bit) {
+    switch (width_bit) {
+        case 1:
+            return 1;
+        case 2:
+            return 4;
+        case 4:
+            return 8;
+        case 8:
+            return 12;
+        case 16:
+            return 2;
+        default:
+            return 0;
+    }
 }
 
 }  // namespace rdmadiag

@@ -93,4 +93,8 @@ std::string_view to_string(WcStatus s);  // "WR_FLUSH_ERR"
 std::optional<WcStatus> parse_wc_status(std::string_view text);
 std::optional<WcStatus> wc_status_from_code(unsigned code);
 
+// IBA LinkWidth bits (PortInfo LinkWidthActive, ibv_port_attr.active_width) as lane counts: 1X,
+// 4X, 8X, 12X, 2X. 0 for anything that is not exactly one of them.
+unsigned link_width_lanes(uint8_t width_bit);
+
 }  // namespace rdmadiag

@@ -1,5 +1,7 @@
 #include "collector/sources/mad/link_rate.hpp"
 
+#include "collector/model/rdma_enums.hpp"
+
 namespace rdmadiag::mad {
 
 namespace {
@@ -8,24 +10,6 @@ struct Speed {
     unsigned deci_gbps_per_lane;  // the kernel's table: FDR counts as 14, HDR as 50
     const char* name;
 };
-
-// LinkWidthActive is one bit: 1X, 4X, 8X, 12X, 2X.
-std::optional<unsigned> lanes(uint8_t width) {
-    switch (width) {
-        case 1:
-            return 1;
-        case 2:
-            return 4;
-        case 4:
-            return 8;
-        case 8:
-            return 12;
-        case 16:
-            return 2;
-        default:
-            return std::nullopt;
-    }
-}
 
 // LinkSpeedExtActive, when set, overrides LinkSpeedActive (FDR and later).
 std::optional<Speed> speed_of(uint8_t speed, uint8_t ext) {
@@ -59,13 +43,13 @@ std::optional<Speed> speed_of(uint8_t speed, uint8_t ext) {
 
 std::optional<std::string> link_rate_text(uint8_t width_active, uint8_t speed_active,
                                           uint8_t speed_ext_active) {
-    auto n = lanes(width_active);
+    const unsigned n = link_width_lanes(width_active);
     auto s = speed_of(speed_active, speed_ext_active);
-    if (!n || !s) return std::nullopt;
-    const unsigned deci = s->deci_gbps_per_lane * *n;
+    if (n == 0 || !s) return std::nullopt;
+    const unsigned deci = s->deci_gbps_per_lane * n;
     std::string text = std::to_string(deci / 10);
     if (deci % 10 != 0) text += ".5";
-    return text + " Gb/sec (" + std::to_string(*n) + "X " + s->name + ")";
+    return text + " Gb/sec (" + std::to_string(n) + "X " + s->name + ")";
 }
 
 }  // namespace rdmadiag::mad

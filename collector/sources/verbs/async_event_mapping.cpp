@@ -20,24 +20,6 @@ constexpr std::array<std::string_view, 8> kPhysStateNames = {"",
                                                              "LinkErrorRecovery",
                                                              "Phy Test"};
 
-// Width bit -> lane count, as ib_width_enum_to_int(); 0 for a value the kernel rejects.
-int width_lanes(uint8_t width) {
-    switch (width) {
-        case 1:
-            return 1;
-        case 2:
-            return 4;
-        case 4:
-            return 8;
-        case 8:
-            return 12;
-        case 16:
-            return 2;
-        default:
-            return 0;
-    }
-}
-
 }  // namespace
 
 AsyncEventType async_event_type_from_code(int code) {
@@ -85,7 +67,7 @@ bool event_loses_device(AsyncEventType type) {
 }
 
 std::optional<std::string> port_rate_text(uint8_t active_width, uint8_t active_speed) {
-    const int lanes = width_lanes(active_width);
+    const int lanes = static_cast<int>(link_width_lanes(active_width));
     if (lanes == 0) return std::nullopt;
     // Tenths of Gb/s per lane; anything unknown counts as SDR, as the kernel does.
     int lane_rate = 25;
