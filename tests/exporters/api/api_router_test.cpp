@@ -107,11 +107,12 @@ TEST_F(ApiRouterTest, GzippedMetricsAreCachedPerSnapshotLikeTheText) {
 }
 
 TEST_F(ApiRouterTest, MetricsDetailChangesTheNextScrape) {
-    auto standard = get("/metrics").payload();
+    const std::string standard(get("/metrics").payload());
     auto zipped = router.handle(gzip_get("/metrics")).shared_body;
     EXPECT_EQ(standard.find("rdmadiag_port_active{"), std::string::npos);
     router.set_metrics_detail(prom::MetricsDetail::full);
-    EXPECT_NE(get("/metrics").payload().find("rdmadiag_port_active{"), std::string::npos);
+    const std::string full_text(get("/metrics").payload());
+    EXPECT_NE(full_text.find("rdmadiag_port_active{"), std::string::npos);
     auto full = router.handle(gzip_get("/metrics")).shared_body;
     ASSERT_TRUE(full);
     EXPECT_NE(full, zipped);

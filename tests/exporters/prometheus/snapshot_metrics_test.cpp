@@ -222,7 +222,8 @@ TEST(SnapshotMetricsText, ResetAndSaturationDetailOnlyWhereNotZero) {
         ASSERT_TRUE(f) << name;
         for (const auto& s : f->samples) EXPECT_NE(s.value, 0) << name;
         // At full detail every narrow counter has both.
-        const auto* all = family(metrics_of(snap, nullptr, MetricsDetail::full), name);
+        const auto full = metrics_of(snap, nullptr, MetricsDetail::full);
+        const auto* all = family(full, name);
         ASSERT_TRUE(all);
         EXPECT_GT(all->samples.size(), f->samples.size()) << name;
     }

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
-#include <QElapsedTimer>
 #include <QSignalSpy>
 
 #include "gui/client/engine_timeline.hpp"
@@ -95,8 +94,6 @@ TEST(DashboardModels, ChangeFeedDeltasTouchOnlyWhatChangedAtTwelveThousandPorts)
     quiet.instance = "run-1";
     quiet.sequence = 2;
     quiet.time = fabric.time + std::chrono::seconds(1);
-    QElapsedTimer t;
-    t.start();
     DeltaEffect effect = m.apply_delta(quiet);
     EXPECT_TRUE(effect.changed_devices.empty());
     EXPECT_EQ(rows.count(), 0);
@@ -120,7 +117,6 @@ TEST(DashboardModels, ChangeFeedDeltasTouchOnlyWhatChangedAtTwelveThousandPorts)
     effect = m.apply_delta(change);
     EXPECT_EQ(effect.changed_devices, std::vector<std::string>{host});
     EXPECT_EQ(resets.count(), 0);
-    EXPECT_LT(t.elapsed(), 1000) << "two deltas took " << t.elapsed() << " ms";
     bool shown = false;
     for (int r = 0; r < m.pkeys.rowCount(); ++r) {
         shown =

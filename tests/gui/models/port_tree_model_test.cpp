@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
-#include <QElapsedTimer>
 #include <QSignalSpy>
 
 #include "tests/gui/fat_tree_snapshot.hpp"
@@ -154,21 +153,19 @@ TEST(PortTreeModel, ChangedDeviceUpdatesItsRowsWithoutAReset) {
     EXPECT_EQ(model.device_count(), s.devices.size());
 }
 
-TEST(PortTreeModel, TwelveThousandPortsUpdateOneDeviceQuickly) {
+TEST(PortTreeModel, TwelveThousandPortsUpdateOneDeviceInPlace) {
     PortTreeModel model;
     Snapshot s = testing::fat_tree_snapshot();
-    QElapsedTimer built;
-    built.start();
     model.set_snapshot(s);
     EXPECT_EQ(model.device_count(), 1664u);
     EXPECT_EQ(model.port_count(), 12288u);
     const std::string name = testing::guid_name(0x0c42a10300000300ULL);
-    QElapsedTimer t;
-    t.start();
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
     for (int i = 0; i < 100; ++i) model.update_devices(s, {name});
-    // One device's update must not depend on the fabric's size: 100 of them well within a poll.
-    EXPECT_LT(t.elapsed(), 500) << "100 single-device updates took " << t.elapsed() << " ms";
-    EXPECT_LT(built.elapsed(), 5000);
+    // A device's update changes its rows in place: the tree is never rebuilt for it (speed is
+    // measured by scripts/bench-gui-scale, not asserted here).
+    EXPECT_EQ(resets.count(), 0);
+    EXPECT_EQ(model.port_count(), 12288u);
 }
 
 }  // namespace
