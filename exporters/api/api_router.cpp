@@ -21,6 +21,12 @@ namespace {
 
 constexpr size_t kTrimAfterBytes = 1 << 20;
 
+// A large answer was built through documents and text several times its size, now free: given
+// back, so serving a big fabric's snapshot once does not leave the daemon that large.
+void release_large(size_t built_bytes) {
+    if (built_bytes >= kTrimAfterBytes) common::release_free_heap();
+}
+
 constexpr const char* kMetricsType = "text/plain; version=0.0.4; charset=utf-8";
 
 HttpResponse json_ok(const json& body) {
@@ -92,6 +98,7 @@ ApiRouter::MetricsText ApiRouter::metrics_text(bool gzip) const {
             GzipSink sink;
             prom::write_snapshot_metrics(*snap, stats.get(), detail, sink);
             auto z = sink.finish();
+            release_large(z ? z->size() : 0);
             if (z) {
                 cached_gzip_ = std::make_shared<const std::string>(std::move(*z));
                 cached_snapshot_ = snap;
@@ -103,9 +110,10 @@ ApiRouter::MetricsText ApiRouter::metrics_text(bool gzip) const {
         }
         if (cached_gzip_) return {cached_gzip_, true};
     }
-    return {std::make_shared<const std::string>(
-                prom::snapshot_metrics_text(*snap, stats.get(), detail)),
-            false};
+    auto text = std::make_shared<const std::string>(
+        prom::snapshot_metrics_text(*snap, stats.get(), detail));
+    release_large(text->size());
+    return {text, false};
 }
 
 ApiRouter::ApiRouter(const publish::SnapshotStore& store, prom::MetricsDetail detail)
@@ -146,16 +154,15 @@ HttpResponse ApiRouter::handle(const HttpRequest& req) const {
 
     const bool gzip = accepts_gzip(req.header("accept-encoding"));
     HttpResponse r = route(req, gzip);
-    const size_t built = r.shared_body ? r.shared_body->size() : r.body.size();
+    // Shared bodies are /metrics: its writer gives the heap back itself, and only when it wrote.
+    const size_t built = r.shared_body ? 0 : r.body.size();
     if (gzip && !r.shared_body && r.body.size() >= kMinGzipBytes) {
         if (auto z = gzip_compress(r.body)) {
             r.body = std::move(*z);
             r.headers.emplace_back("Content-Encoding", "gzip");
         }
     }
-    // A large answer was built through documents and text several times its size, now free:
-    // given back, so serving a big fabric's snapshot once does not leave the daemon that large.
-    if (built >= kTrimAfterBytes) common::release_free_heap();
+    release_large(built);
     // Every route's answer may come in either form, so caches must keep them apart.
     r.headers.emplace_back("Vary", "Accept-Encoding");
     return r;

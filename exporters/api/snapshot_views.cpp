@@ -77,11 +77,11 @@ private:
 };
 
 // The header fields (version, sequence, time) of every view.
+// The same header fields, opening a view written as text.
 JsonText header_text(const Snapshot& snap) {
     JsonText out;
-    out.field("version", codec::kSnapshotJsonVersion)
-        .field("sequence", snap.sequence)
-        .field("time", format_time(snap.time));
+    const json fields = header(snap);
+    for (const auto& [key, value] : fields.items()) out.field(key, value);
     return out;
 }
 
