@@ -5,7 +5,7 @@ namespace rdmadiag::engine {
 uint32_t CounterNames::intern(std::string_view name) {
     if (auto it = ids_.find(name); it != ids_.end()) return it->second;
     const auto id = static_cast<uint32_t>(names_.size());
-    const std::string& kept = names_.emplace_back(name);
+    const std::string& kept = names_.emplace_back(name).str();
     ids_.emplace(std::string_view(kept), id);
     return id;
 }

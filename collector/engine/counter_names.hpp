@@ -9,6 +9,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "collector/model/counter_name.hpp"
+
 namespace rdmadiag::engine {
 
 class CounterNames {
@@ -17,12 +19,13 @@ public:
     uint32_t intern(std::string_view name);
     // The id of a name already seen.
     std::optional<uint32_t> find(std::string_view name) const;
-    const std::string& name(uint32_t id) const { return names_[id]; }
+    const std::string& name(uint32_t id) const { return names_[id].str(); }
+    CounterName handle(uint32_t id) const { return names_[id]; }
     size_t size() const { return names_.size(); }
 
 private:
-    // A deque never moves its elements, so the index's views stay valid as names are added.
-    std::deque<std::string> names_;
+    // The index's views point into the process-wide names, which never move.
+    std::deque<CounterName> names_;
     std::unordered_map<std::string_view, uint32_t> ids_;
 };
 

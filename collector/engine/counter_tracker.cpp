@@ -96,7 +96,7 @@ CounterChange apply_counter_sample(CounterState& state, const CounterSample& sam
                                    bool fresh) {
     CounterTrack track = to_counter_track(state);
     const CounterChange change = apply_counter_sample(track, sample, when, fresh);
-    state = to_counter_state(track, fresh ? sample.name : std::move(state.name));
+    state = to_counter_state(track, fresh ? CounterName(sample.name) : state.name);
     return change;
 }
 

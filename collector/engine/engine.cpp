@@ -49,7 +49,12 @@ SnapshotPtr Engine::snapshot() {
     auto snap = std::make_shared<Snapshot>();
     snap->sequence = ++sequence_;
     snap->time = now_;
-    inventory_.fill(*snap);
+    std::set<std::string, std::less<>> rebuild;
+    for (auto& m : modules_) m->take_changed_devices(rebuild);
+    inventory_.fill_devices(*snap, last_.get(), rebuild, [this](PortSnapshot& port) {
+        for (const auto& m : modules_) m->contribute_port(port);
+    });
+    inventory_.fill_records(*snap);
     for (const auto& m : modules_) m->contribute(*snap);
     snap->findings = findings_.active();
     snap->finding_history.assign(findings_.history().begin(), findings_.history().end());

@@ -3,6 +3,8 @@
 // observation in time order, ticks it as time advances, and asks it to add its part to each
 // snapshot. Modules never see the wall clock and never call sources.
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "collector/engine/finding_book.hpp"
@@ -37,8 +39,18 @@ public:
     virtual void observe(const Observation& obs, EngineContext& ctx) = 0;
     // Time-driven rules (grace periods, windows) run here.
     virtual void tick(EngineContext& ctx) { (void)ctx; }
-    // Adds this module's state to a snapshot the inventory has already filled.
+    // Adds this module's state to a snapshot the inventory has already filled, outside its
+    // devices.
     virtual void contribute(Snapshot& snapshot) const = 0;
+
+    // Modules that add to ports (P_Key state) name the devices whose ports they changed since
+    // the last snapshot: the engine builds those again, and shares every other device with the
+    // last snapshot as it is.
+    virtual void take_changed_devices(std::set<std::string, std::less<>>& devices) {
+        (void)devices;
+    }
+    // Adds this module's state to one port of a device being built again.
+    virtual void contribute_port(PortSnapshot& port) const { (void)port; }
 };
 
 }  // namespace rdmadiag::engine

@@ -22,6 +22,7 @@ Inventory::DeviceEntry& Inventory::device_entry(const std::string& name, const O
     }
     it->second.present = true;
     it->second.updated = obs.time;
+    it->second.changed = true;
     return it->second;
 }
 
@@ -76,6 +77,7 @@ std::optional<CounterChange> Inventory::observe(const Observation& obs) {
                                         body.devices.end();
                     if (!listed && dev.present) {
                         dev.present = false;
+                        dev.changed = true;
                         dev.updated = obs.time;
                         for (auto& p : dev.ports) p.present = false;
                     }
@@ -173,36 +175,64 @@ const CounterTrack* Inventory::counter(const PortRef& port, CounterKind kind,
     return nullptr;
 }
 
-void Inventory::fill(Snapshot& snap) const {
+DeviceSnapshot Inventory::build_device(const std::string& name, const DeviceEntry& dev) const {
+    DeviceSnapshot ds;
+    ds.info = dev.info;
+    if (ds.info.transport == Transport::unknown) ds.info.transport = transport(name);
+    ds.present = dev.present;
+    ds.source = dev.source;
+    ds.updated = dev.updated;
+    ds.ports.reserve(dev.ports.size());
+    for (const auto& port : dev.ports) {
+        const uint32_t num = port.info.port.port;
+        PortSnapshot ps;
+        ps.ref = PortRef{name, num};
+        ps.info = port.info;
+        ps.info.port = ps.ref;
+        ps.present = port.present && dev.present;
+        ps.updated = port.updated;
+        ps.counters.reserve(port.counters.size());
+        for (const auto& c : port.counters)
+            ps.counters.push_back(to_counter_state(c, names_.handle(c.name_id)));
+        ds.ports.push_back(std::move(ps));
+    }
+    return ds;
+}
+
+void Inventory::fill_devices(Snapshot& snap, const Snapshot* previous,
+                             const std::set<std::string, std::less<>>& rebuild,
+                             const std::function<void(PortSnapshot&)>& contribute) {
     snap.devices.clear();
     snap.devices.reserve(devices_.size());
-    for (const auto& [name, dev] : devices_) {
-        DeviceSnapshot ds;
-        ds.info = dev.info;
-        if (ds.info.transport == Transport::unknown) ds.info.transport = transport(name);
-        ds.present = dev.present;
-        ds.source = dev.source;
-        ds.updated = dev.updated;
-        ds.ports.reserve(dev.ports.size());
-        for (const auto& port : dev.ports) {
-            const uint32_t num = port.info.port.port;
-            PortSnapshot ps;
-            ps.ref = PortRef{name, num};
-            ps.info = port.info;
-            ps.info.port = ps.ref;
-            ps.present = port.present && dev.present;
-            ps.updated = port.updated;
-            ps.counters.reserve(port.counters.size());
-            for (const auto& c : port.counters)
-                ps.counters.push_back(to_counter_state(c, names_.name(c.name_id)));
-            ds.ports.push_back(std::move(ps));
+    // Both are in name order: one walk pairs each device with its copy in the last snapshot.
+    size_t old = 0;
+    const size_t old_end = previous ? previous->devices.size() : 0;
+    for (auto& [name, dev] : devices_) {
+        while (old < old_end && previous->devices[old].info.device < name) ++old;
+        const bool had = old < old_end && previous->devices[old].info.device == name;
+        if (had && !dev.changed && !rebuild.contains(name)) {
+            snap.devices.push_shared(previous->devices.shared(old));
+            continue;
         }
+        DeviceSnapshot ds = build_device(name, dev);
+        for (auto& port : ds.ports) contribute(port);
         snap.devices.push_back(std::move(ds));
+        dev.changed = false;
     }
+}
+
+void Inventory::fill_records(Snapshot& snap) const {
     snap.sources.clear();
     for (const auto& [name, s] : sources_) snap.sources.push_back(s);
     snap.events.assign(events_.begin(), events_.end());
     snap.errors.assign(errors_.begin(), errors_.end());
+}
+
+void Inventory::fill(Snapshot& snap) const {
+    snap.devices.clear();
+    snap.devices.reserve(devices_.size());
+    for (const auto& [name, dev] : devices_) snap.devices.push_back(build_device(name, dev));
+    fill_records(snap);
 }
 
 }  // namespace rdmadiag::engine

@@ -3,8 +3,10 @@
 // the sources and their health, recent async events and sample errors.
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,7 +35,15 @@ public:
     const std::string& counter_name(const CounterTrack& c) const { return names_.name(c.name_id); }
     bool has_source(std::string_view name) const { return sources_.count(std::string(name)) != 0; }
 
-    // Fills devices, ports (without P_Key state), counters, sources, events and errors.
+    // Fills the devices, their ports and counters. A device the inventory has not changed since
+    // the last fill, and that is not in `rebuild`, is taken from `previous` as it is; the others
+    // are built afresh, `contribute` adding the modules' part to each of their ports.
+    void fill_devices(Snapshot& snapshot, const Snapshot* previous,
+                      const std::set<std::string, std::less<>>& rebuild,
+                      const std::function<void(PortSnapshot&)>& contribute);
+    // Fills sources, events and errors.
+    void fill_records(Snapshot& snapshot) const;
+    // Both, every device built afresh (tests, one-shot readings).
     void fill(Snapshot& snapshot) const;
 
 private:
@@ -55,7 +65,10 @@ private:
         std::string source;
         std::vector<PortEntry> ports;  // by port number
         TimePoint updated;
+        bool changed = true;  // since the last fill_devices()
     };
+
+    DeviceSnapshot build_device(const std::string& name, const DeviceEntry& dev) const;
 
     DeviceEntry& device_entry(const std::string& name, const Observation& obs);
     PortEntry& port_entry(const PortRef& ref, const Observation& obs);

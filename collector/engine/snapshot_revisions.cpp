@@ -1,6 +1,7 @@
 #include "collector/engine/snapshot_revisions.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace rdmadiag::engine {
 
@@ -42,23 +43,30 @@ bool same_device_state(const DeviceSnapshot& a, const DeviceSnapshot& b) {
 void assign_revisions(Snapshot& next, const Snapshot* previous) {
     const uint64_t seq = next.sequence;
     if (!previous) {
-        for (auto& d : next.devices) d.revision = seq;
+        for (size_t i = 0; i < next.devices.size(); ++i) next.devices[i].revision = seq;
         next.revisions = SectionRevisions{seq, seq, seq, seq, seq, seq, seq, seq};
         return;
     }
-    // Both device lists are in name order: one merge walk pairs each device with its old copy.
+    // Both device lists are in name order: one merge walk pairs each device with its old copy. A
+    // device shared with the last snapshot is its old copy and keeps its revision untouched.
     bool same_names = next.devices.size() == previous->devices.size();
-    auto old = previous->devices.begin();
-    for (auto& d : next.devices) {
-        while (old != previous->devices.end() && old->info.device < d.info.device) {
+    size_t old = 0;
+    const size_t old_end = previous->devices.size();
+    for (size_t i = 0; i < next.devices.size(); ++i) {
+        const DeviceSnapshot& d = std::as_const(next.devices)[i];
+        while (old < old_end && previous->devices[old].info.device < d.info.device) {
             ++old;
             same_names = false;
         }
-        if (old != previous->devices.end() && old->info.device == d.info.device) {
-            d.revision = same_device_state(d, *old) ? old->revision : seq;
+        if (old < old_end && previous->devices[old].info.device == d.info.device) {
+            if (next.devices.shared(i) != previous->devices.shared(old)) {
+                const DeviceSnapshot& was = previous->devices[old];
+                const uint64_t revision = same_device_state(d, was) ? was.revision : seq;
+                next.devices[i].revision = revision;
+            }
             ++old;
         } else {
-            d.revision = seq;
+            next.devices[i].revision = seq;
             same_names = false;
         }
     }

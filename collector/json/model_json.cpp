@@ -153,7 +153,7 @@ void from_json(const json& j, PKeyTable& v) {
 }
 
 void to_json(json& j, const CounterState& v) {
-    j = json{{"name", v.name},
+    j = json{{"name", v.name.str()},
              {"kind", to_string(v.kind)},
              {"width", v.width},
              {"raw", v.raw},
@@ -171,7 +171,9 @@ void to_json(json& j, const CounterState& v) {
 
 void from_json(const json& j, CounterState& v) {
     v = CounterState{};
-    get_required(j, "name", v.name);
+    std::string name;
+    get_required(j, "name", name);
+    v.name = name;
     v.kind = enum_from<CounterKind>(j.at("kind"), parse_counter_kind, "counter kind");
     get_to(j, "width", v.width);
     get_to(j, "raw", v.raw);

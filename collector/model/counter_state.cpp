@@ -2,9 +2,9 @@
 
 namespace rdmadiag {
 
-CounterState to_counter_state(const CounterTrack& t, std::string name) {
+CounterState to_counter_state(const CounterTrack& t, CounterName name) {
     CounterState s;
-    s.name = std::move(name);
+    s.name = name;
     s.kind = t.kind;
     s.width = t.width;
     s.lower_bound = t.lower_bound;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "collector/common/time.hpp"
+#include "collector/model/counter_name.hpp"
 #include "collector/model/counter.hpp"
 
 namespace rdmadiag {
@@ -13,7 +14,7 @@ namespace rdmadiag {
 // The first ten fields keep their original order (designated initializers elsewhere rely on it);
 // the later ones fill the padding where they can.
 struct CounterState {
-    std::string name;
+    CounterName name;
     CounterKind kind = CounterKind::pma;
     uint8_t width = 64;
     // Events may have gone uncounted (it saturated, or was reset between two readings), so
@@ -72,7 +73,7 @@ struct CounterTrack {
 };
 
 // The snapshot's form of a tracked counter, under its name.
-CounterState to_counter_state(const CounterTrack& track, std::string name);
+CounterState to_counter_state(const CounterTrack& track, CounterName name);
 // The tracked form of a counter state (its name is left to the caller's name table).
 CounterTrack to_counter_track(const CounterState& state, uint32_t name_id = 0);
 

@@ -1,6 +1,7 @@
 #pragma once
 // The engine's published state: an immutable value shared with sinks as
 // std::shared_ptr<const Snapshot>. Sinks read it; nothing in it points back into the engine.
+// Consecutive snapshots share the devices that did not change between them.
 
 #include <cstdint>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/model/copy_on_write_vector.hpp"
 #include "collector/model/counter_state.hpp"
 #include "collector/model/finding.hpp"
 #include "collector/model/mr_state.hpp"
@@ -87,17 +89,17 @@ struct SectionRevisions {
 };
 
 struct Snapshot {
-    uint64_t sequence = 0;                 // rises with every published snapshot
-    TimePoint time;                        // the engine's clock when it was made
-    std::vector<DeviceSnapshot> devices;   // by name
-    std::vector<SourceSnapshot> sources;   // by name
-    std::vector<Finding> findings;         // active, most severe first
-    std::vector<Finding> finding_history;  // cleared, newest first, bounded
-    std::vector<EventRecord> events;       // recent async events, oldest first, bounded
-    std::vector<ErrorRecord> errors;       // recent sample errors, oldest first, bounded
-    std::vector<EventTotal> event_totals;  // by device, port, type
+    uint64_t sequence = 0;                      // rises with every published snapshot
+    TimePoint time;                             // the engine's clock when it was made
+    CopyOnWriteVector<DeviceSnapshot> devices;  // by name
+    std::vector<SourceSnapshot> sources;        // by name
+    std::vector<Finding> findings;              // active, most severe first
+    std::vector<Finding> finding_history;       // cleared, newest first, bounded
+    std::vector<EventRecord> events;            // recent async events, oldest first, bounded
+    std::vector<ErrorRecord> errors;            // recent sample errors, oldest first, bounded
+    std::vector<EventTotal> event_totals;       // by device, port, type
     MrHealth mrs;
-    std::vector<PKeyDiff> pkey_changes;   // recent P_Key table changes, oldest first, bounded
+    std::vector<PKeyDiff> pkey_changes;  // recent P_Key table changes, oldest first, bounded
     SectionRevisions revisions;
 
     const DeviceSnapshot* find_device(std::string_view name) const;

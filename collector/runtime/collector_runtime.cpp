@@ -217,12 +217,15 @@ void CollectorRuntime::route_refreshes() {
 void CollectorRuntime::publish(bool give_back_heap) {
     store_.publish(engine_.snapshot());
     ++stats_.snapshots_published;
+    const auto wall = std::chrono::steady_clock::now();
+    // Small rounds free a little each (replaced devices, scrape and API buffers on the server's
+    // threads): given back every few seconds too, so it does not pile up as resident free heap.
+    if (wall - memory_read_ >= kMemoryReadEvery) give_back_heap = true;
     if (give_back_heap) {
         common::release_free_heap();
         emitted_at_trim_ = pending_.emitted();
     }
-    // mallinfo2 walks the heap's free lists: read after a give-back, else every few seconds.
-    const auto wall = std::chrono::steady_clock::now();
+    // mallinfo2 walks the heap's free lists: read after a give-back only.
     if (give_back_heap || !stats_.memory || wall - memory_read_ >= kMemoryReadEvery) {
         stats_.memory = common::read_process_memory();
         memory_read_ = wall;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <utility>
 
 namespace rdmadiag::gui::models {
 
@@ -56,7 +57,7 @@ DeltaEffect apply_delta(Snapshot& state, SnapshotDelta delta) {
     if (delta.device_names) {
         const std::unordered_set<std::string> keep(delta.device_names->begin(),
                                                    delta.device_names->end());
-        std::erase_if(state.devices, [&](const DeviceSnapshot& d) {
+        erase_if(state.devices, [&](const DeviceSnapshot& d) {
             if (keep.contains(d.info.device)) return false;
             effect.removed_devices.push_back(d.info.device);
             return true;
@@ -65,11 +66,13 @@ DeltaEffect apply_delta(Snapshot& state, SnapshotDelta delta) {
     }
     for (auto& d : delta.devices) {
         const std::string name = d.info.device;
-        auto it = std::lower_bound(state.devices.begin(), state.devices.end(), name, by_name);
-        if (it != state.devices.end() && it->info.device == name) {
+        // Looked up read-only: a device is made this snapshot's own only where it is replaced.
+        const auto& devices = std::as_const(state.devices);
+        auto it = std::lower_bound(devices.begin(), devices.end(), name, by_name);
+        if (it != devices.end() && it->info.device == name) {
             if (!same_ports(*it, d)) effect.reshaped = true;
             keep_counters(d, *it);
-            *it = std::move(d);
+            state.devices.set(static_cast<size_t>(it - devices.begin()), std::move(d));
         } else {
             state.devices.insert(it, std::move(d));
             effect.reshaped = true;

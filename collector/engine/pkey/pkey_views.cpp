@@ -44,6 +44,7 @@ PortPKeyTrack& PKeyViews::track(const PortRef& port) {
         it = ports_.emplace(port, PortPKeyTrack{}).first;
         it->second.watched = coverage_.watched(port);
     }
+    it->second.unshown = true;
     return it->second;
 }
 
@@ -208,6 +209,7 @@ void PKeyViews::on_status(const Observation& obs, const SourceStatus& status, En
 
 void PKeyViews::evaluate(rules::PKeyRuleContext& rc) {
     auto& t = rc.track;
+    t.unshown = true;
     if (t.reload_pending && rc.now() >= t.reload_requested + settings_.reload_wait) {
         // No fresh read came: the consumer got whatever the table was at the last read.
         reload_cache(rc, true);
@@ -276,12 +278,19 @@ PortPKeyState PKeyViews::port_state(const PortRef& port) const {
     return s;
 }
 
-void PKeyViews::contribute(Snapshot& snapshot) const {
-    for (auto& dev : snapshot.devices) {
-        for (auto& port : dev.ports) {
-            if (ports_.count(port.ref)) port.pkeys = port_state(port.ref);
-        }
+void PKeyViews::take_changed_devices(std::set<std::string, std::less<>>& devices) {
+    for (auto& [port, t] : ports_) {
+        if (!t.unshown) continue;
+        devices.insert(port.device);
+        t.unshown = false;
     }
+}
+
+void PKeyViews::contribute_port(PortSnapshot& port) const {
+    if (ports_.contains(port.ref)) port.pkeys = port_state(port.ref);
+}
+
+void PKeyViews::contribute(Snapshot& snapshot) const {
     snapshot.pkey_changes.assign(history_.begin(), history_.end());
 }
 

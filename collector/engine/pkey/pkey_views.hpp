@@ -28,6 +28,8 @@ public:
     void observe(const Observation& obs, EngineContext& ctx) override;
     void tick(EngineContext& ctx) override;
     void contribute(Snapshot& snapshot) const override;
+    void take_changed_devices(std::set<std::string, std::less<>>& devices) override;
+    void contribute_port(PortSnapshot& port) const override;
 
     // The view as the snapshot shows it (nullptr when not seen).
     std::optional<PKeyViewState> view(const PortRef& port, PKeyView v) const;

@@ -56,6 +56,8 @@ struct PortPKeyTrack {
     // Port-wide findings this port may have active (one bit per rule), so the common case of
     // nothing to clear costs no lookup.
     uint8_t port_findings = 0;
+    // Touched since the last snapshot showed it: its device is built again for the next one.
+    bool unshown = true;
 
     // The view to update (a MAD view is made on first use).
     TrackedView& view(PKeyView v) {
