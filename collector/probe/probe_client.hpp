@@ -20,6 +20,7 @@ struct ProbeClient {
     std::vector<RingReader> rings;
     std::map<uint8_t, std::string> devices;  // by the index its records name them with
     size_t messages = 0;                     // since the last poll
+    size_t doorbells = 0;                    // since the last poll
     size_t bad_messages = 0;
     size_t invalid_records = 0;
 };

@@ -14,7 +14,12 @@ struct ProbeLimits {
     size_t max_records_per_poll = 1 << 16;
     size_t max_invalid_records = 64;  // before it is cut off
     size_t max_bad_messages = 4;
-    size_t max_messages = 256;  // between two polls
+    // Between two polls (a second apart): ring and device messages and doorbells together.
+    size_t max_messages = 1024;
+    // Doorbells a client's rings are armed for between two polls; beyond them its records wait
+    // for the next poll. Below max_messages with room for a ring and device message each, so a
+    // client that rings only when armed is never cut off for it.
+    size_t max_doorbells = 256;
 };
 
 struct ProbeStats {
@@ -27,6 +32,7 @@ struct ProbeStats {
     uint64_t rings = 0;
     uint64_t bad_messages = 0;
     uint64_t throttled = 0;  // polls that left records for the next one
+    uint64_t doorbells = 0;  // drains a client asked for
 };
 
 }  // namespace rdmadiag::probe

@@ -112,6 +112,13 @@ MessageEffect apply_probe_message(ProbeClient& c, const ProbeMessage& m,
                 effect.ring_added = true;
             }
         }
+    } else if (m.body.type == RDMADIAG_MSG_DOORBELL) {
+        if (!m.fds.empty()) {
+            bad = "doorbell with a descriptor";
+        } else {
+            ++c.doorbells;
+            effect.doorbell = true;
+        }
     } else if (m.body.type == RDMADIAG_MSG_DEVICE) {
         if (!m.fds.empty() || m.body.arg >= RDMADIAG_MAX_DEVICES ||
             !valid_device_name(m.body.name, sizeof m.body.name)) {
@@ -138,6 +145,7 @@ Result<bool> read_probe_messages(ProbeClient& c, const ProbeLimits& limits, Prob
         if (m.length == 0) return false;
         MessageEffect effect = apply_probe_message(c, m, limits);
         if (effect.ring_added) ++stats.rings;
+        if (effect.doorbell) ++stats.doorbells;
         if (effect.bad) ++stats.bad_messages;
         if (!effect.cut_off.empty()) return make_error(effect.cut_off);
     }

@@ -1,6 +1,7 @@
 #pragma once
 // What a probe client says on its socket: fixed-size messages (rdmadiag_probe_msg), a ring
-// message carrying the ring's memfd (SCM_RIGHTS), a device message naming a device index. Each
+// message carrying the ring's memfd (SCM_RIGHTS), a device message naming a device index, a
+// doorbell asking for a drain now (counted in the client's `doorbells`). Each
 // message is checked before it is believed: a malformed or unknown one counts against the
 // client's bad-message budget, and a client that overruns a bound, or hands over a ring that
 // already lies about its contents, is cut off.
@@ -52,6 +53,7 @@ Result<std::optional<ProbeMessage>> receive_probe_message(int fd);
 // the client cut off (`cut_off` is the reason). A bad message over the bound is both.
 struct MessageEffect {
     bool ring_added = false;
+    bool doorbell = false;
     bool bad = false;
     std::string cut_off;
 };

@@ -63,9 +63,11 @@ Result<void> drain_probe_client(ProbeClient& c, const ProbeLimits& limits,
                                 sources::ObservationSink& sink, ProbeStats& stats) {
     size_t budget = limits.max_records_per_poll;
     const MrOwner owner{c.pid, c.comm};
+    const bool arm = c.doorbells < limits.max_doorbells;
     for (size_t i = 0; i < c.rings.size();) {
         RingReader& ring = c.rings[i];
         const uint32_t clock = ring.clock();
+        if (arm) ring.arm();
         RingDrain d = ring.drain(budget, [&](const rdmadiag_probe_record& r) {
             auto ev = mr_event_of(r, c.devices, owner);
             if (!ev) {

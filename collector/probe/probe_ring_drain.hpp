@@ -23,8 +23,9 @@ Result<std::optional<MrEvent>> mr_event_of(const rdmadiag_probe_record& r,
                                            const std::map<uint8_t, std::string>& devices,
                                            const MrOwner& owner);
 
-// Drains every ring of the client into `sink`, emptied rings of exited threads dropped. An error,
-// the reason, when the client must be cut off.
+// Drains every ring of the client into `sink`, emptied rings of exited threads dropped; each ring
+// is armed for the doorbell first while the client has doorbells left (ProbeLimits::
+// max_doorbells). An error, the reason, when the client must be cut off.
 Result<void> drain_probe_client(ProbeClient& c, const ProbeLimits& limits,
                                 const ProbeClockCalibration& clocks, TimePoint now,
                                 sources::ObservationSink& sink, ProbeStats& stats);

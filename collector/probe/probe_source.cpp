@@ -109,6 +109,7 @@ void ProbeSource::on_readable(int fd, TimePoint now, sources::ObservationSink& s
     emit_status(now, sink);
     if (fd != epoll_fd_) return;
     clocks_.read_now();
+    bool doorbell = false;
     epoll_event events[32];
     int n = ::epoll_wait(epoll_fd_, events, 32, 0);
     for (int i = 0; i < n; ++i) {
@@ -119,6 +120,7 @@ void ProbeSource::on_readable(int fd, TimePoint now, sources::ObservationSink& s
         }
         auto it = clients_.find(cfd);
         if (it == clients_.end()) continue;
+        const size_t rung = it->second.doorbells;
         auto still_there = read_probe_messages(it->second, limits_, stats_);
         if (!still_there) {
             drop(cfd, now, sink, still_there.error().message);
@@ -126,20 +128,32 @@ void ProbeSource::on_readable(int fd, TimePoint now, sources::ObservationSink& s
             // Gone: what it published before it left still counts, unless it lied.
             auto drained = drain_probe_client(it->second, limits_, clocks_, now, sink, stats_);
             drop(cfd, now, sink, drained ? std::string() : drained.error().message);
+        } else if (it->second.doorbells != rung) {
+            doorbell = true;
         }
     }
+    // Every client, not only the one that rang: the engine then sees the records of one moment
+    // together, in time order, rather than one client's now and another's a second late.
+    if (doorbell) drain_all(now, sink);
+}
+
+void ProbeSource::drain_all(TimePoint now, sources::ObservationSink& sink) {
+    std::vector<std::pair<int, std::string>> cut;
+    for (auto& [fd, c] : clients_) {
+        auto drained = drain_probe_client(c, limits_, clocks_, now, sink, stats_);
+        if (!drained) cut.emplace_back(fd, drained.error().message);
+    }
+    for (const auto& [fd, reason] : cut) drop(fd, now, sink, reason);
 }
 
 void ProbeSource::poll(TimePoint now, sources::ObservationSink& sink) {
     emit_status(now, sink);
     clocks_.read_now();
-    std::vector<std::pair<int, std::string>> cut;
     for (auto& [fd, c] : clients_) {
         c.messages = 0;  // threads come and go: the bound is on bursts, not on a life
-        auto drained = drain_probe_client(c, limits_, clocks_, now, sink, stats_);
-        if (!drained) cut.emplace_back(fd, drained.error().message);
+        c.doorbells = 0;
     }
-    for (const auto& [fd, reason] : cut) drop(fd, now, sink, reason);
+    drain_all(now, sink);
 }
 
 sources::SourceEntry probe_source_entry() {

@@ -1,9 +1,12 @@
 #pragma once
 // The collector side of the probe: a unix socket (SOCK_SEQPACKET) where probes hand over their
-// per-thread rings (memfd, SCM_RIGHTS) and name their devices, and a drain of those rings on
-// every poll. Each client is attributed to its process by SO_PEERCRED only; nothing it says
-// about itself is believed. A client that sends garbage, too many rings or messages, or a ring
-// that lies about its contents is disconnected; what one client can make the collector hold is
+// per-thread rings (memfd, SCM_RIGHTS) and name their devices, and a drain of those rings on a
+// slow timer (every poll, a second apart) or at once when a client rings the doorbell (a message
+// on its socket: a failed completion or registration, or a ring half full). So an idle collector
+// wakes once a second, on the tick the fast counters take anyway, and what matters still
+// reaches the engine at once. Each client is attributed to its process by SO_PEERCRED only; nothing
+// it says about itself is believed. A client that sends garbage, too many rings or messages, or a
+// ring that lies about its contents is disconnected; what one client can make the collector hold is
 // bounded (rings x ring size), and so is the work one poll does for it.
 //
 // The parts: probe_socket (listening, peer credentials), probe_protocol (the messages),
@@ -36,7 +39,9 @@ public:
 
     std::string_view name() const override { return "probe"; }
     sources::Availability availability() const override { return availability_; }
-    Duration poll_interval() const override { return std::chrono::milliseconds(20); }
+    // The slow drain: records that do not ring the doorbell wait at most this long.
+    static constexpr Duration kDrainInterval = std::chrono::seconds(1);
+    Duration poll_interval() const override { return kDrainInterval; }
     void poll(TimePoint now, sources::ObservationSink& sink) override;
     std::vector<int> event_fds() const override;
     void on_readable(int fd, TimePoint now, sources::ObservationSink& sink) override;
@@ -50,6 +55,7 @@ private:
     void accept_clients();
     void drop(int fd, TimePoint now, sources::ObservationSink& sink, const std::string& reason);
     void emit_status(TimePoint now, sources::ObservationSink& sink);
+    void drain_all(TimePoint now, sources::ObservationSink& sink);
 
     ProbeLimits limits_;
     std::string path_;

@@ -112,12 +112,20 @@ uint64_t RingReader::producer_dropped() const {
     return __atomic_load_n(&header(base_)->dropped, __ATOMIC_RELAXED);
 }
 
+void RingReader::arm() {
+    // Sequentially consistent, as the drain's read of the head: the flag is visible before the
+    // head is read, so a record the drain misses finds it set; unless the producer read the flag
+    // while its own head store was still in flight (its path has no fence, to stay cheap): that
+    // record waits for the next poll, a second at most.
+    __atomic_store_n(&header(base_)->armed, 1u, __ATOMIC_SEQ_CST);
+}
+
 RingDrain RingReader::drain(size_t max,
                             const std::function<void(const rdmadiag_probe_record&)>& on_record) {
     RingDrain d;
     auto* h = header(base_);
     d.closed = __atomic_load_n(&h->closed, __ATOMIC_ACQUIRE) != 0;
-    const uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
+    const uint64_t head = __atomic_load_n(&h->head, __ATOMIC_SEQ_CST);  // see arm()
     if (head < tail_ || head - tail_ > capacity_) {
         d.corrupt = true;
         return d;

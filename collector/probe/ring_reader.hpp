@@ -34,6 +34,9 @@ public:
     RingReader& operator=(const RingReader&) = delete;
     ~RingReader();
 
+    // Asks the producer to ring the doorbell for its next failed report, or when the ring is half
+    // full: called before a drain, so a record published while the flag was clear is in it.
+    void arm();
     // Hands at most `max` valid records (copied) to `on_record`, in ring order.
     RingDrain drain(size_t max, const std::function<void(const rdmadiag_probe_record&)>& on_record);
 

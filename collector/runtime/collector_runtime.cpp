@@ -37,6 +37,10 @@ constexpr size_t kRoundBatch = 4096;
 // About 800 ports of a subnet pass; a host's sysfs rounds stay far below it.
 constexpr uint64_t kTrimAfterObservations = 20000;
 constexpr auto kMemoryReadEvery = std::chrono::seconds(10);
+// The loop sleeps on the monotonic clock until a poll that is due on the runtime's clock (the
+// wall clock, live). Waking this much after the due time, a wall clock that is being slewed
+// (by up to 500 ppm) cannot make the loop wake a moment before the poll and then once more.
+constexpr auto kWakeMargin = std::chrono::milliseconds(1);
 
 }  // namespace
 
@@ -297,6 +301,7 @@ std::vector<std::string> CollectorRuntime::up_sources() const {
 void CollectorRuntime::wait_and_step(const std::atomic<bool>& stop,
                                      std::optional<TimePoint> deadline) {
     Duration wait = time_to_next_poll();
+    if (wait > Duration::zero()) wait += kWakeMargin;
     if (deadline) wait = std::max(Duration::zero(), std::min(wait, *deadline - clock_.now()));
     auto ready = loop_.wait(wait);
     if (stop) return;

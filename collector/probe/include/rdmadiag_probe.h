@@ -7,6 +7,13 @@
  * no system call and no lock per report. A successful completion of an ordinary work request
  * (SEND, RDMA WRITE, ...) costs one branch: pass every completion to rdmadiag_probe_wc().
  *
+ * When it drains: the collector sleeps, and reads the rings once a second on its own timer. A
+ * report that should not wait that long (a failed completion such as a flushed LOCAL_INV or a
+ * MW_BIND_ERR, a failed registration or deregistration), or a ring that is half full, rings its
+ * doorbell: one message on the probe's socket, sent only when the collector armed the ring after
+ * its last drain, so at most once per drain and per thread. Every other report, successful MR
+ * work included, costs no system call; it reaches the collector within the second.
+ *
  * If the collector is not running every call is a cheap no-op; the application never blocks
  * and never fails because of the probe.
  */
@@ -52,7 +59,8 @@ RDMADIAG_PROBE_API void rdmadiag_probe_mr_dereg(int device, uint32_t lkey, int r
 RDMADIAG_PROBE_API void rdmadiag_probe_post(int device, enum rdmadiag_op op, uint32_t lkey);
 
 /* Out-of-line part of rdmadiag_probe_wc(); call that instead. */
-RDMADIAG_PROBE_API void rdmadiag_probe_report_wc(int device, enum rdmadiag_op op, uint32_t status, uint32_t lkey);
+RDMADIAG_PROBE_API void rdmadiag_probe_report_wc(int device, enum rdmadiag_op op, uint32_t status,
+                                                 uint32_t lkey);
 
 /* Every completion may be passed here: `status` is ibv_wc.status, `op` what the work request
  * did to the MR named by `lkey`. Successful ordinary completions return after one test. */

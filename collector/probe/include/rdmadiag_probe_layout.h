@@ -40,7 +40,14 @@ struct rdmadiag_probe_record {
 };
 
 /* The ring's first 192 bytes; records follow. head is written by the producer only, tail by the
- * collector only; each on its own cache line. */
+ * collector only; each on its own cache line.
+ *
+ * `armed` is the doorbell's flag, on the collector's line: the collector sets it after it drained
+ * the ring (it is going back to sleep until its slow timer), the producer clears it when it rings
+ * the doorbell (a RDMADIAG_MSG_DOORBELL message on its socket). The producer rings only when it
+ * finds the flag set, for a record that should not wait for the timer (a failed completion, a
+ * failed registration or deregistration) or when its ring is half full: so at most once per
+ * drain, and never while the collector has not asked for it (an older collector never sets it). */
 struct rdmadiag_probe_ring_header {
     uint32_t magic;
     uint16_t version;
@@ -54,21 +61,23 @@ struct rdmadiag_probe_ring_header {
     uint64_t head;
     uint8_t pad1[56];
     uint64_t tail;
-    uint8_t pad2[56];
+    uint32_t armed;
+    uint8_t pad2[52];
 };
 
 #define RDMADIAG_RING_HEADER_SIZE 192u
 
-/* Socket messages (SOCK_SEQPACKET, one per datagram). A ring message carries its memfd with
- * SCM_RIGHTS. */
+/* Socket messages (SOCK_SEQPACKET, one per datagram), all from the probe to the collector. A
+ * ring message carries its memfd with SCM_RIGHTS; a doorbell asks the collector to drain now. */
 #define RDMADIAG_MSG_RING 1u
 #define RDMADIAG_MSG_DEVICE 2u
+#define RDMADIAG_MSG_DOORBELL 3u
 
 struct rdmadiag_probe_msg {
     uint32_t magic;
     uint16_t version;
     uint16_t type;
-    uint32_t arg; /* ring: size in bytes; device: index */
+    uint32_t arg; /* ring: size in bytes; device: index; doorbell: 0 */
     char name[RDMADIAG_DEVICE_NAME_MAX];
 };
 

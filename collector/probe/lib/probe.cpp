@@ -1,6 +1,7 @@
-// The producer side of the probe. Slow paths (connect, a thread's first report, device names)
-// take a mutex and make system calls; the per-report path only writes into the calling thread's
-// ring and publishes it with one release store.
+// The producer side of the probe. Slow paths (connect, a thread's first report, device names,
+// the doorbell) take a mutex and make system calls; the per-report path only writes into the
+// calling thread's ring and publishes it with one release store. A failed report also reads the
+// doorbell flag (one relaxed load), and rings the doorbell when the collector armed it.
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -53,7 +54,9 @@ struct ThreadRing {
     rdmadiag_probe_ring_header* hdr = nullptr;
     rdmadiag_probe_record* records = nullptr;
     uint64_t head = 0;
-    uint64_t tail_cache = 0;
+    // The head at which the collector's tail is read again: where the ring is half full, or full,
+    // as last known. One compare per report, however stale.
+    uint64_t look_at = kCapacity / 2;
     uint64_t generation = 0;
     bool unavailable = false;  // attach failed for this generation: do not retry per report
     uint64_t dropped_unattached = 0;
@@ -159,14 +162,54 @@ rdmadiag_probe_ring_header* attach() {
     t.records = reinterpret_cast<rdmadiag_probe_record*>(static_cast<char*>(mem) +
                                                          RDMADIAG_RING_HEADER_SIZE);
     t.head = 0;
-    t.tail_cache = 0;
+    t.look_at = kCapacity / 2;
     t.unavailable = false;
     pthread_setspecific(g_exit_key, hdr);
     return hdr;
 }
 
+// Asks the collector to drain now: one message on the probe socket. The collector armed the
+// doorbell after its last drain; disarming it first makes this at most once per drain.
+__attribute__((noinline, cold)) void ring_doorbell(ThreadRing& t) {
+    __atomic_store_n(&t.hdr->armed, 0u, __ATOMIC_RELAXED);
+    Global& g = global();
+    std::lock_guard<std::mutex> lock(g.mu);
+    if (g.sock < 0 || t.generation != generation()) return;
+    rdmadiag_probe_msg m{};
+    m.magic = RDMADIAG_PROBE_MAGIC;
+    m.version = RDMADIAG_PROBE_VERSION;
+    m.type = RDMADIAG_MSG_DOORBELL;
+    send_msg(g.sock, m, -1);  // a full socket buffer already has the collector awake
+}
+
+inline void ring_if_armed(ThreadRing& t) {
+    if (__builtin_expect(__atomic_load_n(&t.hdr->armed, __ATOMIC_RELAXED) != 0, 0))
+        ring_doorbell(t);
+}
+
+// Reads the collector's tail again once the head reached `look_at`. The ring half full rings the
+// doorbell, so a burst is drained before it fills the ring; false when it is full (the report is
+// dropped and counted).
+__attribute__((noinline)) bool look_at_room(ThreadRing& t, uint64_t h) {
+    const uint64_t tail = __atomic_load_n(&t.hdr->tail, __ATOMIC_ACQUIRE);
+    const uint64_t fill = h - tail;
+    if (fill >= kCapacity) {
+        t.look_at = tail + kCapacity;
+        __atomic_store_n(&t.hdr->dropped, t.hdr->dropped + 1, __ATOMIC_RELAXED);
+        return false;
+    }
+    if (fill >= kCapacity / 2) {
+        ring_if_armed(t);
+        t.look_at = tail + kCapacity;
+    } else {
+        t.look_at = tail + kCapacity / 2;
+    }
+    return true;
+}
+
+// `urgent`: the report should not wait for the collector's slow timer (a failure).
 inline void push(uint8_t kind, int device, uint8_t op, uint32_t status, uint32_t lkey,
-                 uint32_t rkey, int32_t rc) {
+                 uint32_t rkey, int32_t rc, bool urgent) {
     ThreadRing& t = t_ring;
     if (__builtin_expect(t.hdr == nullptr || t.generation != generation(), 0)) {
         if ((t.unavailable && t.generation == generation()) || !attach()) {
@@ -175,12 +218,8 @@ inline void push(uint8_t kind, int device, uint8_t op, uint32_t status, uint32_t
         }
     }
     const uint64_t h = t.head;
-    if (__builtin_expect(h - t.tail_cache >= kCapacity, 0)) {
-        t.tail_cache = __atomic_load_n(&t.hdr->tail, __ATOMIC_ACQUIRE);
-        if (h - t.tail_cache >= kCapacity) {
-            __atomic_store_n(&t.hdr->dropped, t.hdr->dropped + 1, __ATOMIC_RELAXED);
-            return;
-        }
+    if (__builtin_expect(h >= t.look_at, 0)) {
+        if (!look_at_room(t, h)) return;
     }
     rdmadiag_probe_record& r = t.records[h & (kCapacity - 1)];
     r.seq = static_cast<uint32_t>(h);
@@ -195,6 +234,7 @@ inline void push(uint8_t kind, int device, uint8_t op, uint32_t status, uint32_t
     r.check = rdmadiag_record_check(&r);
     t.head = h + 1;
     __atomic_store_n(&t.hdr->head, h + 1, __ATOMIC_RELEASE);
+    if (urgent) ring_if_armed(t);
 }
 
 }  // namespace
@@ -259,19 +299,20 @@ int rdmadiag_probe_device(const char* name) {
 }
 
 void rdmadiag_probe_mr_reg(int device, uint32_t lkey, uint32_t rkey, int rc) {
-    push(RDMADIAG_REC_REG, device, 0, 0, lkey, rkey, rc);
+    push(RDMADIAG_REC_REG, device, 0, 0, lkey, rkey, rc, rc != 0);
 }
 
 void rdmadiag_probe_mr_dereg(int device, uint32_t lkey, int rc) {
-    push(RDMADIAG_REC_DEREG, device, 0, 0, lkey, 0, rc);
+    push(RDMADIAG_REC_DEREG, device, 0, 0, lkey, 0, rc, rc != 0);
 }
 
 void rdmadiag_probe_post(int device, enum rdmadiag_op op, uint32_t lkey) {
-    push(RDMADIAG_REC_POST, device, static_cast<uint8_t>(op), 0, lkey, 0, 0);
+    push(RDMADIAG_REC_POST, device, static_cast<uint8_t>(op), 0, lkey, 0, 0, false);
 }
 
 void rdmadiag_probe_report_wc(int device, enum rdmadiag_op op, uint32_t status, uint32_t lkey) {
-    push(RDMADIAG_REC_COMPLETION, device, static_cast<uint8_t>(op), status, lkey, 0, 0);
+    push(RDMADIAG_REC_COMPLETION, device, static_cast<uint8_t>(op), status, lkey, 0, 0,
+         status != 0);
 }
 
 uint64_t rdmadiag_probe_dropped(void) {

@@ -9,6 +9,11 @@
 //   flood SOCKET N           N completion reports as fast as possible from two threads
 //   impostor SOCKET PID      claims to be PID every way it can (credentials sent along with its
 //                            messages, the ring's thread id) and reports one registration
+//   doorbell SOCKET          in steps, each after a line on stdin and announced on stdout once
+//                            its reports are written: "ordinary" (a registration, a FASTREG and
+//                            its successful completion), "quiet" (a LOCAL_INV and its successful
+//                            completion), "urgent" (a flushed LOCAL_INV completion), "burst"
+//                            (3000 posts: more than half a ring), then deregisters and exits
 // Prints "ready" after connecting and waits for a line on stdin before exiting when asked to
 // ("hold" as a last argument), so tests can look at a live client.
 
@@ -222,6 +227,28 @@ int main(int argc, char** argv) {
         }
         ready_and_hold(hold);
         return 0;
+    }
+    if (mode == "doorbell") {
+        if (rdmadiag_probe_init(sock) != 0) return 2;
+        auto step = [](const char* done) {
+            std::cout << done << std::endl;
+            std::string line;
+            std::getline(std::cin, line);
+        };
+        int dev = rdmadiag_probe_device("rxe0");
+        rdmadiag_probe_mr_reg(dev, 0x99, 0x99, 0);
+        rdmadiag_probe_post(dev, RDMADIAG_OP_FASTREG, 0x99);
+        rdmadiag_probe_wc(dev, RDMADIAG_OP_FASTREG, 0, 0x99);
+        step("ordinary");
+        rdmadiag_probe_post(dev, RDMADIAG_OP_LOCAL_INV, 0x99);
+        rdmadiag_probe_wc(dev, RDMADIAG_OP_LOCAL_INV, 0, 0x99);
+        step("quiet");
+        rdmadiag_probe_wc(dev, RDMADIAG_OP_LOCAL_INV, 5 /* WR_FLUSH_ERR */, 0x99);
+        step("urgent");
+        for (int i = 0; i < 3000; ++i) rdmadiag_probe_post(dev, RDMADIAG_OP_FASTREG, 0x99);
+        step("burst");
+        rdmadiag_probe_mr_dereg(dev, 0x99, 0);
+        return rdmadiag_probe_dropped() == 0 ? 0 : 5;
     }
     if (mode == "flood") {
         if (rdmadiag_probe_init(sock) != 0) return 2;

@@ -67,6 +67,9 @@ TEST(ProbeProtocol, EachKindOfBadMessageSaysWhatWasWrong) {
     int pipe_fds[2];
     ASSERT_EQ(::pipe(pipe_fds), 0);
     ::close(pipe_fds[1]);
+    int doorbell_fds[2];
+    ASSERT_EQ(::pipe(doorbell_fds), 0);
+    ::close(doorbell_fds[1]);
     std::vector<Case> cases;
     cases.push_back({std::move(short_one), "malformed message"});
     cases.push_back({std::move(truncated), "malformed message"});
@@ -79,6 +82,8 @@ TEST(ProbeProtocol, EachKindOfBadMessageSaysWhatWasWrong) {
         {received(message(RDMADIAG_MSG_RING)), "ring message without exactly one descriptor"});
     cases.push_back(
         {received(message(RDMADIAG_MSG_DEVICE, 0, "a"), {pipe_fds[0]}), "bad device message"});
+    cases.push_back({received(message(RDMADIAG_MSG_DOORBELL), {doorbell_fds[0]}),
+                     "doorbell with a descriptor"});
     for (Case& k : cases) {
         ProbeClient c;
         MessageEffect e = apply_probe_message(c, k.m, strict());
@@ -86,6 +91,16 @@ TEST(ProbeProtocol, EachKindOfBadMessageSaysWhatWasWrong) {
         EXPECT_EQ(e.cut_off, k.why);
         EXPECT_TRUE(c.devices.empty());
     }
+}
+
+TEST(ProbeProtocol, ADoorbellIsCountedAsTheClientsAndAsAMessage) {
+    ProbeClient c;
+    MessageEffect e =
+        apply_probe_message(c, received(message(RDMADIAG_MSG_DOORBELL)), ProbeLimits{});
+    EXPECT_TRUE(e.doorbell);
+    EXPECT_FALSE(e.bad);
+    EXPECT_EQ(c.doorbells, 1u);
+    EXPECT_EQ(c.messages, 1u);  // a client ringing on and on is cut off like any chatty one
 }
 
 TEST(ProbeProtocol, BadMessagesAreToleratedUpToTheBound) {

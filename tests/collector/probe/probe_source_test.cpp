@@ -150,6 +150,86 @@ TEST_F(ProbeSourceTest, NormalProducerTellsTheStoryAttributedBySoPeercred) {
     EXPECT_EQ(s.stats().invalid_records, 0u);
 }
 
+// Between its slow drains the collector sleeps: ordinary reports wait in the ring for the next
+// poll, while a failed completion, or a ring more than half full, rings the doorbell. That makes
+// the source's descriptor readable, and reading it drains at once, with no poll.
+TEST_F(ProbeSourceTest, FailuresAndHalfFullRingsRingTheDoorbellOrdinaryReportsWaitForThePoll) {
+    using test::readable_now;
+    ProbeSource& s = start();
+    const int fd = s.event_fds().at(0);
+    const TimePoint now = SystemClock().now();
+    Producer p({"doorbell", s.socket_path()});
+    p.read_until("ordinary");
+    // Its connection, its ring and its device name are waiting: read, and nothing is drained.
+    while (readable_now(fd)) s.on_readable(fd, now, sink);
+    EXPECT_EQ(s.clients(), 1u);
+    EXPECT_EQ(s.stats().rings, 1u);
+    EXPECT_TRUE(events().empty());
+    s.poll(now, sink);  // the slow drain: the registration, the FASTREG and its completion
+    ASSERT_EQ(events().size(), 3u) << errors();
+
+    p.next();
+    p.read_until("quiet");
+    EXPECT_FALSE(readable_now(fd));  // a LOCAL_INV and its successful completion: no doorbell
+    EXPECT_EQ(events().size(), 3u);
+
+    p.next();
+    p.read_until("urgent");
+    ASSERT_TRUE(readable_now(fd));  // the flushed completion rang
+    s.on_readable(fd, now, sink);
+    auto evs = events();
+    ASSERT_EQ(evs.size(), 6u) << errors();
+    EXPECT_EQ(evs[3].op, MrOp::local_inv);
+    EXPECT_TRUE(evs[3].posted);
+    EXPECT_EQ(evs[5].op, MrOp::local_inv);
+    EXPECT_EQ(evs[5].status, WcStatus::wr_flush_err);
+    EXPECT_EQ(s.stats().doorbells, 1u);
+    EXPECT_FALSE(readable_now(fd));
+
+    p.next();
+    p.read_until("burst");
+    ASSERT_TRUE(readable_now(fd));  // 3000 posts: the ring passed half full and rang once
+    s.on_readable(fd, now, sink);
+    EXPECT_EQ(events().size(), 3006u);
+    EXPECT_EQ(s.stats().doorbells, 2u);
+
+    p.release();
+    ASSERT_TRUE(pump(s, sink, [&] { return p.exited() && s.clients() == 0; }));
+    EXPECT_TRUE(WIFEXITED(p.status()) && WEXITSTATUS(p.status()) == 0);  // nothing dropped
+    EXPECT_EQ(events().back().op, MrOp::dereg);
+    EXPECT_EQ(s.stats().cut_off, 0u);
+}
+
+// What a client's doorbells can cost the collector is bounded: past its doorbells for the second
+// its rings are not armed again, and its records wait for the poll.
+TEST_F(ProbeSourceTest, DoorbellsBeyondTheBoundAreNotArmedAgain) {
+    ProbeLimits limits;
+    limits.max_doorbells = 1;
+    ProbeSource& s = start(limits);
+    const int fd = s.event_fds().at(0);
+    const TimePoint now = SystemClock().now();
+    Producer p({"doorbell", s.socket_path()});
+    p.read_until("ordinary");
+    while (test::readable_now(fd)) s.on_readable(fd, now, sink);
+    s.poll(now, sink);
+    p.next();
+    p.read_until("quiet");
+    p.next();
+    p.read_until("urgent");
+    ASSERT_TRUE(test::readable_now(fd));
+    s.on_readable(fd, now, sink);  // drained, but its one doorbell is spent: not armed again
+    EXPECT_EQ(events().size(), 6u);
+    p.next();
+    p.read_until("burst");
+    EXPECT_FALSE(test::readable_now(fd));  // half full, yet no doorbell: the poll drains it
+    EXPECT_EQ(events().size(), 6u);
+    s.poll(now, sink);
+    EXPECT_EQ(events().size(), 3006u);
+    EXPECT_EQ(s.stats().doorbells, 1u);
+    EXPECT_EQ(s.stats().cut_off, 0u);
+    p.release();
+}
+
 TEST_F(ProbeSourceTest, ClientClaimingAnotherPidIsAttributedToItsOwn) {
     ProbeSource& s = start();
     // It claims to be this test process: a live pid with a different name.

@@ -64,6 +64,10 @@ public:
         }
         return all;
     }
+    // Lets a producer that waits for a line go on, keeping its stdin open for the next one.
+    void next() {
+        if (write(to_child_, "go\n", 3) != 3) ADD_FAILURE() << "cannot step the producer";
+    }
     void release() {
         if (write(to_child_, "go\n", 3) != 3) ADD_FAILURE() << "cannot release the producer";
         close(to_child_);
@@ -104,6 +108,13 @@ inline bool pump(probe::ProbeSource& src, sources::ObservationSink& sink,
         if (done()) return true;
     }
     return false;
+}
+
+// Whether the source's descriptor is readable at this moment. A message a producer sent before
+// it printed a line is in the socket's queue once that line is read: no waiting needed.
+inline bool readable_now(int fd) {
+    pollfd p{fd, POLLIN, 0};
+    return ::poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
 }
 
 inline std::string unique_socket_dir() {

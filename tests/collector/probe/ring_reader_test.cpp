@@ -33,6 +33,19 @@ TEST(RingReader, ReadsPublishedRecordsInOrderAndPublishesItsTail) {
     EXPECT_EQ(drain_keys(*r, 100), (std::vector<uint32_t>{8, 9, 10, 11}));
 }
 
+TEST(RingReader, ArmingSetsTheDoorbellFlagTheProducerClears) {
+    TestRing t(8);
+    auto r = RingReader::map(t.fd, 1 << 20);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(t.hdr->armed, 0u);  // a ring is not armed until the collector says so
+    r->arm();
+    EXPECT_EQ(t.hdr->armed, 1u);
+    t.hdr->armed = 0;  // the producer rang
+    t.push(RDMADIAG_REC_COMPLETION, 2, 5, 1);
+    EXPECT_EQ(drain_keys(*r, 100), (std::vector<uint32_t>{1}));
+    EXPECT_EQ(t.hdr->armed, 0u);  // a drain alone does not arm
+}
+
 TEST(RingReader, SkipsScribbledAndStaleSlots) {
     TestRing t(8);
     auto r = RingReader::map(t.fd, 1 << 20);

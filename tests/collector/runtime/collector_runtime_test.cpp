@@ -59,6 +59,54 @@ TEST(CollectorRuntime, PollsOnScheduleFeedsTheEngineAndPublishes) {
     EXPECT_GE(f.store.publications(), 3u);
 }
 
+// The loop sleeps until the earliest due poll, never on a fixed short tick, and one round runs
+// every source due at that tick.
+TEST(CollectorRuntime, SleepsUntilTheNextDuePollAndRunsEverySourceDueThenInOneRound) {
+    Fixture f;
+    auto none = [](TimePoint) { return std::vector<ObservationBody>{}; };
+    auto fast = std::make_unique<ScriptedSource>("fast", seconds(1), none);
+    auto slow = std::make_unique<ScriptedSource>("slow", seconds(15), none);
+    auto odd = std::make_unique<ScriptedSource>("odd", milliseconds(2500), none);
+    auto *fast_raw = fast.get(), *slow_raw = slow.get(), *odd_raw = odd.get();
+    std::vector<std::unique_ptr<sources::Source>> sources;
+    sources.push_back(std::move(fast));
+    sources.push_back(std::move(slow));
+    sources.push_back(std::move(odd));
+    RuntimeOptions options;
+    options.max_wait = seconds(30);  // only the polls decide when the loop wakes here
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log, options);
+    const TimePoint start = f.clock.now();
+    rt.step();
+    uint64_t rounds = 1;
+    while (f.clock.now() < start + seconds(30)) {
+        const Duration sleep = rt.time_to_next_poll();
+        EXPECT_EQ(sleep, seconds(1));  // the fast tier's next tick, whatever else is scheduled
+        f.clock.advance(sleep);
+        rt.step();
+        ++rounds;
+    }
+    EXPECT_EQ(rounds, 31u);
+    EXPECT_EQ(rt.stats().loop_iterations, rounds);
+    EXPECT_EQ(fast_raw->polls, 31);
+    EXPECT_EQ(slow_raw->polls, 3);  // 0, 15, 30
+    EXPECT_EQ(odd_raw->polls, 13);  // 0, 2.5 .. 30 s, each taken at a fast tick
+    for (TimePoint t : odd_raw->poll_times) EXPECT_EQ((t - start) % seconds(1), Duration::zero());
+}
+
+TEST(CollectorRuntime, WithOnlySlowSourcesTheLoopSleepsUntilTheirTimeOrMaxWait) {
+    Fixture f;
+    auto none = [](TimePoint) { return std::vector<ObservationBody>{}; };
+    std::vector<std::unique_ptr<sources::Source>> sources;
+    sources.push_back(std::make_unique<ScriptedSource>("slow", seconds(15), none));
+    RuntimeOptions options;
+    options.max_wait = seconds(60);
+    CollectorRuntime rt(std::move(sources), *f.engine, f.store, f.clock, f.log, options);
+    rt.step();
+    EXPECT_EQ(rt.time_to_next_poll(), seconds(15));
+    f.clock.advance(seconds(4));
+    EXPECT_EQ(rt.time_to_next_poll(), seconds(11));
+}
+
 TEST(CollectorRuntime, AnUnavailableSourceIsDownWithItsReasonAndNeverPolled) {
     Fixture f;
     auto src = std::make_unique<ScriptedSource>(

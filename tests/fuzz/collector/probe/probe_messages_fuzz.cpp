@@ -35,6 +35,7 @@ probe::ProbeLimits limits() {
     l.max_invalid_records = 16;
     l.max_bad_messages = 4;
     l.max_messages = 32;
+    l.max_doorbells = 4;
     return l;
 }
 
@@ -159,6 +160,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(after.disconnected + after.cut_off == before.disconnected + before.cut_off + 1);
     FUZZ_CHECK(after.bad_messages - before.bad_messages <= sent);
     FUZZ_CHECK(after.rings - before.rings <= descriptors);
+    FUZZ_CHECK(after.doorbells - before.doorbells <= sent);
     size_t records = 0;
     for (const auto& obs : sink.observations) {
         FUZZ_CHECK(obs.source == "probe");
