@@ -4,6 +4,7 @@
 #include <cerrno>
 
 #include "collector/model/counter.hpp"
+#include "collector/sources/sysfs/legacy_counters.hpp"
 #include "collector/sources/sysfs/sysfs_parsers.hpp"
 
 namespace rdmadiag::sysfs {
@@ -190,7 +191,9 @@ public:
     void pkey_table(const PortRef& port) {
         const std::string prefix = port.to_string() + " pkeys";
         Folder dir(port_dir(port.device, port.port) + "/pkeys", prefix + "/");
-        auto names = listing(dir.dir(), prefix, false);
+        // The kernel makes pkeys/ only for a port that has a P_Key table (pkey_tbl_len > 0):
+        // iWARP ports have none. Its absence is the port's nature, not a failed read.
+        auto names = listing(dir.dir(), prefix, true);
         if (!names) return;
         auto indexes = numbered_entries(*names);
         // P_Key indexes are 16 bits wide; an entry beyond that is not part of any table.
@@ -219,22 +222,59 @@ public:
         emit(std::move(s));
     }
 
-    void counters(const PortRef& port, const char* folder, CounterKind kind) {
-        const std::string prefix = port.to_string() + " " + folder;
-        Folder dir(port_dir(port.device, port.port) + "/" + folder, prefix + "/");
-        // Ports without a PMA (RoCE on rxe, iWARP) have no counters/ at all: nothing to report.
-        auto names = listing(dir.dir(), prefix, true);
-        if (!names) return;
-        std::sort(names->begin(), names->end());
-        for (auto& name : *names) {
-            if (kind == CounterKind::hw && name == kHwLifespan) continue;
-            auto v = value(dir, name, sysfs::parse_counter);
+    // A port's counters whose tier is due: counters/ (the PMA), counters_ext/ (mlx4's 64-bit
+    // forms, read instead of the counters/ files they extend) and hw_counters/ (the driver's).
+    void port_counters(const PortRef& port, sources::CounterTiers due) {
+        // counters_ext/ holds data and packet counters, all of the slow tier.
+        std::optional<std::vector<std::string>> legacy;
+        std::vector<std::string_view> superseded;
+        if (due.slow) legacy = counter_files(port, kLegacyCountersFolder);
+        if (legacy) {
+            for (const auto& file : *legacy) superseded.push_back(legacy_counter_name(file));
+        }
+        if (auto files = counter_files(port, "counters")) {
+            counters(port, "counters", *files, CounterKind::pma, due, superseded);
+        }
+        if (legacy) counters(port, kLegacyCountersFolder, *legacy, CounterKind::pma, due, {});
+        if (due.slow || sources::kind_has_fast_counters(CounterKind::hw)) {
+            if (auto files = counter_files(port, "hw_counters")) {
+                counters(port, "hw_counters", *files, CounterKind::hw, due, {});
+            }
+        }
+    }
+
+    // The sorted file names of one counter folder. A port without it has none of those
+    // counters, and that is no error: no PMA (rxe, iWARP) means no counters/, a driver without
+    // statistics no hw_counters/, and only mlx4 has counters_ext/.
+    std::optional<std::vector<std::string>> counter_files(const PortRef& port,
+                                                          std::string_view folder) {
+        const std::string path = port_dir(port.device, port.port) + "/" + std::string(folder);
+        auto names = listing(path, port.to_string() + " " + std::string(folder), true);
+        if (names) std::sort(names->begin(), names->end());
+        return names;
+    }
+
+    // Reads the files of `folder` whose counter is due and not `superseded`.
+    void counters(const PortRef& port, std::string_view folder,
+                  const std::vector<std::string>& files, CounterKind kind,
+                  sources::CounterTiers due, const std::vector<std::string_view>& superseded) {
+        const std::string prefix = port.to_string() + " " + std::string(folder);
+        Folder dir(port_dir(port.device, port.port) + "/" + std::string(folder), prefix + "/");
+        const bool legacy = folder == kLegacyCountersFolder;
+        for (const auto& file : files) {
+            if (kind == CounterKind::hw && file == kHwLifespan) continue;
+            const std::string_view name = legacy ? legacy_counter_name(file) : file;
+            if (!due.covers(kind, name)) continue;
+            if (std::find(superseded.begin(), superseded.end(), name) != superseded.end()) {
+                continue;
+            }
+            auto v = value(dir, file, sysfs::parse_counter);
             if (!v) continue;
             CounterSample c;
             c.port = port;
-            c.width = counter_width(kind, name);
-            c.name = std::move(name);
+            c.name = std::string(name);
             c.value = *v;
+            c.width = legacy ? kLegacyCounterWidth : counter_width(kind, name);
             c.kind = kind;
             emit(std::move(c));
         }
@@ -287,8 +327,12 @@ sources::Availability SysfsSource::availability() const {
     return sources::Availability{true, ""};
 }
 
+Duration SysfsSource::slow_counter_interval() const {
+    return std::max(settings_.counter_interval, settings_.slow_counter_interval);
+}
+
 Duration SysfsSource::poll_interval() const {
-    return std::min(settings_.counter_interval, settings_.pkey_interval);
+    return std::min({settings_.counter_interval, slow_counter_interval(), settings_.pkey_interval});
 }
 
 void SysfsSource::poll(TimePoint now, sources::ObservationSink& sink) {
@@ -304,13 +348,14 @@ void SysfsSource::poll(TimePoint now, sources::ObservationSink& sink) {
         return true;
     };
     Parts parts;
-    parts.counters = due(next_counters_, settings_.counter_interval);
+    parts.counters.fast = due(next_counters_, settings_.counter_interval);
+    parts.counters.slow = due(next_slow_counters_, slow_counter_interval());
     parts.tables = due(next_tables_, settings_.pkey_interval);
-    if (parts.counters || parts.tables) sample(now, sink, parts);
+    if (parts.counters.any() || parts.tables) sample(now, sink, parts);
 }
 
 void SysfsSource::sample_all(TimePoint now, sources::ObservationSink& sink) {
-    sample(now, sink, Parts{true, true});
+    sample(now, sink, Parts{sources::CounterTiers::all(), true});
 }
 
 void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts parts) {
@@ -350,10 +395,7 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
             if (parts.tables || !gids_.contains(port)) pass.read_gids(port);
             pass.port_state(port);
             if (parts.tables) pass.pkey_table(port);
-            if (parts.counters) {
-                pass.counters(port, "counters", CounterKind::pma);
-                pass.counters(port, "hw_counters", CounterKind::hw);
-            }
+            if (parts.counters.any()) pass.port_counters(port, parts.counters);
         }
     }
 }
@@ -388,6 +430,7 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader) {
     if (settings.counter_interval <= Duration::zero() ||
+        settings.slow_counter_interval <= Duration::zero() ||
         settings.pkey_interval <= Duration::zero()) {
         return make_error("sysfs source: counter and P_Key intervals must be positive", EINVAL);
     }

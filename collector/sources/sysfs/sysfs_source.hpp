@@ -1,10 +1,13 @@
 #pragma once
 // The sysfs source: reads <root>/class/infiniband/<device>/... and turns it into observations.
 //
-// Two cadences: port state and counters every counter_interval; device identity, GIDs and the
-// whole P_Key table every pkey_interval (a 128-entry table costs 128 driver queries, so it is read
-// less often), plus on refresh(port) after an event. A value file that cannot be read or parsed
-// costs only that value: it is left out (never 0) and reported as a SampleError.
+// Three cadences: port state and the fast counter tier every counter_interval; the slow tier
+// (data, packet and hw counters: collector/sources/counter_tiers.hpp) every
+// slow_counter_interval; device identity, GIDs and the whole P_Key table every pkey_interval (a
+// 128-entry table costs 128 driver queries, so it is read less often), plus on refresh(port)
+// after an event. A value file that cannot be read or parsed costs only that value: it is left
+// out (never 0) and reported as a SampleError. A file the kernel does not create for that device
+// (pkeys/ of an iWARP port, counters/ without a PMA, ...) is absent, and no error.
 
 #include <map>
 #include <memory>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "collector/common/result.hpp"
+#include "collector/sources/counter_tiers.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 #include "collector/sources/sysfs/sysfs_reader.hpp"
@@ -29,7 +33,7 @@ public:
     std::string_view name() const override { return kSysfsSourceName; }
     sources::Availability availability() const override;
 
-    // The shorter of the two cadences; poll() works out which parts are due.
+    // The shortest of the cadences; poll() works out which parts are due.
     Duration poll_interval() const override;
     void poll(TimePoint now, sources::ObservationSink& sink) override;
     void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
@@ -43,19 +47,22 @@ public:
 
 private:
     struct Parts {
-        bool counters = false;  // port state + counters/ + hw_counters/
-        bool tables = false;    // device identity, GIDs, P_Key tables
+        sources::CounterTiers counters;  // counters/, counters_ext/, hw_counters/ by tier
+        bool tables = false;             // device identity, GIDs, P_Key tables
     };
     class Pass;
 
     void sample(TimePoint now, sources::ObservationSink& sink, Parts parts);
     // Selected device names, sorted; an error saying why when the source is down.
     Result<std::vector<std::string>> list_devices() const;
+    // Never shorter than counter_interval: the slow tier is not read more often than the fast.
+    Duration slow_counter_interval() const;
 
     sources::SourceSettings settings_;
     std::unique_ptr<sysfs::SysfsReader> reader_;
     std::string class_dir_;
     std::optional<TimePoint> next_counters_;
+    std::optional<TimePoint> next_slow_counters_;
     std::optional<TimePoint> next_tables_;
 
     // What the slow cadence learnt, carried by the fast one: GIDs and the port GUID per port,
