@@ -115,7 +115,14 @@ public:
         Folder dir(device_dir(dev), dev + " ");
         DeviceInfo info;
         info.device = dev;
-        if (auto t = value(dir, "node_type", sysfs::parse_node_type)) info.node_type = t->name;
+        if (auto t = value(dir, "node_type", sysfs::parse_node_type)) {
+            info.node_type = t->name;
+            if (has_ib_management(*t)) {
+                src_.without_pma_.erase(dev);
+            } else {
+                src_.without_pma_.insert(dev);
+            }
+        }
         info.node_guid = value(dir, "node_guid", sysfs::parse_guid);
         info.sys_image_guid = value(dir, "sys_image_guid", sysfs::parse_guid);
         info.node_desc = value(dir, "node_desc", sysfs::parse_node_desc);
@@ -138,6 +145,10 @@ public:
         info.transport = transport_of(info.node_type, link);
         emit(std::move(info));
     }
+
+    // CAs, switches and routers have InfiniBand management, so a PMA; iWARP RNICs and usNICs
+    // never do. Unknown types are taken to have one, so their failures stay errors.
+    static bool has_ib_management(const sysfs::NodeType& t) { return t.code <= 3; }
 
     static Result<std::optional<std::string>> parse_firmware(std::string_view text) {
         if (text.empty() || text == "\n") return std::optional<std::string>{};
@@ -233,7 +244,10 @@ public:
             for (const auto& file : *legacy) superseded.push_back(legacy_counter_name(file));
         }
         if (auto files = counter_files(port, "counters")) {
-            counters(port, "counters", *files, CounterKind::pma, due, superseded);
+            // Kernels that made counters/ for every port print "N/A (no PMA)" in each file of a
+            // device that has no PMA at all (iWARP): nothing to read there, and no error.
+            const bool no_pma = src_.without_pma_.contains(port.device);
+            counters(port, "counters", *files, CounterKind::pma, due, superseded, no_pma);
         }
         if (legacy) counters(port, kLegacyCountersFolder, *legacy, CounterKind::pma, due, {});
         if (due.slow || sources::kind_has_fast_counters(CounterKind::hw)) {
@@ -254,10 +268,16 @@ public:
         return names;
     }
 
-    // Reads the files of `folder` whose counter is due and not `superseded`.
+    // Reads the files of `folder` whose counter is due and not `superseded`; with `no_pma`, a
+    // file that says "N/A (no PMA)" is absent rather than an error.
     void counters(const PortRef& port, std::string_view folder,
                   const std::vector<std::string>& files, CounterKind kind,
-                  sources::CounterTiers due, const std::vector<std::string_view>& superseded) {
+                  sources::CounterTiers due, const std::vector<std::string_view>& superseded,
+                  bool no_pma = false) {
+        auto parse = [no_pma](std::string_view text) -> Result<std::optional<uint64_t>> {
+            if (no_pma && sysfs::is_no_pma(text)) return std::optional<uint64_t>{};
+            return std::optional<uint64_t>(RDMADIAG_TRY(sysfs::parse_counter(text)));
+        };
         const std::string prefix = port.to_string() + " " + std::string(folder);
         Folder dir(port_dir(port.device, port.port) + "/" + std::string(folder), prefix + "/");
         const bool legacy = folder == kLegacyCountersFolder;
@@ -268,12 +288,12 @@ public:
             if (std::find(superseded.begin(), superseded.end(), name) != superseded.end()) {
                 continue;
             }
-            auto v = value(dir, file, sysfs::parse_counter);
-            if (!v) continue;
+            auto v = value(dir, file, parse);
+            if (!v || !*v) continue;
             CounterSample c;
             c.port = port;
             c.name = std::string(name);
-            c.value = *v;
+            c.value = **v;
             c.width = legacy ? kLegacyCounterWidth : counter_width(kind, name);
             c.kind = kind;
             emit(std::move(c));
@@ -366,6 +386,7 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         pass.emit(DeviceList{});
         gids_.clear();
         described_.clear();
+        without_pma_.clear();
         return;
     }
     pass.emit(SourceStatus{true, ""});
@@ -374,6 +395,9 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
     // Forget what belongs to devices that went away, so a device that comes back is described
     // afresh.
     std::erase_if(described_, [&](const std::string& d) {
+        return !std::binary_search(devices->begin(), devices->end(), d);
+    });
+    std::erase_if(without_pma_, [&](const std::string& d) {
         return !std::binary_search(devices->begin(), devices->end(), d);
     });
     std::erase_if(gids_, [&](const auto& kv) {

@@ -73,6 +73,8 @@ private:
     };
     std::map<PortRef, PortGids> gids_;
     std::set<std::string> described_;
+    // Devices that by their node type have no PMA (iWARP, usNIC).
+    std::set<std::string> without_pma_;
 };
 
 // The factory the source registry calls: reads settings.sysfs_root through the real file system.

@@ -83,6 +83,54 @@ TEST(SysfsAbsentFiles, PollsAndRefreshesOfTheIwarpPortStayQuiet) {
     EXPECT_EQ(only<PortStateSample>(refreshed.observations).port, (PortRef{"i40iw0", 1}));
 }
 
+// Kernels that made counters/ for every port (4.x) give a device without a PMA the 17
+// PortCounters files, each reading "N/A (no PMA)".
+void write_no_pma_counters(const std::string& port_dir) {
+    for (const char* f :
+         {"symbol_error", "link_error_recovery", "link_downed", "port_rcv_errors",
+          "port_rcv_remote_physical_errors", "port_rcv_switch_relay_errors", "port_xmit_discards",
+          "port_xmit_constraint_errors", "port_rcv_constraint_errors",
+          "local_link_integrity_errors", "excessive_buffer_overrun_errors", "VL15_dropped",
+          "port_xmit_data", "port_rcv_data", "port_xmit_packets", "port_rcv_packets",
+          "port_xmit_wait"}) {
+        std::filesystem::create_directories(port_dir + "/counters");
+        std::ofstream(port_dir + "/counters/" + f) << "N/A (no PMA)\n";
+    }
+}
+
+TEST(SysfsAbsentFiles, AnIwarpDeviceOnAnOlderKernelSaysNoPmaAndThatIsNoError) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    tmp.add_fixture("mlx4-i40iw");
+    write_no_pma_counters(tmp.path() + "/class/infiniband/i40iw0/ports/1");
+    sources::SourceSettings s;
+    s.counter_interval = seconds(1);
+    s.slow_counter_interval = seconds(1);
+    auto src = source_at(tmp.path(), s);
+    for (int i = 0; i < 3; ++i) {
+        sources::VectorSink sink;
+        src->poll(at(seconds(i)), sink);
+        EXPECT_THAT(all<SampleError>(sink.observations), ::testing::IsEmpty()) << "poll " << i;
+        for (const auto& c : all<CounterSample>(sink.observations)) {
+            EXPECT_FALSE(c.port.device == "i40iw0" && c.kind == CounterKind::pma) << c.name;
+        }
+    }
+}
+
+TEST(SysfsAbsentFiles, NoPmaOnAnInfiniBandDeviceStaysAnError) {
+    // An HCA has a PMA; one that does not answer (a VF, a firmware problem) is worth saying.
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    tmp.add_fixture("mlx4-i40iw");
+    const std::string port = tmp.path() + "/class/infiniband/mlx4_0/ports/1";
+    std::filesystem::remove_all(port + "/counters");
+    std::filesystem::remove_all(port + "/counters_ext");
+    write_no_pma_counters(port);
+    auto errors = errors_by_subject(sample_all(*source_at(tmp.path())));
+    EXPECT_EQ(errors.size(), 17u);
+    EXPECT_EQ(errors.at("mlx4_0:1 counters/symbol_error").code, ENOTSUP);
+}
+
 TEST(SysfsAbsentFiles, RealFailuresOnTheSameTreeStayErrors) {
     auto reader = std::make_unique<FailingReader>();
     reader->fail_read = {{"/i40iw0/ports/1/hw_counters/tcpRetransSegs", EIO},
