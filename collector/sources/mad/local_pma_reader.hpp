@@ -29,8 +29,9 @@ namespace rdmadiag::mad {
 
 // The values of a port's counters/ files out of PortCounters and PortCountersExtended
 // attribute data (ext: nullopt when not read), as the kernel picks them for each file.
-Result<std::vector<sources::CounterValue>> sysfs_pma_values(
-    const PmaClassPortInfo& info, Bytes port_counters, std::optional<Bytes> port_counters_ext);
+Result<std::vector<sources::CounterValue>> sysfs_pma_values(const PmaClassPortInfo& info,
+                                                            Bytes port_counters,
+                                                            std::optional<Bytes> port_counters_ext);
 
 // Whether sysfs shows the extended counters for a PMA with this ClassPortInfo.
 bool sysfs_reads_extended(const PmaClassPortInfo& info);
@@ -38,7 +39,7 @@ bool sysfs_reads_extended(const PmaClassPortInfo& info);
 class LocalPmaReader final : public sources::PortCounterReader {
 public:
     using Opener = std::function<Result<std::unique_ptr<MadTransport>>(const std::string& device,
-                                                                      uint32_t port)>;
+                                                                       uint32_t port)>;
     struct Options {
         MadEngineOptions engine{.timeout = std::chrono::milliseconds(100), .retries = 1};
         MadEngine::SteadyClock clock = [] { return std::chrono::steady_clock::now(); };

@@ -28,7 +28,8 @@ Result<uint32_t> NetlinkHwCounterReader::device_index(const std::string& device)
     dumped_ = true;
     NlTransport* t = RDMADIAG_TRY(transport());
     auto bytes = (*t)(nl_device_dump_request(seq_++));
-    if (!bytes) return make_error("RDMA netlink device dump: " + bytes.error().message, bytes.error().code);
+    if (!bytes)
+        return make_error("RDMA netlink device dump: " + bytes.error().message, bytes.error().code);
     auto devices = parse_nl_device_dump(*bytes);
     if (!devices) {
         return make_error("RDMA netlink device dump: " + devices.error().message,
@@ -52,7 +53,8 @@ Result<std::vector<sources::CounterValue>> NetlinkHwCounterReader::read(
     auto index = device_index(port.device);
     if (!index) return fail(index.error());
     auto bytes = (*t)(nl_port_stats_request(seq_++, *index, port.port));
-    Result<NlPortStats> stats = bytes ? parse_nl_port_stats(*bytes) : Result<NlPortStats>(bytes.error());
+    Result<NlPortStats> stats =
+        bytes ? parse_nl_port_stats(*bytes) : Result<NlPortStats>(bytes.error());
     // A device that went and came back has a new index: ask for the dump again next time.
     if (!stats || stats->device_index != *index || stats->port != port.port ||
         (!stats->device.empty() && stats->device != port.device)) {

@@ -35,7 +35,7 @@ private:
     Opener open_;
     std::optional<Result<NlTransport>> transport_;  // opened once; a failure kept until retry()
     std::map<std::string, uint32_t> indexes_;
-    bool dumped_ = false;  // the device dump since the last retry()
+    bool dumped_ = false;              // the device dump since the last retry()
     std::map<PortRef, Error> failed_;  // ports the kernel gave no statistics for
     uint32_t seq_ = 1;
 };

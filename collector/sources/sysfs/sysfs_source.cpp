@@ -159,7 +159,8 @@ public:
         src_.gids_[port] = std::move(out);
     }
 
-    void port_state(const PortRef& port) {
+    // What the counter methods need to know of the port comes back.
+    sources::PortFacts port_state(const PortRef& port) {
         Folder dir(port_dir(port.device, port.port), port.to_string() + " ");
         PortStateSample s;
         s.port = port;
@@ -184,7 +185,9 @@ public:
             // the MAC address.
             if (s.link_layer == LinkLayer::infiniband) s.port_guid = it->second.port_guid;
         }
+        sources::PortFacts facts{s.state, s.link_layer, s.lid};
         emit(std::move(s));
+        return facts;
     }
 
     void pkey_table(const PortRef& port) {
@@ -219,16 +222,20 @@ public:
         emit(std::move(s));
     }
 
-    void counters(const PortRef& port, const char* folder, CounterKind kind) {
+    // Whether the folder is there. `known`: values a counter method read (the rest come from
+    // their files).
+    bool counters(const PortRef& port, const char* folder, CounterKind kind,
+                  const MethodValues* known = nullptr) {
         const std::string prefix = port.to_string() + " " + folder;
         Folder dir(port_dir(port.device, port.port) + "/" + folder, prefix + "/");
         // Ports without a PMA (RoCE on rxe, iWARP) have no counters/ at all: nothing to report.
         auto names = listing(dir.dir(), prefix, true);
-        if (!names) return;
+        if (!names) return false;
         std::sort(names->begin(), names->end());
         for (auto& name : *names) {
             if (kind == CounterKind::hw && name == kHwLifespan) continue;
-            auto v = value(dir, name, sysfs::parse_counter);
+            std::optional<uint64_t> v = known ? known->find(name) : std::nullopt;
+            if (!v) v = value(dir, name, sysfs::parse_counter);
             if (!v) continue;
             CounterSample c;
             c.port = port;
@@ -238,6 +245,7 @@ public:
             c.kind = kind;
             emit(std::move(c));
         }
+        return true;
     }
 
     std::string device_dir(const std::string& dev) const { return src_.class_dir_ + "/" + dev; }
@@ -252,9 +260,10 @@ private:
 };
 
 SysfsSource::SysfsSource(sources::SourceSettings settings,
-                         std::unique_ptr<sysfs::SysfsReader> reader)
+                         std::unique_ptr<sysfs::SysfsReader> reader, CounterReaders counter_readers)
     : settings_(std::move(settings)),
       reader_(std::move(reader)),
+      methods_(std::move(counter_readers)),
       class_dir_(settings_.sysfs_root + "/class/infiniband") {}
 
 Result<std::vector<std::string>> SysfsSource::list_devices() const {
@@ -323,7 +332,6 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         described_.clear();
         return;
     }
-    pass.emit(SourceStatus{true, ""});
     pass.emit(DeviceList{*devices});
 
     // Forget what belongs to devices that went away, so a device that comes back is described
@@ -335,6 +343,7 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         return !std::binary_search(devices->begin(), devices->end(), kv.first.device);
     });
 
+    methods_.begin_pass(parts.tables);
     for (const auto& dev : *devices) {
         auto ports = pass.ports_of(dev);
         const bool new_device = !described_.contains(dev);
@@ -348,14 +357,22 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         for (uint32_t p : *ports) {
             PortRef port{dev, p};
             if (parts.tables || !gids_.contains(port)) pass.read_gids(port);
-            pass.port_state(port);
+            const auto facts = pass.port_state(port);
             if (parts.tables) pass.pkey_table(port);
             if (parts.counters) {
-                pass.counters(port, "counters", CounterKind::pma);
-                pass.counters(port, "hw_counters", CounterKind::hw);
+                // Each folder by its counter method where one answers, from the files otherwise.
+                methods_.done(CounterKind::pma,
+                              pass.counters(port, "counters", CounterKind::pma,
+                                            methods_.read(CounterKind::pma, port, facts)));
+                methods_.done(CounterKind::hw,
+                              pass.counters(port, "hw_counters", CounterKind::hw,
+                                            methods_.read(CounterKind::hw, port, facts)));
             }
         }
     }
+    methods_.end_pass();
+    // Last, so that it says how this pass read the counters.
+    pass.emit(SourceStatus{true, methods_.status()});
 }
 
 void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {
@@ -387,13 +404,27 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader) {
+    return make_sysfs_source(settings, std::move(reader), CounterReaders{});
+}
+
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings,
+                                                           CounterReaders counter_readers) {
+    return make_sysfs_source(settings, std::make_unique<sysfs::PosixSysfsReader>(),
+                             std::move(counter_readers));
+}
+
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(
+    const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader,
+    CounterReaders counter_readers) {
+    // A bad sysfs.counters is refused here too, whoever builds the source.
+    if (auto wanted = counter_methods_wanted(settings); !wanted) return wanted.error();
     if (settings.counter_interval <= Duration::zero() ||
         settings.pkey_interval <= Duration::zero()) {
         return make_error("sysfs source: counter and P_Key intervals must be positive", EINVAL);
     }
     if (settings.sysfs_root.empty()) return make_error("sysfs source: empty sysfs root", EINVAL);
     return std::unique_ptr<sources::Source>(
-        std::make_unique<SysfsSource>(settings, std::move(reader)));
+        std::make_unique<SysfsSource>(settings, std::move(reader), std::move(counter_readers)));
 }
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(

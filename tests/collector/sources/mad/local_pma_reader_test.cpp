@@ -59,7 +59,6 @@ struct Bed {
     unsigned opens = 0;
     bool open_fails = false;
     bool lose = false;
-    std::vector<uint16_t> dlids;
     LocalPmaReader reader{
         [this](const std::string&, uint32_t) -> Result<std::unique_ptr<MadTransport>> {
             ++opens;
@@ -72,11 +71,10 @@ struct Bed {
             transport = t.get();
             return std::unique_ptr<MadTransport>(std::move(t));
         },
-        LocalPmaReader::Options{.engine = {.timeout = std::chrono::milliseconds(100), .retries = 1},
-                                .clock = [this] {
-                                    return transport ? transport->now
-                                                     : std::chrono::steady_clock::time_point{};
-                                }}};
+        LocalPmaReader::Options{
+            .engine = {.timeout = std::chrono::milliseconds(100), .retries = 1}, .clock = [this] {
+                return transport ? transport->now : std::chrono::steady_clock::time_point{};
+            }}};
 };
 
 TEST(LocalPmaReader, ExtendedPmaGivesEveryFileItsValue) {
@@ -88,6 +86,7 @@ TEST(LocalPmaReader, ExtendedPmaGivesEveryFileItsValue) {
     EXPECT_EQ(bed.pma.asked, 3u) << "ClassPortInfo once, PortCounters, PortCountersExtended";
     EXPECT_EQ(bed.pma.port_select, 1);
     for (const auto& sent : bed.transport->sent) EXPECT_EQ(sent[1], 0x04) << "PMA class";
+    for (const auto& to : bed.transport->sent_to) EXPECT_EQ(to.dlid, 0x1a) << "its own LID";
     // Every later read is the two counter MADs.
     bed.pma.values["port_rcv_constraint_errors"] = 0;
     auto again = bed.reader.read({"mlx5_0", 1}, kActive);

@@ -52,9 +52,9 @@ struct PmaPort {
             put16(d, 14, sat<uint16_t>("port_xmit_discards"));
             d[16] = sat<uint8_t>("port_xmit_constraint_errors");
             d[17] = sat<uint8_t>("port_rcv_constraint_errors");
-            d[19] = static_cast<uint8_t>(std::min<uint64_t>(v("local_link_integrity_errors"), 15)
-                                             << 4 |
-                                         std::min<uint64_t>(v("excessive_buffer_overrun_errors"), 15));
+            d[19] =
+                static_cast<uint8_t>(std::min<uint64_t>(v("local_link_integrity_errors"), 15) << 4 |
+                                     std::min<uint64_t>(v("excessive_buffer_overrun_errors"), 15));
             put16(d, 22, sat<uint16_t>("VL15_dropped"));
             put32(d, 24, sat<uint32_t>("port_xmit_data"));
             put32(d, 28, sat<uint32_t>("port_rcv_data"));

@@ -25,8 +25,9 @@ struct Bed {
     }};
 
     Bed() {
-        kernel.devices["mlx5_0"] = {3, {{1, {{"out_of_buffer", 7}, {"rx_write_requests", 1u << 20}}},
-                                         {2, {{"out_of_buffer", 9}}}}};
+        kernel.devices["mlx5_0"] = {3,
+                                    {{1, {{"out_of_buffer", 7}, {"rx_write_requests", 1u << 20}}},
+                                     {2, {{"out_of_buffer", 9}}}}};
         kernel.devices["rxe0"] = {5, {{1, {{"sent_pkts", 11}}}}};
     }
 };
@@ -35,7 +36,8 @@ TEST(NetlinkHwCounterReader, OneMessagePerPortAndOneDump) {
     Bed bed;
     auto a = bed.reader.read({"mlx5_0", 1}, {});
     ASSERT_TRUE(a.ok()) << a.error().message;
-    EXPECT_EQ(*a, (std::vector<CounterValue>{{"out_of_buffer", 7}, {"rx_write_requests", 1u << 20}}));
+    EXPECT_EQ(*a,
+              (std::vector<CounterValue>{{"out_of_buffer", 7}, {"rx_write_requests", 1u << 20}}));
     auto b = bed.reader.read({"mlx5_0", 2}, {});
     auto c = bed.reader.read({"rxe0", 1}, {});
     ASSERT_TRUE(b.ok() && c.ok());

@@ -16,11 +16,14 @@ namespace {
 using test::NlBuilder;
 
 // rxe's counters in the driver's order, as hw_counters/ names them.
-const std::vector<std::string> kRxeNames{
-    "sent_pkts",         "rcvd_pkts",          "duplicate_request",      "out_of_seq_request",
-    "rcvd_rnr_err",      "send_rnr_err",       "rcvd_seq_err",           "ack_deferred",
-    "retry_exceeded_err", "retry_rnr_exceeded_err", "completer_retry_err", "send_err",
-    "link_downed",       "rdma_sends",         "rdma_recvs"};
+const std::vector<std::string> kRxeNames{"sent_pkts",           "rcvd_pkts",
+                                         "duplicate_request",   "out_of_seq_request",
+                                         "rcvd_rnr_err",        "send_rnr_err",
+                                         "rcvd_seq_err",        "ack_deferred",
+                                         "retry_exceeded_err",  "retry_rnr_exceeded_err",
+                                         "completer_retry_err", "send_err",
+                                         "link_downed",         "rdma_sends",
+                                         "rdma_recvs"};
 
 std::vector<uint8_t> stats_reply(uint32_t index, const std::string& dev, uint32_t port,
                                  const std::vector<NlCounter>& counters) {
@@ -55,9 +58,10 @@ TEST(RdmaNlStats, CapturedDeviceDumpNamesTheIndex) {
 }
 
 TEST(RdmaNlStats, ValuesOfEveryWidth) {
-    const std::vector<NlCounter> counters{
-        {"rx_write_requests", 0}, {"out_of_buffer", 1}, {"np_cnp_sent", 0xffffffffu + 2ull},
-        {"rx_atomic_requests", ~0ull}};
+    const std::vector<NlCounter> counters{{"rx_write_requests", 0},
+                                          {"out_of_buffer", 1},
+                                          {"np_cnp_sent", 0xffffffffu + 2ull},
+                                          {"rx_atomic_requests", ~0ull}};
     auto s = parse_nl_port_stats(stats_reply(7, "mlx5_0", 2, counters));
     ASSERT_TRUE(s.ok()) << s.error().message;
     EXPECT_EQ(*s, (NlPortStats{7, "mlx5_0", 2, counters}));
