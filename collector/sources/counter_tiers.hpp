@@ -52,6 +52,9 @@ struct CounterTiers {
     bool covers(CounterKind kind, std::string_view name) const {
         return covers(counter_tier(kind, name));
     }
+    // Whether any counter of `kind` can be due: false means its folder need not be listed, nor
+    // its counter method asked.
+    bool reads(CounterKind kind) const { return slow || (fast && kind_has_fast_counters(kind)); }
 };
 
 }  // namespace rdmadiag::sources

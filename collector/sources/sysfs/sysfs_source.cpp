@@ -171,7 +171,8 @@ public:
         src_.gids_[port] = std::move(out);
     }
 
-    void port_state(const PortRef& port) {
+    // What the counter methods need to know of the port comes back.
+    sources::PortFacts port_state(const PortRef& port) {
         Folder dir(port_dir(port.device, port.port), port.to_string() + " ");
         PortStateSample s;
         s.port = port;
@@ -196,7 +197,9 @@ public:
             // the MAC address.
             if (s.link_layer == LinkLayer::infiniband) s.port_guid = it->second.port_guid;
         }
+        sources::PortFacts facts{s.state, s.link_layer, s.lid};
         emit(std::move(s));
+        return facts;
     }
 
     void pkey_table(const PortRef& port) {
@@ -235,24 +238,39 @@ public:
 
     // A port's counters whose tier is due: counters/ (the PMA), counters_ext/ (mlx4's 64-bit
     // forms, read instead of the counters/ files they extend) and hw_counters/ (the driver's).
-    void port_counters(const PortRef& port, sources::CounterTiers due) {
-        // counters_ext/ holds data and packet counters, all of the slow tier.
-        std::optional<std::vector<std::string>> legacy;
-        std::vector<std::string_view> superseded;
-        if (due.slow) legacy = counter_files(port, kLegacyCountersFolder);
-        if (legacy) {
-            for (const auto& file : *legacy) superseded.push_back(legacy_counter_name(file));
+    // The tiers decide which counters are read; each folder's counter method, where one answers
+    // for the port, how (counter_methods.hpp), the files otherwise.
+    void port_counters(const PortRef& port, const sources::PortFacts& facts,
+                       sources::CounterTiers due) {
+        CounterMethods& methods = src_.methods_;
+        if (due.reads(CounterKind::pma)) {
+            // counters_ext/ holds data and packet counters, all of the slow tier.
+            std::optional<std::vector<std::string>> legacy;
+            std::vector<std::string_view> superseded;
+            if (due.slow) legacy = counter_files(port, kLegacyCountersFolder);
+            if (legacy) {
+                for (const auto& file : *legacy) superseded.push_back(legacy_counter_name(file));
+            }
+            const MethodValues* known = nullptr;
+            if (auto files = counter_files(port, "counters")) {
+                // Kernels that made counters/ for every port print "N/A (no PMA)" in each file
+                // of a device that has no PMA at all (iWARP): nothing to read there, no error,
+                // and no PMA to ask.
+                const bool no_pma = src_.without_pma_.contains(port.device);
+                if (!no_pma) known = methods.read(CounterKind::pma, port, facts);
+                counters(port, "counters", *files, CounterKind::pma, due, superseded, known,
+                         no_pma);
+            }
+            // Where the PMA answered with PortCountersExtended its 64-bit values stand for these
+            // files too; its 32-bit PortCounters fields never do.
+            if (legacy) {
+                counters(port, kLegacyCountersFolder, *legacy, CounterKind::pma, due, {}, known);
+            }
         }
-        if (auto files = counter_files(port, "counters")) {
-            // Kernels that made counters/ for every port print "N/A (no PMA)" in each file of a
-            // device that has no PMA at all (iWARP): nothing to read there, and no error.
-            const bool no_pma = src_.without_pma_.contains(port.device);
-            counters(port, "counters", *files, CounterKind::pma, due, superseded, no_pma);
-        }
-        if (legacy) counters(port, kLegacyCountersFolder, *legacy, CounterKind::pma, due, {});
-        if (due.slow || sources::kind_has_fast_counters(CounterKind::hw)) {
+        if (due.reads(CounterKind::hw)) {
             if (auto files = counter_files(port, "hw_counters")) {
-                counters(port, "hw_counters", *files, CounterKind::hw, due, {});
+                counters(port, "hw_counters", *files, CounterKind::hw, due, {},
+                         methods.read(CounterKind::hw, port, facts));
             }
         }
     }
@@ -268,12 +286,13 @@ public:
         return names;
     }
 
-    // Reads the files of `folder` whose counter is due and not `superseded`; with `no_pma`, a
-    // file that says "N/A (no PMA)" is absent rather than an error.
+    // Emits the counters of `folder` whose tier is due and that are not `superseded`: the
+    // value a counter method gave (`known`) where there is one, the file's otherwise. With
+    // `no_pma`, a file that says "N/A (no PMA)" is absent rather than an error.
     void counters(const PortRef& port, std::string_view folder,
                   const std::vector<std::string>& files, CounterKind kind,
                   sources::CounterTiers due, const std::vector<std::string_view>& superseded,
-                  bool no_pma = false) {
+                  const MethodValues* known, bool no_pma = false) {
         auto parse = [no_pma](std::string_view text) -> Result<std::optional<uint64_t>> {
             if (no_pma && sysfs::is_no_pma(text)) return std::optional<uint64_t>{};
             return std::optional<uint64_t>(RDMADIAG_TRY(sysfs::parse_counter(text)));
@@ -288,12 +307,24 @@ public:
             if (std::find(superseded.begin(), superseded.end(), name) != superseded.end()) {
                 continue;
             }
-            auto v = value(dir, file, parse);
-            if (!v || !*v) continue;
+            const sources::CounterValue* by_method = known ? known->find(name) : nullptr;
+            // A counters_ext/ file is a 64-bit counter: a narrower reading of the same quantity
+            // (PortCounters' 32-bit field, from a PMA without the extended width) is not it.
+            if (by_method && legacy && by_method->width != kLegacyCounterWidth) {
+                by_method = nullptr;
+            }
+            uint64_t v = 0;
+            if (by_method) {
+                v = by_method->value;
+            } else {
+                auto read = value(dir, file, parse);
+                if (!read || !*read) continue;
+                v = **read;
+            }
             CounterSample c;
             c.port = port;
             c.name = std::string(name);
-            c.value = **v;
+            c.value = v;
             c.width = legacy ? kLegacyCounterWidth : counter_width(kind, name);
             c.kind = kind;
             emit(std::move(c));
@@ -312,9 +343,10 @@ private:
 };
 
 SysfsSource::SysfsSource(sources::SourceSettings settings,
-                         std::unique_ptr<sysfs::SysfsReader> reader)
+                         std::unique_ptr<sysfs::SysfsReader> reader, CounterReaders counter_readers)
     : settings_(std::move(settings)),
       reader_(std::move(reader)),
+      methods_(std::move(counter_readers)),
       class_dir_(settings_.sysfs_root + "/class/infiniband") {}
 
 Result<std::vector<std::string>> SysfsSource::list_devices() const {
@@ -389,7 +421,6 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         without_pma_.clear();
         return;
     }
-    pass.emit(SourceStatus{true, ""});
     pass.emit(DeviceList{*devices});
 
     // Forget what belongs to devices that went away, so a device that comes back is described
@@ -404,6 +435,7 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         return !std::binary_search(devices->begin(), devices->end(), kv.first.device);
     });
 
+    methods_.begin_pass(parts.tables, parts.counters);
     for (const auto& dev : *devices) {
         auto ports = pass.ports_of(dev);
         const bool new_device = !described_.contains(dev);
@@ -417,11 +449,14 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         for (uint32_t p : *ports) {
             PortRef port{dev, p};
             if (parts.tables || !gids_.contains(port)) pass.read_gids(port);
-            pass.port_state(port);
+            const auto facts = pass.port_state(port);
             if (parts.tables) pass.pkey_table(port);
-            if (parts.counters.any()) pass.port_counters(port, parts.counters);
+            if (parts.counters.any()) pass.port_counters(port, facts, parts.counters);
         }
     }
+    methods_.end_pass();
+    // Last, so that it says how this pass read the counters.
+    pass.emit(SourceStatus{true, methods_.status()});
 }
 
 void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {
@@ -453,6 +488,20 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader) {
+    return make_sysfs_source(settings, std::move(reader), CounterReaders{});
+}
+
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings,
+                                                           CounterReaders counter_readers) {
+    return make_sysfs_source(settings, std::make_unique<sysfs::PosixSysfsReader>(),
+                             std::move(counter_readers));
+}
+
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(
+    const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader,
+    CounterReaders counter_readers) {
+    // A bad sysfs.counters is refused here too, whoever builds the source.
+    if (auto wanted = counter_methods_wanted(settings); !wanted) return wanted.error();
     if (settings.counter_interval <= Duration::zero() ||
         settings.slow_counter_interval <= Duration::zero() ||
         settings.pkey_interval <= Duration::zero()) {
@@ -460,7 +509,7 @@ Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     }
     if (settings.sysfs_root.empty()) return make_error("sysfs source: empty sysfs root", EINVAL);
     return std::unique_ptr<sources::Source>(
-        std::make_unique<SysfsSource>(settings, std::move(reader)));
+        std::make_unique<SysfsSource>(settings, std::move(reader), std::move(counter_readers)));
 }
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(

@@ -20,6 +20,7 @@
 #include "collector/sources/counter_tiers.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
+#include "collector/sources/sysfs/counter_methods.hpp"
 #include "collector/sources/sysfs/sysfs_reader.hpp"
 
 namespace rdmadiag::sysfs {
@@ -28,7 +29,10 @@ constexpr std::string_view kSysfsSourceName = "sysfs";
 
 class SysfsSource final : public sources::Source {
 public:
-    SysfsSource(sources::SourceSettings settings, std::unique_ptr<sysfs::SysfsReader> reader);
+    // `counter_readers`: cheaper ways to read counters/ and hw_counters/ (counter_methods.hpp);
+    // without them every counter is read from its file.
+    SysfsSource(sources::SourceSettings settings, std::unique_ptr<sysfs::SysfsReader> reader,
+                CounterReaders counter_readers = {});
 
     std::string_view name() const override { return kSysfsSourceName; }
     sources::Availability availability() const override;
@@ -37,6 +41,8 @@ public:
     Duration poll_interval() const override;
     void poll(TimePoint now, sources::ObservationSink& sink) override;
     void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
+    // With counter readers: the ports each folder was read for by each method, last counter poll.
+    std::vector<common::Figure> figures() const override { return methods_.figures(); }
 
     // Everything, now, whatever is due (one-shot commands, benchmarks). Does not move the
     // cadences.
@@ -60,6 +66,7 @@ private:
 
     sources::SourceSettings settings_;
     std::unique_ptr<sysfs::SysfsReader> reader_;
+    CounterMethods methods_;
     std::string class_dir_;
     std::optional<TimePoint> next_counters_;
     std::optional<TimePoint> next_slow_counters_;
@@ -82,5 +89,12 @@ Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::Source
 // The same over any reader (tests inject failures through it).
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader);
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(
+    const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader,
+    CounterReaders counter_readers);
+// Through the real file system, with counter readers (the registry gives RDMA netlink and the
+// local PMA when counter_methods_wanted() says so).
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings,
+                                                           CounterReaders counter_readers);
 
 }  // namespace rdmadiag::sysfs
