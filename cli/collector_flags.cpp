@@ -80,7 +80,12 @@ void add_collector_flags(CLI::App& cmd, CollectorFlags& f,
                     &sources::SourceSettings::exclude_devices,
                     "Skip these devices (glob; repeatable or comma-separated)");
     add_interval(cmd, f, "--interval.counters", &sources::SourceSettings::counter_interval,
-                 "How often counters are read (default 1s)");
+                 "How often port state and the fast counter tier (error and violation counters) "
+                 "are read (default 1s)");
+    add_interval(cmd, f, "--interval.slow-counters",
+                 &sources::SourceSettings::slow_counter_interval,
+                 "How often the slow counter tier (data, packet and hw counters) is read "
+                 "(default 15s; never more often than --interval.counters)");
     add_interval(cmd, f, "--interval.pkeys", &sources::SourceSettings::pkey_interval,
                  "How often P_Key tables are read (default 10s)");
     for (const auto& entry : registry.entries()) {

@@ -27,8 +27,8 @@ private:
 
 // Declares --path.sysfs, --path.tracefs, --path.procfs, --simulate[=SCENARIO],
 // --device.include/--device.exclude (aliases --device/--exclude-device), --interval.counters,
-// --interval.pkeys, --source.NAME/--no-source.NAME for every registered source, --source.opt
-// KEY=VALUE and --clock.start. Malformed values are parse errors.
+// --interval.slow-counters, --interval.pkeys, --source.NAME/--no-source.NAME for every registered
+// source, --source.opt KEY=VALUE and --clock.start. Malformed values are parse errors.
 void add_collector_flags(CLI::App& command, CollectorFlags& flags,
                          const sources::SourceRegistry& registry);
 

@@ -2,22 +2,48 @@
 
 #include "collector/probe/probe_source.hpp"
 #include "collector/sim/simulated_fabric.hpp"
+#include "collector/sources/netlink/hw_counter_reader.hpp"
 #include "collector/sources/netlink/netlink_source.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #if RDMADIAG_HAVE_VERBS_SOURCE
 #include "collector/sources/verbs/verbs_source.hpp"
 #endif
 #ifdef RDMADIAG_HAVE_MAD_SOURCE
+#include "collector/sources/mad/local_pma_reader.hpp"
 #include "collector/sources/mad/mad_source.hpp"
 #endif
 #include "collector/sources/tracefs/tracefs_source.hpp"
 
 namespace rdmadiag::builtin {
 
+namespace {
+
+// The sysfs source, reading hw_counters/ through RDMA netlink and counters/ through the local
+// PMA where its root is the kernel's sysfs (sysfs.counters=auto).
+Result<std::unique_ptr<sources::Source>> make_sysfs(const sources::SourceSettings& s) {
+    auto wanted = sysfs::counter_methods_wanted(s);
+    if (!wanted) return wanted.error();
+    sysfs::CounterReaders readers;
+    if (*wanted) {
+        readers.hw = std::make_unique<netlink::NetlinkHwCounterReader>();
+#ifdef RDMADIAG_HAVE_MAD_SOURCE
+        readers.pma = std::make_unique<mad::LocalPmaReader>(
+            [](const std::string& device,
+               uint32_t port) -> Result<std::unique_ptr<mad::MadTransport>> {
+                auto t = RDMADIAG_TRY(
+                    mad::UmadTransport::open_one(device, static_cast<int>(port), mad::Agent::pma));
+                return std::unique_ptr<mad::MadTransport>(std::move(t));
+            });
+#endif
+    }
+    return sysfs::make_sysfs_source(s, std::move(readers));
+}
+
+}  // namespace
+
 void register_builtin_sources(sources::SourceRegistry& registry) {
     registry.add({"sysfs", "Devices, ports, P_Key tables and counters from /sys/class/infiniband",
-                  true,
-                  [](const sources::SourceSettings& s) { return sysfs::make_sysfs_source(s); }});
+                  true, make_sysfs});
 #if RDMADIAG_HAVE_VERBS_SOURCE
     registry.add({"verbs", "Async events of every verbs device (PKEY_CHANGE, PORT_ERR, ...)", true,
                   [](const sources::SourceSettings& s) { return verbs::make_verbs_source(s); }});

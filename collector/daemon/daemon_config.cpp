@@ -186,6 +186,9 @@ Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& confi
                 v, key, [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
                     if (k == "counters")
                         config.collector.sources.counter_interval = RDMADIAG_TRY(as_duration(n, k));
+                    else if (k == "slow-counters")
+                        config.collector.sources.slow_counter_interval =
+                            RDMADIAG_TRY(as_duration(n, k));
                     else if (k == "pkeys")
                         config.collector.sources.pkey_interval = RDMADIAG_TRY(as_duration(n, k));
                     else

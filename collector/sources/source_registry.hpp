@@ -20,7 +20,10 @@ struct SourceSettings {
     std::string procfs_root = "/proc";
     std::vector<std::string> include_devices;  // empty: all
     std::vector<std::string> exclude_devices;
+    // The fast counter tier and the port state; the slow tier (collector/sources/counter_tiers.hpp)
+    // every slow_counter_interval.
     Duration counter_interval = std::chrono::seconds(1);
+    Duration slow_counter_interval = std::chrono::seconds(15);
     Duration pkey_interval = std::chrono::seconds(10);
     std::string scenario;                      // simulated fabric scenario (name or path)
     std::map<std::string, std::string> extra;  // source-specific options, "mad.scope" -> "subnet"

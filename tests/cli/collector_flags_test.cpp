@@ -106,6 +106,25 @@ TEST(CollectorFlags, OldDeviceSpellingsAreAliases) {
     }
 }
 
+TEST(CollectorFlags, IntervalsForBothCounterTiersAndTheTables) {
+    CLI::App app;
+    CollectorFlags flags;
+    sources::SourceRegistry registry;
+    add_collector_flags(app, flags, registry);
+    auto defaults = flags.applied().sources;
+    EXPECT_EQ(defaults.counter_interval, std::chrono::seconds(1));
+    EXPECT_EQ(defaults.slow_counter_interval, std::chrono::seconds(15));
+    app.parse("--interval.counters 2s --interval.slow-counters 1m --interval.pkeys 30s", false);
+    const auto s = flags.applied().sources;
+    EXPECT_EQ(s.counter_interval, std::chrono::seconds(2));
+    EXPECT_EQ(s.slow_counter_interval, std::chrono::minutes(1));
+    EXPECT_EQ(s.pkey_interval, std::chrono::seconds(30));
+    CLI::App bad;
+    CollectorFlags bad_flags;
+    add_collector_flags(bad, bad_flags, registry);
+    EXPECT_THROW(bad.parse("--interval.slow-counters 0s", false), CLI::ValidationError);
+}
+
 TEST(CollectorFlags, SimulateWithoutAScenarioPlaysTheDefault) {
     CLI::App app;
     CollectorFlags flags;

@@ -112,6 +112,16 @@ Result<LocalCa> local_ca(const std::string& name) {
 }
 
 Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const std::string& ca, int port) {
+    return open_agents(ca, port, std::nullopt);
+}
+
+Result<std::unique_ptr<UmadTransport>> UmadTransport::open_one(const std::string& ca, int port,
+                                                               Agent agent) {
+    return open_agents(ca, port, agent);
+}
+
+Result<std::unique_ptr<UmadTransport>> UmadTransport::open_agents(const std::string& ca, int port,
+                                                                  std::optional<Agent> only) {
     RDMADIAG_TRY(init_once());
     RDMADIAG_TRY(local_ca_names());
     PortHolder holder;
@@ -136,6 +146,7 @@ Result<std::unique_ptr<UmadTransport>> UmadTransport::open(const std::string& ca
             err);
     }
     for (size_t i = 0; i < kAgentCount; ++i) {
+        if (only && static_cast<Agent>(i) != *only) continue;
         int id = static_cast<Agent>(i) == Agent::sa
                      ? register_sa_agent(t->fd_, kAgents[i], t->reports_)
                      : umad_register(t->fd_, kAgents[i].mgmt_class, kAgents[i].version,
@@ -162,6 +173,9 @@ UmadTransport::~UmadTransport() {
 
 Result<void> UmadTransport::send(Agent agent, Bytes mad, const MadAddress& addr,
                                  int kernel_timeout_ms) {
+    if (agents_[static_cast<size_t>(agent)] < 0) {
+        return make_error("no agent of that class registered on this umad port", EINVAL);
+    }
     size_t len = std::min<size_t>(mad.size(), 256);
     std::fill(send_buf_.begin(), send_buf_.end(), 0);
     void* umad = send_buf_.data();

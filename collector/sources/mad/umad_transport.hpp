@@ -3,6 +3,7 @@
 // their release on destruction (move-only). Also what libibumad says about the local CAs.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ class UmadTransport final : public MadTransport {
 public:
     // Opens `ca` (empty: the first) port `port` (0: the first active) and registers the agents.
     static Result<std::unique_ptr<UmadTransport>> open(const std::string& ca, int port);
+    // The same with one agent only, for a reader that sends requests of that class and takes
+    // nothing unasked (the local PMA counter reader); sending through another agent fails.
+    static Result<std::unique_ptr<UmadTransport>> open_one(const std::string& ca, int port,
+                                                           Agent agent);
     ~UmadTransport() override;
     UmadTransport(const UmadTransport&) = delete;
     UmadTransport& operator=(const UmadTransport&) = delete;
@@ -59,6 +64,8 @@ public:
 
 private:
     UmadTransport() = default;
+    static Result<std::unique_ptr<UmadTransport>> open_agents(const std::string& ca, int port,
+                                                              std::optional<Agent> only);
     int fd_ = -1;
     int agents_[kAgentCount] = {-1, -1, -1, -1};
     std::string ca_;

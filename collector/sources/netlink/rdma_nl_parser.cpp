@@ -77,9 +77,15 @@ struct Message {
     std::span<const uint8_t> payload;
 };
 
-// Walks netlink messages; NLMSG_ERROR becomes an error, NLMSG_DONE ends the walk.
+// How a reply ends: a dump with NLMSG_DONE, a request sent with NLM_F_ACK (one answer) with
+// the acknowledgement, an NLMSG_ERROR of code 0.
+enum class ReplyEnd { done, ack };
+
+// Walks netlink messages; NLMSG_ERROR becomes an error, NLMSG_DONE (or the acknowledgement, for
+// ReplyEnd::ack) ends the walk.
 Result<void> for_each_message(std::span<const uint8_t> bytes, uint16_t want,
-                              const std::function<Result<void>(const Message&)>& f) {
+                              const std::function<Result<void>(const Message&)>& f,
+                              ReplyEnd end = ReplyEnd::done) {
     size_t off = 0;
     bool done = false;
     while (off < bytes.size() && !done) {
@@ -94,6 +100,10 @@ Result<void> for_each_message(std::span<const uint8_t> bytes, uint16_t want,
             if (payload.size() < sizeof(int)) return make_error("truncated netlink error");
             int err = load<int>(payload.data());
             if (err == 0) {  // an acknowledgement
+                if (end == ReplyEnd::ack) {
+                    done = true;
+                    break;
+                }
                 off += align4(h.nlmsg_len);
                 continue;
             }
@@ -114,7 +124,10 @@ Result<void> for_each_message(std::span<const uint8_t> bytes, uint16_t want,
         }
         off += align4(h.nlmsg_len);
     }
-    if (!done) return make_error("dump ended without NLMSG_DONE");
+    if (!done) {
+        return make_error(end == ReplyEnd::done ? "dump ended without NLMSG_DONE"
+                                                : "reply ended without its acknowledgement");
+    }
     return {};
 }
 
@@ -126,13 +139,17 @@ void put_attr_u32(std::vector<uint8_t>& out, uint16_t type, uint32_t v) {
     out.insert(out.end(), q, q + 4);
 }
 
-std::vector<uint8_t> request(uint32_t seq, uint16_t op, std::optional<uint32_t> device) {
+std::vector<uint8_t> request(uint32_t seq, uint16_t op, std::optional<uint32_t> device,
+                             std::optional<uint32_t> port = std::nullopt) {
     std::vector<uint8_t> out(sizeof(nlmsghdr));
     if (device) put_attr_u32(out, RDMA_NLDEV_ATTR_DEV_INDEX, *device);
+    if (port) put_attr_u32(out, RDMA_NLDEV_ATTR_PORT_INDEX, *port);
     nlmsghdr h{};
     h.nlmsg_len = static_cast<uint32_t>(out.size());
     h.nlmsg_type = msg_type(op);
-    h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+    // One port's statistics are one answer (a "doit"), which ends with the acknowledgement asked
+    // for here; everything else is a dump.
+    h.nlmsg_flags = port ? NLM_F_REQUEST | NLM_F_ACK : NLM_F_REQUEST | NLM_F_DUMP;
     h.nlmsg_seq = seq;
     std::memcpy(out.data(), &h, sizeof h);
     return out;
@@ -233,6 +250,72 @@ Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::
             });
         }));
     return inv;
+}
+
+Result<NlPortStats> parse_nl_port_stats(std::span<const uint8_t> bytes) {
+    std::optional<NlPortStats> out;
+    RDMADIAG_TRY(for_each_message(
+        bytes, msg_type(RDMA_NLDEV_CMD_STAT_GET),
+        [&](const Message& m) -> Result<void> {
+            if (out) return make_error("more than one statistics message in the reply");
+            NlPortStats s;
+            bool have_index = false;
+            bool have_port = false;
+            bool have_table = false;
+            auto entry = [&](std::span<const uint8_t> data) -> Result<void> {
+                std::optional<std::string> name;
+                std::optional<uint64_t> value;
+                RDMADIAG_TRY(for_each_attr(data, [&](const Attr& a) -> Result<void> {
+                    if (a.type == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME) {
+                        name = RDMADIAG_TRY(attr_string(a));
+                    } else if (a.type == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE) {
+                        value = RDMADIAG_TRY(attr_u64(a));
+                    }
+                    return {};
+                }));
+                if (!name || name->empty() || !value) {
+                    return make_error("hardware counter entry without name or value");
+                }
+                s.counters.push_back(NlCounter{std::move(*name), *value});
+                return {};
+            };
+            RDMADIAG_TRY(for_each_attr(m.payload, [&](const Attr& at) -> Result<void> {
+                switch (at.type) {
+                    case RDMA_NLDEV_ATTR_DEV_INDEX:
+                        s.device_index = RDMADIAG_TRY(attr_u32(at));
+                        have_index = true;
+                        break;
+                    case RDMA_NLDEV_ATTR_DEV_NAME:
+                        s.device = RDMADIAG_TRY(attr_string(at));
+                        break;
+                    case RDMA_NLDEV_ATTR_PORT_INDEX:
+                        s.port = RDMADIAG_TRY(attr_u32(at));
+                        have_port = true;
+                        break;
+                    case RDMA_NLDEV_ATTR_STAT_HWCOUNTERS:
+                        have_table = true;
+                        return for_each_attr(at.data, [&](const Attr& e) -> Result<void> {
+                            if (e.type != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY) return {};
+                            return entry(e.data);
+                        });
+                    default:
+                        break;
+                }
+                return {};
+            }));
+            if (!have_index || !have_port || !have_table) {
+                return make_error("statistics without device index, port or counter table");
+            }
+            out = std::move(s);
+            return {};
+        },
+        ReplyEnd::ack));
+    if (!out) return make_error("reply without statistics", ENODATA);
+    return std::move(*out);
+}
+
+std::vector<uint8_t> nl_port_stats_request(uint32_t seq, uint32_t device_index, uint32_t port) {
+    return request(seq, RDMA_NLDEV_CMD_STAT_GET, device_index, port);
 }
 
 std::vector<uint8_t> nl_device_dump_request(uint32_t seq) {

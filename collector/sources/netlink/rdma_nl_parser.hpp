@@ -1,8 +1,9 @@
 #pragma once
-// Pure parsers of RDMA netlink (NETLINK_RDMA, nldev client) dump replies: the device list
-// (RDMA_NLDEV_CMD_GET) and one device's MRs (RDMA_NLDEV_CMD_RES_MR_GET). Input is the bytes of
-// every reply message up to NLMSG_DONE; every length is checked against what is left, so a
-// malformed reply is an error, never a read past the buffer.
+// Pure parsers of RDMA netlink (NETLINK_RDMA, nldev client) replies: the device list
+// (RDMA_NLDEV_CMD_GET) and one device's MRs (RDMA_NLDEV_CMD_RES_MR_GET), dumps whose bytes run
+// up to NLMSG_DONE, and one port's hardware counters (RDMA_NLDEV_CMD_STAT_GET, what `rdma
+// statistic show link DEV/PORT` asks), one answer ended by its acknowledgement. Every length is
+// checked against what is left, so a malformed reply is an error, never a read past the buffer.
 
 #include <cstdint>
 #include <span>
@@ -20,6 +21,22 @@ struct NlDevice {
     bool operator==(const NlDevice&) const = default;
 };
 
+struct NlCounter {
+    std::string name;
+    uint64_t value = 0;
+    bool operator==(const NlCounter&) const = default;
+};
+
+// One port's hardware counters as the kernel answered them: the same names and values as the
+// port's hw_counters/ files (both add what bound per-QP counters counted), in the driver's order.
+struct NlPortStats {
+    uint32_t device_index = 0;
+    std::string device;
+    uint32_t port = 0;
+    std::vector<NlCounter> counters;
+    bool operator==(const NlPortStats&) const = default;
+};
+
 // Whether the bytes hold the whole dump (an NLMSG_DONE or NLMSG_ERROR was seen).
 bool nl_dump_finished(std::span<const uint8_t> bytes);
 
@@ -29,8 +46,14 @@ Result<std::vector<NlDevice>> parse_nl_device_dump(std::span<const uint8_t> byte
 // entry came without its MR number.
 Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::string& device);
 
-// Request bytes: the device dump, and one device's MR dump.
+// The answer to nl_port_stats_request(): the statistics message, then the acknowledgement. An
+// NLMSG_ERROR (the kernel has no statistics for that port: EINVAL, EOPNOTSUPP) is an error with
+// its errno.
+Result<NlPortStats> parse_nl_port_stats(std::span<const uint8_t> bytes);
+
+// Request bytes: the device dump, one device's MR dump, one port's hardware counters.
 std::vector<uint8_t> nl_device_dump_request(uint32_t seq);
 std::vector<uint8_t> nl_mr_dump_request(uint32_t seq, uint32_t device_index);
+std::vector<uint8_t> nl_port_stats_request(uint32_t seq, uint32_t device_index, uint32_t port);
 
 }  // namespace rdmadiag::netlink

@@ -4,6 +4,7 @@
 #include <cerrno>
 
 #include "collector/model/counter.hpp"
+#include "collector/sources/sysfs/legacy_counters.hpp"
 #include "collector/sources/sysfs/sysfs_parsers.hpp"
 
 namespace rdmadiag::sysfs {
@@ -114,7 +115,14 @@ public:
         Folder dir(device_dir(dev), dev + " ");
         DeviceInfo info;
         info.device = dev;
-        if (auto t = value(dir, "node_type", sysfs::parse_node_type)) info.node_type = t->name;
+        if (auto t = value(dir, "node_type", sysfs::parse_node_type)) {
+            info.node_type = t->name;
+            if (has_ib_management(*t)) {
+                src_.without_pma_.erase(dev);
+            } else {
+                src_.without_pma_.insert(dev);
+            }
+        }
         info.node_guid = value(dir, "node_guid", sysfs::parse_guid);
         info.sys_image_guid = value(dir, "sys_image_guid", sysfs::parse_guid);
         info.node_desc = value(dir, "node_desc", sysfs::parse_node_desc);
@@ -138,6 +146,10 @@ public:
         emit(std::move(info));
     }
 
+    // CAs, switches and routers have InfiniBand management, so a PMA; iWARP RNICs and usNICs
+    // never do. Unknown types are taken to have one, so their failures stay errors.
+    static bool has_ib_management(const sysfs::NodeType& t) { return t.code <= 3; }
+
     static Result<std::optional<std::string>> parse_firmware(std::string_view text) {
         if (text.empty() || text == "\n") return std::optional<std::string>{};
         auto v = RDMADIAG_TRY(sysfs::parse_text_attribute(text));
@@ -159,7 +171,8 @@ public:
         src_.gids_[port] = std::move(out);
     }
 
-    void port_state(const PortRef& port) {
+    // What the counter methods need to know of the port comes back.
+    sources::PortFacts port_state(const PortRef& port) {
         Folder dir(port_dir(port.device, port.port), port.to_string() + " ");
         PortStateSample s;
         s.port = port;
@@ -184,13 +197,17 @@ public:
             // the MAC address.
             if (s.link_layer == LinkLayer::infiniband) s.port_guid = it->second.port_guid;
         }
+        sources::PortFacts facts{s.state, s.link_layer, s.lid};
         emit(std::move(s));
+        return facts;
     }
 
     void pkey_table(const PortRef& port) {
         const std::string prefix = port.to_string() + " pkeys";
         Folder dir(port_dir(port.device, port.port) + "/pkeys", prefix + "/");
-        auto names = listing(dir.dir(), prefix, false);
+        // The kernel makes pkeys/ only for a port that has a P_Key table (pkey_tbl_len > 0):
+        // iWARP ports have none. Its absence is the port's nature, not a failed read.
+        auto names = listing(dir.dir(), prefix, true);
         if (!names) return;
         auto indexes = numbered_entries(*names);
         // P_Key indexes are 16 bits wide; an entry beyond that is not part of any table.
@@ -219,22 +236,96 @@ public:
         emit(std::move(s));
     }
 
-    void counters(const PortRef& port, const char* folder, CounterKind kind) {
-        const std::string prefix = port.to_string() + " " + folder;
-        Folder dir(port_dir(port.device, port.port) + "/" + folder, prefix + "/");
-        // Ports without a PMA (RoCE on rxe, iWARP) have no counters/ at all: nothing to report.
-        auto names = listing(dir.dir(), prefix, true);
-        if (!names) return;
-        std::sort(names->begin(), names->end());
-        for (auto& name : *names) {
-            if (kind == CounterKind::hw && name == kHwLifespan) continue;
-            auto v = value(dir, name, sysfs::parse_counter);
-            if (!v) continue;
+    // A port's counters whose tier is due: counters/ (the PMA), counters_ext/ (mlx4's 64-bit
+    // forms, read instead of the counters/ files they extend) and hw_counters/ (the driver's).
+    // The tiers decide which counters are read; each folder's counter method, where one answers
+    // for the port, how (counter_methods.hpp), the files otherwise.
+    void port_counters(const PortRef& port, const sources::PortFacts& facts,
+                       sources::CounterTiers due) {
+        CounterMethods& methods = src_.methods_;
+        if (due.reads(CounterKind::pma)) {
+            // counters_ext/ holds data and packet counters, all of the slow tier.
+            std::optional<std::vector<std::string>> legacy;
+            std::vector<std::string_view> superseded;
+            if (due.slow) legacy = counter_files(port, kLegacyCountersFolder);
+            if (legacy) {
+                for (const auto& file : *legacy) superseded.push_back(legacy_counter_name(file));
+            }
+            const MethodValues* known = nullptr;
+            if (auto files = counter_files(port, "counters")) {
+                // Kernels that made counters/ for every port print "N/A (no PMA)" in each file
+                // of a device that has no PMA at all (iWARP): nothing to read there, no error,
+                // and no PMA to ask.
+                const bool no_pma = src_.without_pma_.contains(port.device);
+                if (!no_pma) known = methods.read(CounterKind::pma, port, facts);
+                counters(port, "counters", *files, CounterKind::pma, due, superseded, known,
+                         no_pma);
+            }
+            // Where the PMA answered with PortCountersExtended its 64-bit values stand for these
+            // files too; its 32-bit PortCounters fields never do.
+            if (legacy) {
+                counters(port, kLegacyCountersFolder, *legacy, CounterKind::pma, due, {}, known);
+            }
+        }
+        if (due.reads(CounterKind::hw)) {
+            if (auto files = counter_files(port, "hw_counters")) {
+                counters(port, "hw_counters", *files, CounterKind::hw, due, {},
+                         methods.read(CounterKind::hw, port, facts));
+            }
+        }
+    }
+
+    // The sorted file names of one counter folder. A port without it has none of those
+    // counters, and that is no error: no PMA (rxe, iWARP) means no counters/, a driver without
+    // statistics no hw_counters/, and only mlx4 has counters_ext/.
+    std::optional<std::vector<std::string>> counter_files(const PortRef& port,
+                                                          std::string_view folder) {
+        const std::string path = port_dir(port.device, port.port) + "/" + std::string(folder);
+        auto names = listing(path, port.to_string() + " " + std::string(folder), true);
+        if (names) std::sort(names->begin(), names->end());
+        return names;
+    }
+
+    // Emits the counters of `folder` whose tier is due and that are not `superseded`: the
+    // value a counter method gave (`known`) where there is one, the file's otherwise. With
+    // `no_pma`, a file that says "N/A (no PMA)" is absent rather than an error.
+    void counters(const PortRef& port, std::string_view folder,
+                  const std::vector<std::string>& files, CounterKind kind,
+                  sources::CounterTiers due, const std::vector<std::string_view>& superseded,
+                  const MethodValues* known, bool no_pma = false) {
+        auto parse = [no_pma](std::string_view text) -> Result<std::optional<uint64_t>> {
+            if (no_pma && sysfs::is_no_pma(text)) return std::optional<uint64_t>{};
+            return std::optional<uint64_t>(RDMADIAG_TRY(sysfs::parse_counter(text)));
+        };
+        const std::string prefix = port.to_string() + " " + std::string(folder);
+        Folder dir(port_dir(port.device, port.port) + "/" + std::string(folder), prefix + "/");
+        const bool legacy = folder == kLegacyCountersFolder;
+        for (const auto& file : files) {
+            if (kind == CounterKind::hw && file == kHwLifespan) continue;
+            const std::string_view name = legacy ? legacy_counter_name(file) : file;
+            if (!due.covers(kind, name)) continue;
+            if (std::find(superseded.begin(), superseded.end(), name) != superseded.end()) {
+                continue;
+            }
+            const sources::CounterValue* by_method = known ? known->find(name) : nullptr;
+            // A counters_ext/ file is a 64-bit counter: a narrower reading of the same quantity
+            // (PortCounters' 32-bit field, from a PMA without the extended width) is not it.
+            if (by_method && legacy && by_method->width != kLegacyCounterWidth) {
+                by_method = nullptr;
+            }
+            uint64_t v = 0;
+            if (by_method) {
+                v = by_method->value;
+            } else {
+                auto read = value(dir, file, parse);
+                if (!read || !*read) continue;
+                v = **read;
+            }
             CounterSample c;
             c.port = port;
-            c.width = counter_width(kind, name);
-            c.name = std::move(name);
-            c.value = *v;
+            c.name = std::string(name);
+            c.value = v;
+            c.width = legacy ? kLegacyCounterWidth : counter_width(kind, name);
             c.kind = kind;
             emit(std::move(c));
         }
@@ -252,9 +343,10 @@ private:
 };
 
 SysfsSource::SysfsSource(sources::SourceSettings settings,
-                         std::unique_ptr<sysfs::SysfsReader> reader)
+                         std::unique_ptr<sysfs::SysfsReader> reader, CounterReaders counter_readers)
     : settings_(std::move(settings)),
       reader_(std::move(reader)),
+      methods_(std::move(counter_readers)),
       class_dir_(settings_.sysfs_root + "/class/infiniband") {}
 
 Result<std::vector<std::string>> SysfsSource::list_devices() const {
@@ -287,8 +379,12 @@ sources::Availability SysfsSource::availability() const {
     return sources::Availability{true, ""};
 }
 
+Duration SysfsSource::slow_counter_interval() const {
+    return std::max(settings_.counter_interval, settings_.slow_counter_interval);
+}
+
 Duration SysfsSource::poll_interval() const {
-    return std::min(settings_.counter_interval, settings_.pkey_interval);
+    return std::min({settings_.counter_interval, slow_counter_interval(), settings_.pkey_interval});
 }
 
 void SysfsSource::poll(TimePoint now, sources::ObservationSink& sink) {
@@ -304,13 +400,14 @@ void SysfsSource::poll(TimePoint now, sources::ObservationSink& sink) {
         return true;
     };
     Parts parts;
-    parts.counters = due(next_counters_, settings_.counter_interval);
+    parts.counters.fast = due(next_counters_, settings_.counter_interval);
+    parts.counters.slow = due(next_slow_counters_, slow_counter_interval());
     parts.tables = due(next_tables_, settings_.pkey_interval);
-    if (parts.counters || parts.tables) sample(now, sink, parts);
+    if (parts.counters.any() || parts.tables) sample(now, sink, parts);
 }
 
 void SysfsSource::sample_all(TimePoint now, sources::ObservationSink& sink) {
-    sample(now, sink, Parts{true, true});
+    sample(now, sink, Parts{sources::CounterTiers::all(), true});
 }
 
 void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts parts) {
@@ -321,9 +418,9 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         pass.emit(DeviceList{});
         gids_.clear();
         described_.clear();
+        without_pma_.clear();
         return;
     }
-    pass.emit(SourceStatus{true, ""});
     pass.emit(DeviceList{*devices});
 
     // Forget what belongs to devices that went away, so a device that comes back is described
@@ -331,10 +428,14 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
     std::erase_if(described_, [&](const std::string& d) {
         return !std::binary_search(devices->begin(), devices->end(), d);
     });
+    std::erase_if(without_pma_, [&](const std::string& d) {
+        return !std::binary_search(devices->begin(), devices->end(), d);
+    });
     std::erase_if(gids_, [&](const auto& kv) {
         return !std::binary_search(devices->begin(), devices->end(), kv.first.device);
     });
 
+    methods_.begin_pass(parts.tables, parts.counters);
     for (const auto& dev : *devices) {
         auto ports = pass.ports_of(dev);
         const bool new_device = !described_.contains(dev);
@@ -348,14 +449,14 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         for (uint32_t p : *ports) {
             PortRef port{dev, p};
             if (parts.tables || !gids_.contains(port)) pass.read_gids(port);
-            pass.port_state(port);
+            const auto facts = pass.port_state(port);
             if (parts.tables) pass.pkey_table(port);
-            if (parts.counters) {
-                pass.counters(port, "counters", CounterKind::pma);
-                pass.counters(port, "hw_counters", CounterKind::hw);
-            }
+            if (parts.counters.any()) pass.port_counters(port, facts, parts.counters);
         }
     }
+    methods_.end_pass();
+    // Last, so that it says how this pass read the counters.
+    pass.emit(SourceStatus{true, methods_.status()});
 }
 
 void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {
@@ -387,13 +488,28 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader) {
+    return make_sysfs_source(settings, std::move(reader), CounterReaders{});
+}
+
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings,
+                                                           CounterReaders counter_readers) {
+    return make_sysfs_source(settings, std::make_unique<sysfs::PosixSysfsReader>(),
+                             std::move(counter_readers));
+}
+
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(
+    const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader,
+    CounterReaders counter_readers) {
+    // A bad sysfs.counters is refused here too, whoever builds the source.
+    if (auto wanted = counter_methods_wanted(settings); !wanted) return wanted.error();
     if (settings.counter_interval <= Duration::zero() ||
+        settings.slow_counter_interval <= Duration::zero() ||
         settings.pkey_interval <= Duration::zero()) {
         return make_error("sysfs source: counter and P_Key intervals must be positive", EINVAL);
     }
     if (settings.sysfs_root.empty()) return make_error("sysfs source: empty sysfs root", EINVAL);
     return std::unique_ptr<sources::Source>(
-        std::make_unique<SysfsSource>(settings, std::move(reader)));
+        std::make_unique<SysfsSource>(settings, std::move(reader), std::move(counter_readers)));
 }
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(

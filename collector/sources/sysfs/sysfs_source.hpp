@@ -1,10 +1,13 @@
 #pragma once
 // The sysfs source: reads <root>/class/infiniband/<device>/... and turns it into observations.
 //
-// Two cadences: port state and counters every counter_interval; device identity, GIDs and the
-// whole P_Key table every pkey_interval (a 128-entry table costs 128 driver queries, so it is read
-// less often), plus on refresh(port) after an event. A value file that cannot be read or parsed
-// costs only that value: it is left out (never 0) and reported as a SampleError.
+// Three cadences: port state and the fast counter tier every counter_interval; the slow tier
+// (data, packet and hw counters: collector/sources/counter_tiers.hpp) every
+// slow_counter_interval; device identity, GIDs and the whole P_Key table every pkey_interval (a
+// 128-entry table costs 128 driver queries, so it is read less often), plus on refresh(port)
+// after an event. A value file that cannot be read or parsed costs only that value: it is left
+// out (never 0) and reported as a SampleError. A file the kernel does not create for that device
+// (pkeys/ of an iWARP port, counters/ without a PMA, ...) is absent, and no error.
 
 #include <map>
 #include <memory>
@@ -14,8 +17,10 @@
 #include <vector>
 
 #include "collector/common/result.hpp"
+#include "collector/sources/counter_tiers.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
+#include "collector/sources/sysfs/counter_methods.hpp"
 #include "collector/sources/sysfs/sysfs_reader.hpp"
 
 namespace rdmadiag::sysfs {
@@ -24,15 +29,20 @@ constexpr std::string_view kSysfsSourceName = "sysfs";
 
 class SysfsSource final : public sources::Source {
 public:
-    SysfsSource(sources::SourceSettings settings, std::unique_ptr<sysfs::SysfsReader> reader);
+    // `counter_readers`: cheaper ways to read counters/ and hw_counters/ (counter_methods.hpp);
+    // without them every counter is read from its file.
+    SysfsSource(sources::SourceSettings settings, std::unique_ptr<sysfs::SysfsReader> reader,
+                CounterReaders counter_readers = {});
 
     std::string_view name() const override { return kSysfsSourceName; }
     sources::Availability availability() const override;
 
-    // The shorter of the two cadences; poll() works out which parts are due.
+    // The shortest of the cadences; poll() works out which parts are due.
     Duration poll_interval() const override;
     void poll(TimePoint now, sources::ObservationSink& sink) override;
     void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
+    // With counter readers: the ports each folder was read for by each method, last counter poll.
+    std::vector<common::Figure> figures() const override { return methods_.figures(); }
 
     // Everything, now, whatever is due (one-shot commands, benchmarks). Does not move the
     // cadences.
@@ -43,19 +53,23 @@ public:
 
 private:
     struct Parts {
-        bool counters = false;  // port state + counters/ + hw_counters/
-        bool tables = false;    // device identity, GIDs, P_Key tables
+        sources::CounterTiers counters;  // counters/, counters_ext/, hw_counters/ by tier
+        bool tables = false;             // device identity, GIDs, P_Key tables
     };
     class Pass;
 
     void sample(TimePoint now, sources::ObservationSink& sink, Parts parts);
     // Selected device names, sorted; an error saying why when the source is down.
     Result<std::vector<std::string>> list_devices() const;
+    // Never shorter than counter_interval: the slow tier is not read more often than the fast.
+    Duration slow_counter_interval() const;
 
     sources::SourceSettings settings_;
     std::unique_ptr<sysfs::SysfsReader> reader_;
+    CounterMethods methods_;
     std::string class_dir_;
     std::optional<TimePoint> next_counters_;
+    std::optional<TimePoint> next_slow_counters_;
     std::optional<TimePoint> next_tables_;
 
     // What the slow cadence learnt, carried by the fast one: GIDs and the port GUID per port,
@@ -66,6 +80,8 @@ private:
     };
     std::map<PortRef, PortGids> gids_;
     std::set<std::string> described_;
+    // Devices that by their node type have no PMA (iWARP, usNIC).
+    std::set<std::string> without_pma_;
 };
 
 // The factory the source registry calls: reads settings.sysfs_root through the real file system.
@@ -73,5 +89,12 @@ Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::Source
 // The same over any reader (tests inject failures through it).
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader);
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(
+    const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader,
+    CounterReaders counter_readers);
+// Through the real file system, with counter readers (the registry gives RDMA netlink and the
+// local PMA when counter_methods_wanted() says so).
+Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings,
+                                                           CounterReaders counter_readers);
 
 }  // namespace rdmadiag::sysfs

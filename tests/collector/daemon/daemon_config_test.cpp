@@ -38,6 +38,7 @@ devices:
   exclude: [mlx5_9]
 intervals:
   counters: 500ms
+  slow-counters: 20s
   pkeys: 5s
 sources:
   sysfs: true
@@ -62,6 +63,7 @@ simulate: pkey-stale
     EXPECT_EQ(c.collector.sources.include_devices, (std::vector<std::string>{"mlx5_*", "rxe0"}));
     EXPECT_EQ(c.collector.sources.exclude_devices, (std::vector<std::string>{"mlx5_9"}));
     EXPECT_EQ(c.collector.sources.counter_interval, std::chrono::milliseconds(500));
+    EXPECT_EQ(c.collector.sources.slow_counter_interval, std::chrono::seconds(20));
     EXPECT_EQ(c.collector.sources.pkey_interval, std::chrono::seconds(5));
     EXPECT_EQ(c.collector.source_switches.at("sysfs"), true);
     EXPECT_EQ(c.collector.source_switches.at("tracefs"), false);
@@ -111,6 +113,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Bad{"web:\n  max-pending-connections: 65537\n", "at most 65536"},
                       Bad{"intervals:\n  counters: soon\n", "must be a duration"},
                       Bad{"intervals:\n  pkeys: 0s\n", "must be a duration"},
+                      Bad{"intervals:\n  slow-counters: -1s\n", "must be a duration"},
                       Bad{"sources:\n  sysfs: maybe\n", "sources.sysfs must be true or false"},
                       Bad{"web: 3\n", "web: must be a mapping"},
                       Bad{"- a\n", "must be a mapping of settings"},

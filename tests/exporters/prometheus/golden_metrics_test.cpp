@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -31,9 +32,10 @@ std::string scrape_fixture(const std::string& root) {
     std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::move(*source));
     runtime::CollectorRuntime runtime(std::move(sources), *engine, store, clock, log);
-    // Two rounds a P_Key interval apart, so both of the source's cadences have run.
+    // Two rounds a P_Key interval or a slow counter interval apart, whichever is longer, so every
+    // cadence of the source (fast and slow counters, P_Key tables) has run in both.
     runtime.step();
-    clock.advance(settings.pkey_interval);
+    clock.advance(std::max(settings.pkey_interval, settings.slow_counter_interval));
     runtime.step();
     // Without the collector's wall-clock timings: the golden files must not depend on the host.
     return snapshot_metrics_text(*store.latest());

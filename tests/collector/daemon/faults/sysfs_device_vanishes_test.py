@@ -35,7 +35,8 @@ def main():
                         os.path.join(cls, "mlx5_1"))
         here, away = os.path.join(cls, "mlx5_0"), os.path.join(root, "mlx5_0.away")
         proc, port, log = b.start_daemon(rdmadiag, [
-            f"--path.sysfs={root}", "--interval.counters=50ms", "--interval.pkeys=100ms"])
+            f"--path.sysfs={root}", "--interval.counters=50ms", "--interval.slow-counters=50ms",
+            "--interval.pkeys=100ms"])
 
         def both_present(s):
             return all(s.value("rdmadiag_port_present", device=d, port="1") == 1

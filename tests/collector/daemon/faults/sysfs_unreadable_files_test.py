@@ -44,7 +44,8 @@ def run(rdmadiag, fixtures, how, checks):
         shutil.copytree(os.path.join(fixtures, "mlx5-ib/class"), os.path.join(root, "class"))
         dev = os.path.join(root, "class/infiniband/mlx5_0")
         proc, port, log = b.start_daemon(rdmadiag, [
-            f"--path.sysfs={root}", "--interval.counters=50ms", "--interval.pkeys=100ms"])
+            f"--path.sysfs={root}", "--interval.counters=50ms", "--interval.slow-counters=50ms",
+            "--interval.pkeys=100ms"])
 
         def polls(s):
             return s.value("rdmadiag_source_polls_total", source="sysfs") or 0

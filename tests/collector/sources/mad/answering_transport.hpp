@@ -20,9 +20,11 @@ public:
     };
     std::chrono::steady_clock::time_point now{};
     std::vector<std::vector<uint8_t>> sent;
+    std::vector<MadAddress> sent_to;
 
-    Result<void> send(Agent agent, Bytes mad, const MadAddress&, int) override {
+    Result<void> send(Agent agent, Bytes mad, const MadAddress& addr, int) override {
         sent.emplace_back(mad.begin(), mad.end());
+        sent_to.push_back(addr);
         auto data = answer(mad);
         if (!data) return {};
         std::vector<uint8_t> reply(mad.begin(), mad.end());

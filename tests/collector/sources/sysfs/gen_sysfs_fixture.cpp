@@ -1,6 +1,6 @@
 // gen-sysfs-fixture: writes a synthetic /sys/class/infiniband tree for benchmarks and side-by-side
-// comparisons. Usage: gen_sysfs_fixture DIR [--devices N] [--ports N] [--pkeys N] [--gids N]
-//                                           [--no-counters] [--no-hw-counters]
+// comparisons. Usage: gen_sysfs_fixture DIR [--devices N] [--mlx4 N] [--ports N] [--pkeys N]
+//                                           [--gids N] [--no-counters] [--no-hw-counters]
 
 #include <cstdio>
 #include <cstdlib>
@@ -12,10 +12,11 @@
 namespace {
 int usage() {
     std::fprintf(stderr,
-                 "usage: gen_sysfs_fixture DIR [--devices N] [--ports N] [--pkeys N] [--gids N] "
-                 "[--no-counters] [--no-hw-counters]\n"
+                 "usage: gen_sysfs_fixture DIR [--devices N] [--mlx4 N] [--ports N] [--pkeys N] "
+                 "[--gids N] [--no-counters] [--no-hw-counters]\n"
                  "Writes DIR/class/infiniband/mlx5_<n>/... (defaults: 16 devices x 2 ports, "
-                 "128 P_Keys, 8 GIDs, counters and hw_counters).\n");
+                 "128 P_Keys, 8 GIDs, counters and hw_counters), and with --mlx4 N also N "
+                 "mlx4_<n> devices with 32-bit counters/ and 64-bit counters_ext/.\n");
     return 2;
 }
 
@@ -36,6 +37,8 @@ int main(int argc, char** argv) {
         auto next = [&](uint32_t& out) { return i + 1 < argc && number(argv[++i], out); };
         if (a == "--devices") {
             if (!next(spec.devices)) return usage();
+        } else if (a == "--mlx4") {
+            if (!next(spec.mlx4_devices)) return usage();
         } else if (a == "--ports") {
             if (!next(spec.ports)) return usage();
         } else if (a == "--pkeys") {
@@ -62,6 +65,6 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::printf("%s/class/infiniband: %u devices x %u ports, %u P_Keys each\n", dir.c_str(),
-                spec.devices, spec.ports, spec.pkeys);
+                spec.devices + spec.mlx4_devices, spec.ports, spec.pkeys);
     return 0;
 }

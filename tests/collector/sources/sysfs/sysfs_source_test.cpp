@@ -8,69 +8,18 @@
 #include <map>
 #include <string>
 
+#include "tests/collector/sources/sysfs/sysfs_test_support.hpp"
 #include "tests/collector/sources/sysfs/sysfs_tree_writer.hpp"
 #include "tests/collector/sources/sysfs/temp_tree.hpp"
 
 namespace rdmadiag::sysfs {
 namespace {
 
+using namespace test_support;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-std::string fixture(const std::string& name) {
-    return std::string(RDMADIAG_FIXTURES) + "/sysfs/" + name;
-}
-
-TimePoint at(Duration d) {
-    return TimePoint{d};
-}
-
-template <class T>
-std::vector<T> all(const std::vector<Observation>& obs) {
-    std::vector<T> out;
-    for (const auto& o : obs) {
-        if (const T* t = std::get_if<T>(&o.body)) out.push_back(*t);
-    }
-    return out;
-}
-
-template <class T>
-T only(const std::vector<Observation>& obs) {
-    auto v = all<T>(obs);
-    EXPECT_EQ(v.size(), 1u) << "expected exactly one " << typeid(T).name();
-    return v.empty() ? T{} : v.front();
-}
-
-std::map<std::string, CounterSample> counters_by_name(const std::vector<Observation>& obs,
-                                                      CounterKind kind) {
-    std::map<std::string, CounterSample> out;
-    for (const auto& c : all<CounterSample>(obs)) {
-        if (c.kind == kind) out[c.name] = c;
-    }
-    return out;
-}
-
-std::map<std::string, SampleError> errors_by_subject(const std::vector<Observation>& obs) {
-    std::map<std::string, SampleError> out;
-    for (const auto& e : all<SampleError>(obs)) {
-        EXPECT_FALSE(out.contains(e.subject)) << "reported twice: " << e.subject;
-        out[e.subject] = e;
-    }
-    return out;
-}
-
-std::unique_ptr<SysfsSource> source_at(const std::string& root, sources::SourceSettings s = {}) {
-    s.sysfs_root = root;
-    return std::make_unique<SysfsSource>(s, std::make_unique<sysfs::PosixSysfsReader>());
-}
-
-std::vector<Observation> sample_all(SysfsSource& src, TimePoint t = at(seconds(1))) {
-    sources::VectorSink sink;
-    src.sample_all(t, sink);
-    return sink.observations;
-}
 
 // ---- (a) mlx5 InfiniBand port ----------------------------------------------------------------
 
@@ -174,11 +123,12 @@ TEST(SysfsSourceMlx5, EmitsInAStableOrder) {
     auto b = sample_all(*src);
     EXPECT_EQ(a, b);
     ASSERT_GE(a.size(), 5u);
-    EXPECT_EQ(observation_kind(a[0].body), observation_kind(ObservationBody{SourceStatus{}}));
-    EXPECT_TRUE(std::holds_alternative<DeviceList>(a[1].body));
-    EXPECT_TRUE(std::holds_alternative<DeviceInfo>(a[2].body));
-    EXPECT_TRUE(std::holds_alternative<PortStateSample>(a[3].body));
-    EXPECT_TRUE(std::holds_alternative<PKeyTableSample>(a[4].body));
+    EXPECT_TRUE(std::holds_alternative<DeviceList>(a[0].body));
+    EXPECT_TRUE(std::holds_alternative<DeviceInfo>(a[1].body));
+    EXPECT_TRUE(std::holds_alternative<PortStateSample>(a[2].body));
+    EXPECT_TRUE(std::holds_alternative<PKeyTableSample>(a[3].body));
+    // The status comes last: it says how this pass read the counters.
+    EXPECT_EQ(observation_kind(a.back().body), observation_kind(ObservationBody{SourceStatus{}}));
 }
 
 // ---- (b) RoCE -------------------------------------------------------------------------------
@@ -372,29 +322,6 @@ TEST_F(SysfsSourceBroken, AP_KeyEntryBeyondSixteenBitsIsReportedNotAllocated) {
     EXPECT_EQ(only<PKeyTableSample>(obs).table.keys.size(), 8u);
 }
 
-// Failures read() gives on real sysfs that plain files cannot reproduce (a driver's EINVAL, an
-// LSM's EACCES, EAGAIN from a busy firmware command) come through an injected reader.
-class FailingReader final : public sysfs::SysfsReader {
-public:
-    std::map<std::string, int> fail_read;  // path suffix -> errno
-    std::map<std::string, int> fail_list;
-    Result<size_t> read_file(const std::string& path, char* buf, size_t size) override {
-        for (const auto& [suffix, err] : fail_read) {
-            if (path.ends_with(suffix)) return make_error("injected failure " + path, err);
-        }
-        return real_.read_file(path, buf, size);
-    }
-    Result<std::vector<std::string>> list_dir(const std::string& path) override {
-        for (const auto& [suffix, err] : fail_list) {
-            if (path.ends_with(suffix)) return make_error("injected failure " + path, err);
-        }
-        return real_.list_dir(path);
-    }
-
-private:
-    sysfs::PosixSysfsReader real_;
-};
-
 TEST(SysfsSourceInjected, DriverErrorsAreReportedWithTheirErrno) {
     auto reader = std::make_unique<FailingReader>();
     reader->fail_read = {{"/ports/1/rate", EINVAL},
@@ -546,6 +473,9 @@ TEST(SysfsSourceSettings, FactoryRejectsNonPositiveIntervals) {
     s.pkey_interval = -seconds(1);
     EXPECT_FALSE(make_sysfs_source(s).ok());
     s.pkey_interval = seconds(10);
+    s.slow_counter_interval = Duration::zero();
+    EXPECT_FALSE(make_sysfs_source(s).ok());
+    s.slow_counter_interval = seconds(15);
     auto ok = make_sysfs_source(s);
     ASSERT_TRUE(ok.ok());
     EXPECT_EQ((*ok)->name(), "sysfs");
@@ -567,6 +497,7 @@ PollCounts count(const std::vector<Observation>& obs) {
 TEST(SysfsSourceCadence, TablesArePolledMoreSlowlyThanCounters) {
     sources::SourceSettings s;
     s.counter_interval = seconds(1);
+    s.slow_counter_interval = seconds(1);  // every counter at the fast cadence
     s.pkey_interval = seconds(10);
     auto src = source_at(fixture("mlx5-ib"), s);
     EXPECT_EQ(src->poll_interval(), seconds(1));
@@ -590,6 +521,7 @@ TEST(SysfsSourceCadence, TablesArePolledMoreSlowlyThanCounters) {
 TEST(SysfsSourceCadence, NothingIsDueBetweenTicksAndLatePollsDoNotDrift) {
     sources::SourceSettings s;
     s.counter_interval = seconds(2);
+    s.slow_counter_interval = seconds(2);
     s.pkey_interval = seconds(5);
     auto src = source_at(fixture("mlx5-ib"), s);
     EXPECT_EQ(src->poll_interval(), seconds(2));
@@ -615,6 +547,7 @@ TEST(SysfsSourceCadence, NothingIsDueBetweenTicksAndLatePollsDoNotDrift) {
 TEST(SysfsSourceCadence, PKeyIntervalShorterThanCountersSetsThePollInterval) {
     sources::SourceSettings s;
     s.counter_interval = seconds(30);
+    s.slow_counter_interval = seconds(60);
     s.pkey_interval = seconds(5);
     EXPECT_EQ(source_at(fixture("mlx5-ib"), s)->poll_interval(), seconds(5));
 }
@@ -627,6 +560,7 @@ TEST(SysfsSourceRefresh, ReReadsThatPortsTableAndStateNow) {
     tmp.add_fixture("mlx5-ib");
     sources::SourceSettings s;
     s.counter_interval = seconds(1);
+    s.slow_counter_interval = seconds(1);
     s.pkey_interval = seconds(60);
     auto src = source_at(tmp.path(), s);
     sources::VectorSink first;

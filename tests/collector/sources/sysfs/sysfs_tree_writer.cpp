@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <system_error>
 
 namespace rdmadiag::test {
@@ -40,6 +41,34 @@ constexpr const char* kPmaCounters[] = {
     "unicast_xmit_packets",
     "multicast_rcv_packets",
     "multicast_xmit_packets",
+};
+
+// The PortCounters set (no unicast/multicast) as the kernel shows it when the PMA has no
+// extended counters, and mlx4's 64-bit counters_ext/ files next to it.
+constexpr const char* kPma32Counters[] = {
+    "symbol_error",
+    "link_error_recovery",
+    "link_downed",
+    "port_rcv_errors",
+    "port_rcv_remote_physical_errors",
+    "port_rcv_switch_relay_errors",
+    "port_xmit_discards",
+    "port_xmit_constraint_errors",
+    "port_rcv_constraint_errors",
+    "local_link_integrity_errors",
+    "excessive_buffer_overrun_errors",
+    "VL15_dropped",
+    "port_xmit_wait",
+    "port_xmit_data",
+    "port_rcv_data",
+    "port_xmit_packets",
+    "port_rcv_packets",
+};
+
+constexpr const char* kCountersExt[] = {
+    "port_xmit_data_64",           "port_rcv_data_64",           "port_xmit_packets_64",
+    "port_rcv_packets_64",         "port_unicast_xmit_packets",  "port_unicast_rcv_packets",
+    "port_multicast_xmit_packets", "port_multicast_rcv_packets",
 };
 
 constexpr const char* kHwCounters[] = {
@@ -122,21 +151,25 @@ Result<void> write_sysfs_tree(const std::string& root, const SysfsTreeSpec& spec
         if (!ok) return make_error("cannot write " + path, EIO);
         return {};
     };
-    for (uint32_t d = 0; d < spec.devices; ++d) {
-        const std::string dev = base + "mlx5_" + std::to_string(d);
-        const uint64_t node_guid = 0x248a070300b40000ULL + d * 0x10;
+    for (uint32_t n = 0; n < spec.devices + spec.mlx4_devices; ++n) {
+        const bool mlx4 = n >= spec.devices;
+        const uint32_t d = mlx4 ? n - spec.devices : n;
+        const std::string name = (mlx4 ? "mlx4_" : "mlx5_") + std::to_string(d);
+        const std::string dev = base + name;
+        const uint64_t node_guid =
+            (mlx4 ? 0x0002c90300a10000ULL : 0x248a070300b40000ULL) + d * 0x10;
         for (auto [file, text] : {std::pair<const char*, std::string>{"node_type", "1: CA"},
                                   {"node_guid", guid_text(node_guid)},
                                   {"sys_image_guid", guid_text(node_guid)},
-                                  {"node_desc", "bench mlx5_" + std::to_string(d)},
-                                  {"fw_ver", "16.35.2000"},
-                                  {"board_id", "MT_0000000008"},
-                                  {"hca_type", "MT4119"}}) {
+                                  {"node_desc", "bench " + name},
+                                  {"fw_ver", mlx4 ? "2.42.5000" : "16.35.2000"},
+                                  {"board_id", mlx4 ? "MT_1100120019" : "MT_0000000008"},
+                                  {"hca_type", mlx4 ? "MT4099" : "MT4119"}}) {
             if (auto r = put(dev + "/" + file, text); !r) return r;
         }
         for (uint32_t p = 1; p <= spec.ports; ++p) {
             const std::string port = dev + "/ports/" + std::to_string(p);
-            const uint32_t lid = d * spec.ports + p;
+            const uint32_t lid = n * spec.ports + p;
             char lid_text[16];
             std::snprintf(lid_text, sizeof lid_text, "0x%x", lid);
             for (auto [file, text] : {std::pair<const char*, std::string>{"state", "4: ACTIVE"},
@@ -146,7 +179,7 @@ Result<void> write_sysfs_tree(const std::string& root, const SysfsTreeSpec& spec
                                       {"lid_mask_count", "0"},
                                       {"sm_sl", "0"},
                                       {"link_layer", "InfiniBand"},
-                                      {"rate", "100 Gb/sec (4X EDR)"},
+                                      {"rate", mlx4 ? "56 Gb/sec (4X FDR)" : "100 Gb/sec (4X EDR)"},
                                       {"cap_mask", "0x2651e848"}}) {
                 if (auto r = put(port + "/" + file, text); !r) return r;
             }
@@ -161,14 +194,30 @@ Result<void> write_sysfs_tree(const std::string& root, const SysfsTreeSpec& spec
                                          : "0000:0000:0000:0000:0000:0000:0000:0000";
                 if (auto r = put(port + "/gids/" + std::to_string(i), gid); !r) return r;
             }
-            uint64_t v = 1000 * (d + 1) + p;
-            if (spec.counters) {
+            uint64_t v = 1000 * (n + 1) + p;
+            if (spec.counters && !mlx4) {
                 for (const char* c : kPmaCounters) {
                     if (auto r = put(port + "/counters/" + c, std::to_string(v++ % 250)); !r)
                         return r;
                 }
             }
-            if (spec.hw_counters) {
+            if (spec.counters && mlx4) {
+                // The 32-bit data and packet counters sit saturated; their 64-bit forms are
+                // beyond 32 bits, so a reader that takes the wrong file shows.
+                for (const char* c : kPma32Counters) {
+                    const std::string_view f = c;
+                    const bool big = f == "port_xmit_data" || f == "port_rcv_data" ||
+                                     f == "port_xmit_packets" || f == "port_rcv_packets";
+                    const std::string text = big ? "4294967295" : std::to_string(v++ % 250);
+                    if (auto r = put(port + "/counters/" + c, text); !r) return r;
+                }
+                for (const char* c : kCountersExt) {
+                    const uint64_t ext = 5000000000ULL + 1000003ULL * v++;
+                    if (auto r = put(port + "/counters_ext/" + c, std::to_string(ext)); !r)
+                        return r;
+                }
+            }
+            if (spec.hw_counters && !mlx4) {
                 for (const char* c : kHwCounters) {
                     if (auto r = put(port + "/hw_counters/" + c, std::to_string(v++)); !r) return r;
                 }

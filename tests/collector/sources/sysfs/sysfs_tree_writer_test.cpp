@@ -30,6 +30,26 @@ TEST(SysfsTreeWriter, WritesTheRequestedShape) {
     EXPECT_FALSE(fs::exists(ib / "mlx5_0/ports/1/hw_counters"));
 }
 
+TEST(SysfsTreeWriter, Mlx4DevicesHaveCountersExtAndNo64BitCountersFiles) {
+    TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    SysfsTreeSpec spec;
+    spec.devices = 1;
+    spec.mlx4_devices = 2;
+    spec.pkeys = 4;
+    ASSERT_TRUE(write_sysfs_tree(tmp.path(), spec).ok());
+    const fs::path ib = fs::path(tmp.path()) / "class/infiniband";
+    EXPECT_TRUE(fs::exists(ib / "mlx5_0/ports/1/counters/unicast_xmit_packets"));
+    EXPECT_FALSE(fs::exists(ib / "mlx5_0/ports/1/counters_ext"));
+    for (const char* dev : {"mlx4_0", "mlx4_1"}) {
+        EXPECT_TRUE(fs::exists(ib / dev / "ports/2/counters_ext/port_xmit_data_64")) << dev;
+        EXPECT_TRUE(fs::exists(ib / dev / "ports/2/counters/port_xmit_data")) << dev;
+        EXPECT_FALSE(fs::exists(ib / dev / "ports/2/counters/unicast_xmit_packets")) << dev;
+        EXPECT_FALSE(fs::exists(ib / dev / "ports/2/hw_counters")) << dev;
+    }
+    EXPECT_FALSE(fs::exists(ib / "mlx4_2"));
+}
+
 TEST(SysfsTreeWriter, ReplacesItsOwnTreeButNeverAnotherOne) {
     TempTree tmp;
     ASSERT_TRUE(tmp.ok());
