@@ -6,8 +6,8 @@
 #include <string>
 
 #include "collector/common/time.hpp"
-#include "collector/model/counter_name.hpp"
 #include "collector/model/counter.hpp"
+#include "collector/model/counter_name.hpp"
 
 namespace rdmadiag {
 
