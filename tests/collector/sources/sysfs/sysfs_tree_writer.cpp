@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <string_view>
 #include <system_error>
 
@@ -43,27 +44,9 @@ constexpr const char* kPmaCounters[] = {
     "multicast_xmit_packets",
 };
 
-// The PortCounters set (no unicast/multicast) as the kernel shows it when the PMA has no
-// extended counters, and mlx4's 64-bit counters_ext/ files next to it.
-constexpr const char* kPma32Counters[] = {
-    "symbol_error",
-    "link_error_recovery",
-    "link_downed",
-    "port_rcv_errors",
-    "port_rcv_remote_physical_errors",
-    "port_rcv_switch_relay_errors",
-    "port_xmit_discards",
-    "port_xmit_constraint_errors",
-    "port_rcv_constraint_errors",
-    "local_link_integrity_errors",
-    "excessive_buffer_overrun_errors",
-    "VL15_dropped",
-    "port_xmit_wait",
-    "port_xmit_data",
-    "port_rcv_data",
-    "port_xmit_packets",
-    "port_rcv_packets",
-};
+// The PortCounters set as the kernel shows it when the PMA has no extended counters: the list
+// above without its last four (unicast/multicast), next to mlx4's 64-bit counters_ext/ files.
+constexpr std::span<const char* const> kPma32Counters(kPmaCounters, std::size(kPmaCounters) - 4);
 
 constexpr const char* kCountersExt[] = {
     "port_xmit_data_64",           "port_rcv_data_64",           "port_xmit_packets_64",
