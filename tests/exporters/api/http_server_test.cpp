@@ -294,9 +294,9 @@ TEST_F(HttpServerTest, AnAddressInUseIsAStartError) {
     EXPECT_NE(r.error().message.find("cannot listen on 127.0.0.1:"), std::string::npos);
 }
 
-std::string bcrypt(const std::string& password) {
+std::string bcrypt(const std::string& password, unsigned long cost = 4) {
     char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-    crypt_gensalt_rn("$2y$", 4, nullptr, 0, salt, sizeof salt);
+    crypt_gensalt_rn("$2y$", cost, nullptr, 0, salt, sizeof salt);
     crypt_data data{};
     return crypt_r(password.c_str(), salt, &data);
 }
@@ -487,14 +487,12 @@ TEST_F(HttpServerTest, ABadListenAddressIsAStartError) {
 
 TEST_F(HttpServerTest, StopsWithClientsConnectedAndStartsAgain) {
     HttpServerOptions o;
-    o.request_timeout = 60s;
+    o.request_timeout = 3600s;
     int port = start(o);
     std::vector<std::unique_ptr<RawConnection>> idle;
     for (int i = 0; i < 20; ++i) idle.push_back(std::make_unique<RawConnection>(port));
     ASSERT_TRUE(idle.back()->send("GET /metr"));
-    const auto before = std::chrono::steady_clock::now();
-    server->stop();
-    EXPECT_LT(std::chrono::steady_clock::now() - before, 2s);
+    server->stop();  // a stop that waited for these clients would wait out their hour
     for (auto& c : idle) {
         bool closed = false;
         c->read_all(5s, &closed);
@@ -571,12 +569,12 @@ TEST_F(HttpServerTest, ThreeHundredSlowPlainClientsDoNotDelayAScrape) {
         }
     });
     std::this_thread::sleep_for(300ms);
+    // A server that let a slow client hold a worker would answer only when that client's 60 s
+    // request timeout expired; the exchange gives up long before that, so an answer at all
+    // (while every slow client is still connected, checked below) is the property.
     for (int i = 0; i < 5; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
         auto resp = http_exchange(port, http_get("/metrics"));
-        const auto took = std::chrono::steady_clock::now() - t0;
         EXPECT_EQ(status_of(resp), 200);
-        EXPECT_LT(took, 1s);
     }
     stop = true;
     dribble.join();
@@ -609,15 +607,12 @@ TEST_F(HttpServerTest, ThreeHundredStalledTlsHandshakesDoNotDelayATlsScrape) {
         }
     }
     std::this_thread::sleep_for(200ms);
+    // As with plain clients: a stalled handshake holding a worker would delay the scrape to the
+    // 60 s request timeout, past the exchange's own limit.
     for (int i = 0; i < 5; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        auto resp = tls_exchange(port, http_get("/metrics"), 5s);
-        const auto took = std::chrono::steady_clock::now() - t0;
+        auto resp = tls_exchange(port, http_get("/metrics"));
         EXPECT_EQ(status_of(resp), 200);
         EXPECT_NE(body_of(resp).find("rdmadiag_snapshot_sequence 17"), std::string::npos);
-        EXPECT_LT(took, 1s) << "a TLS scrape took "
-                            << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
-                            << " ms";
     }
     for (auto& c : stalled) {
         bool closed = true;
@@ -629,31 +624,22 @@ TEST_F(HttpServerTest, ThreeHundredStalledTlsHandshakesDoNotDelayATlsScrape) {
 }
 
 TEST_F(HttpServerTest, AWrongPasswordDoesNotHoldUpOthers) {
+    // Cost 13: one verification takes about half a second, so a wrong password is still being
+    // checked while remembered credentials are answered, unless checking blocks the I/O threads.
     HttpServerOptions o;
-    o.web.basic_auth_users = {{"prometheus", bcrypt("secret")}};
+    o.web.basic_auth_users = {{"prometheus", bcrypt("secret", 13)}};
     int port = start(o);
     const std::string right = "Authorization: Basic " + base64_encode("prometheus:secret") + "\r\n";
     ASSERT_EQ(status_of(http_exchange(port, http_get("/healthz", right))), 200);  // remembered
-    std::atomic<bool> stop{false};
-    std::vector<std::thread> guessers;
-    for (int i = 0; i < 4; ++i) {
-        guessers.emplace_back([&, i] {
-            while (!stop) {
-                http_exchange(port, http_get("/metrics", "Authorization: Basic " +
-                                                             base64_encode("prometheus:guess" +
-                                                                           std::to_string(i)) +
-                                                             "\r\n"));
-            }
-        });
-    }
-    std::this_thread::sleep_for(100ms);
-    for (int i = 0; i < 5; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
+    RawConnection guess(port);
+    ASSERT_TRUE(guess.send(http_get(
+        "/metrics", "Authorization: Basic " + base64_encode("prometheus:guess") + "\r\n")));
+    for (int i = 0; i < 5; ++i)
         EXPECT_EQ(status_of(http_exchange(port, http_get("/healthz", right))), 200);
-        EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
-    }
-    stop = true;
-    for (auto& t : guessers) t.join();
+    bool closed = true;
+    EXPECT_EQ(guess.read_all(1ms, &closed), "") << "the wrong password was judged first";
+    EXPECT_FALSE(closed);
+    EXPECT_EQ(status_of(guess.read_all(30s)), 401);
 }
 
 // --- the request head as the server parses it ---
