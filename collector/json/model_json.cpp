@@ -55,6 +55,13 @@ void get_guid(const json& j, const char* key, std::optional<uint64_t>& out) {
     }
 }
 
+// Event counts are held in 32 bits and stop there (CounterState says why).
+uint32_t get_count32(const json& j, const char* key) {
+    uint64_t n = 0;
+    get_to(j, key, n);
+    return n > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(n);
+}
+
 }  // namespace
 
 void to_json(json& j, const DeviceInfo& v) {
@@ -179,14 +186,17 @@ void from_json(const json& j, CounterState& v) {
     get_to(j, "raw", v.raw);
     get_to(j, "total", v.total);
     get_to(j, "saturated", v.saturated);
-    get_to(j, "resets", v.resets);
-    get_to(j, "wraps", v.wraps);
+    v.resets = get_count32(j, "resets");
+    v.wraps = get_count32(j, "wraps");
     get_time(j, "updated", v.updated);
     get_time(j, "last_increase", v.last_increase);
-    get_to(j, "saturations", v.saturations);
+    v.saturations = get_count32(j, "saturations");
     get_to(j, "lower_bound", v.lower_bound);
-    codec::get_opt_time(j, "saturated_since", v.saturated_since);
-    codec::get_opt_time(j, "last_reset", v.last_reset);
+    std::optional<TimePoint> moment;
+    codec::get_opt_time(j, "saturated_since", moment);
+    v.saturated_since = moment;
+    codec::get_opt_time(j, "last_reset", moment);
+    v.last_reset = moment;
 }
 
 void to_json(json& j, const AsyncEvent& v) {

@@ -21,14 +21,6 @@ CounterState to_counter_state(const CounterTrack& t, CounterName name) {
     return s;
 }
 
-namespace {
-
-uint32_t narrow_count(uint64_t n) {
-    return n > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(n);
-}
-
-}  // namespace
-
 CounterTrack to_counter_track(const CounterState& s, uint32_t name_id) {
     CounterTrack t;
     t.name_id = name_id;
@@ -38,11 +30,11 @@ CounterTrack to_counter_track(const CounterState& s, uint32_t name_id) {
     t.raw = s.raw;
     t.total = s.total;
     t.saturated = s.saturated;
-    t.resets = narrow_count(s.resets);
-    t.wraps = narrow_count(s.wraps);
+    t.resets = s.resets;
+    t.wraps = s.wraps;
     t.updated = s.updated;
     t.last_increase = s.last_increase;
-    t.saturations = narrow_count(s.saturations);
+    t.saturations = s.saturations;
     t.set_saturated_since(s.saturated_since);
     t.set_last_reset(s.last_reset);
     return t;

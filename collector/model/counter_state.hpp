@@ -5,14 +5,16 @@
 #include <optional>
 #include <string>
 
+#include "collector/common/optional_time.hpp"
 #include "collector/common/time.hpp"
 #include "collector/model/counter.hpp"
 #include "collector/model/counter_name.hpp"
 
 namespace rdmadiag {
 
-// The first ten fields keep their original order (designated initializers elsewhere rely on it);
-// the later ones fill the padding where they can.
+// A snapshot holds one per counter per port (72 bytes): the flags share a word with the reset
+// count, the event counts are 32 bits (they stop there: one reset or wrap per reading is 136
+// years of 1 s reads), and the two optional moments take 8 bytes each.
 struct CounterState {
     CounterName name;
     CounterKind kind = CounterKind::pma;
@@ -20,17 +22,17 @@ struct CounterState {
     // Events may have gone uncounted (it saturated, or was reset between two readings), so
     // `total` is a lower bound of what happened.
     bool lower_bound = false;
-    uint64_t raw = 0;        // last value read
-    uint64_t total = 0;      // monotonic total across resets and wraps
-    bool saturated = false;  // raw sits at the width's maximum: further events are not counted
-    uint64_t resets = 0;     // times the raw value went down and was taken as a reset
-    uint64_t wraps = 0;      // times it went down and was taken as a wrap
+    bool saturated = false;    // raw sits at the width's maximum: further events are not counted
+    uint32_t resets = 0;       // times the raw value went down and was taken as a reset
+    uint64_t raw = 0;          // last value read
+    uint64_t total = 0;        // monotonic total across resets and wraps
+    uint32_t wraps = 0;        // times it went down and was taken as a wrap
+    uint32_t saturations = 0;  // times it reached its maximum
     TimePoint updated;
     TimePoint last_increase;
-    uint64_t saturations = 0;  // times it reached its maximum
     // Since when the counter has sat at its maximum (set while `saturated`).
-    std::optional<TimePoint> saturated_since;
-    std::optional<TimePoint> last_reset;  // when the last reset was seen
+    OptionalTime saturated_since;
+    OptionalTime last_reset;  // when the last reset was seen
     bool operator==(const CounterState&) const = default;
 };
 
@@ -44,11 +46,11 @@ struct CounterTrack {
     uint32_t resets = 0;
     uint32_t wraps = 0;
     uint32_t saturations = 0;
+    uint32_t name_id = 0;
     TimePoint updated;
     TimePoint last_increase;
     TimePoint saturated_at;  // meaningful while has_saturated_since
     TimePoint reset_at;      // meaningful while has_last_reset
-    uint32_t name_id = 0;
     CounterKind kind = CounterKind::pma;
     uint8_t width = 64;
     bool lower_bound = false;
@@ -71,6 +73,9 @@ struct CounterTrack {
         reset_at = t.value_or(TimePoint{});
     }
 };
+
+static_assert(sizeof(CounterState) <= 72, "a snapshot holds one per counter per port");
+static_assert(sizeof(CounterTrack) <= 72, "the engine holds one per counter per port");
 
 // The snapshot's form of a tracked counter, under its name.
 CounterState to_counter_state(const CounterTrack& track, CounterName name);

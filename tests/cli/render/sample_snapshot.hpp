@@ -42,10 +42,10 @@ inline Snapshot sample_snapshot() {
     CounterState sym{.name = "symbol_error", .width = 16, .raw = 4, .total = 4};
     CounterState rcv{.name = "port_rcv_constraint_errors",
                      .width = 8,
-                     .raw = 255,
-                     .total = 300,
                      .saturated = true,
-                     .resets = 1};
+                     .resets = 1,
+                     .raw = 255,
+                     .total = 300};
     CounterState hw{.name = "rx_write_requests", .kind = CounterKind::hw, .raw = 9, .total = 9};
     p.counters = {rcv, sym, hw};
     d.ports.push_back(p);

@@ -153,5 +153,15 @@ TEST(SnapshotJson, NumbersOutOfTheirFieldsRangeAreErrorsNamingTheField) {
     }
 }
 
+// Event counts are held in 32 bits: a larger count (from an older recording) stops there.
+TEST(SnapshotJson, EventCountsBeyondThirtyTwoBitsStopThere) {
+    auto r = parse_snapshot_json(
+        R"({"version":1,"devices":[{"info":{"device":"d"},"ports":[{"device":"d","port":1,"counters":[{"name":"x","kind":"pma","resets":8589934592,"wraps":7}]}]}]})");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const auto& c = r->devices[0].ports[0].counters[0];
+    EXPECT_EQ(c.resets, UINT32_MAX);
+    EXPECT_EQ(c.wraps, 7u);
+}
+
 }  // namespace
 }  // namespace rdmadiag::codec

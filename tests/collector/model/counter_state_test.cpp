@@ -14,14 +14,14 @@ TEST(CounterState, TrackFormKeepsEveryField) {
                    .kind = CounterKind::portinfo,
                    .width = 8,
                    .lower_bound = true,
-                   .raw = 255,
-                   .total = 1000,
                    .saturated = true,
                    .resets = 3,
+                   .raw = 255,
+                   .total = 1000,
                    .wraps = 2,
+                   .saturations = 4,
                    .updated = at(9),
                    .last_increase = at(8),
-                   .saturations = 4,
                    .saturated_since = at(7),
                    .last_reset = at(5)};
     const CounterTrack t = to_counter_track(s, 42);
@@ -37,11 +37,15 @@ TEST(CounterState, AbsentMomentsStayAbsent) {
     EXPECT_EQ(to_counter_state(t, "x"), s);
 }
 
-TEST(CounterState, EventCountsStopAtTheTrackedWidth) {
-    CounterState s{.name = "x", .resets = uint64_t{1} << 40, .wraps = 7};
-    const CounterTrack t = to_counter_track(s);
-    EXPECT_EQ(t.resets, UINT32_MAX);
-    EXPECT_EQ(t.wraps, 7u);
+TEST(CounterState, AMomentThatNeverHappenedIsNotATime) {
+    CounterState s;
+    EXPECT_FALSE(s.saturated_since.has_value());
+    s.saturated_since = at(0);  // the epoch is a moment like any other
+    EXPECT_TRUE(s.saturated_since.has_value());
+    EXPECT_EQ(s.saturated_since, at(0));
+    s.saturated_since = std::nullopt;
+    EXPECT_NE(s.saturated_since, at(0));
+    EXPECT_EQ(std::optional<TimePoint>(s.saturated_since), std::nullopt);
 }
 
 }  // namespace
