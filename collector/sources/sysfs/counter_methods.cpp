@@ -1,10 +1,9 @@
 #include "collector/sources/sysfs/counter_methods.hpp"
 
-#include <linux/magic.h>
-#include <sys/vfs.h>
-
 #include <algorithm>
 #include <cerrno>
+
+#include "collector/sources/sysfs/sysfs_reader.hpp"
 
 namespace rdmadiag::sysfs {
 
@@ -107,9 +106,7 @@ Result<bool> counter_methods_wanted(const sources::SourceSettings& settings) {
             "sysfs source: " + std::string(kOption) + " must be auto or files, not '" + value + "'",
             EINVAL);
     }
-    struct statfs fs {};
-    if (::statfs(settings.sysfs_root.c_str(), &fs) != 0) return false;
-    return fs.f_type == SYSFS_MAGIC;
+    return is_mounted_sysfs(settings.sysfs_root);
 }
 
 }  // namespace rdmadiag::sysfs

@@ -2,7 +2,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/resource.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <cerrno>
 #include <cstring>
@@ -20,14 +25,12 @@ Error errno_error(const char* what, const std::string& path, int err) {
 struct DirCloser {
     void operator()(DIR* d) const { ::closedir(d); }
 };
-}  // namespace
 
-Result<size_t> PosixSysfsReader::read_file(const std::string& path, char* buf, size_t size) {
-    common::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd.valid()) return errno_error("cannot open", path, errno);
+// One read from the start of an open file.
+Result<size_t> read_at_start(int fd, const std::string& path, char* buf, size_t size) {
     ssize_t n;
     do {
-        n = ::read(fd.get(), buf, size);
+        n = ::pread(fd, buf, size, 0);
     } while (n < 0 && errno == EINTR);
     if (n < 0) return errno_error("cannot read", path, errno);
     auto len = static_cast<size_t>(n);
@@ -36,6 +39,48 @@ Result<size_t> PosixSysfsReader::read_file(const std::string& path, char* buf, s
                           EOVERFLOW);
     }
     return len;
+}
+
+Result<common::UniqueFd> open_value_file(const std::string& path) {
+    common::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid()) return errno_error("cannot open", path, errno);
+    return fd;
+}
+
+}  // namespace
+
+Result<size_t> PosixSysfsReader::read_file(const std::string& path, char* buf, size_t size) {
+    auto fd = RDMADIAG_TRY(open_value_file(path));
+    return read_at_start(fd.get(), path, buf, size);
+}
+
+Result<size_t> PosixSysfsReader::read_held(const std::string& path, char* buf, size_t size) {
+    if (auto it = held_.find(path); it != held_.end()) {
+        auto n = read_at_start(it->second.get(), path, buf, size);
+        // A value that does not fit is the file's answer; any other failure may be the held
+        // descriptor's own (its device was removed and registered again): open the file afresh.
+        if (n || n.error().code == EOVERFLOW) return n;
+        held_.erase(it);
+    }
+    if (held_.size() >= max_held_) return read_file(path, buf, size);
+    auto fd = RDMADIAG_TRY(open_value_file(path));
+    auto n = read_at_start(fd.get(), path, buf, size);
+    if (n) held_.emplace(path, std::move(fd));
+    return n;
+}
+
+void PosixSysfsReader::release(std::string_view dir) {
+    std::erase_if(held_, [dir](const auto& kv) {
+        const std::string& p = kv.first;
+        return p.size() > dir.size() && p.starts_with(dir) && p[dir.size()] == '/';
+    });
+}
+
+size_t held_file_budget() {
+    constexpr size_t kMaxHeld = 4096;
+    rlimit lim{};
+    if (::getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return kMaxHeld;
+    return std::min<size_t>(kMaxHeld, static_cast<size_t>(lim.rlim_cur) / 2);
 }
 
 Result<std::vector<std::string>> PosixSysfsReader::list_dir(const std::string& path) {
@@ -49,6 +94,11 @@ Result<std::vector<std::string>> PosixSysfsReader::list_dir(const std::string& p
     }
     if (errno != 0) return errno_error("cannot list", path, errno);
     return names;
+}
+
+bool is_mounted_sysfs(const std::string& root) {
+    struct statfs fs {};
+    return ::statfs(root.c_str(), &fs) == 0 && fs.f_type == SYSFS_MAGIC;
 }
 
 }  // namespace rdmadiag::sysfs

@@ -5,9 +5,12 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "collector/common/result.hpp"
+#include "collector/common/unique_fd.hpp"
 
 namespace rdmadiag::sysfs {
 
@@ -22,15 +25,46 @@ public:
     // file that fills the buffer is too long to be a value and is an error (EOVERFLOW).
     virtual Result<size_t> read_file(const std::string& path, char* buf, size_t size) = 0;
 
+    // As read_file, for a file read again on every pass: the reader may keep it open between
+    // reads. Errors are read_file's.
+    virtual Result<size_t> read_held(const std::string& path, char* buf, size_t size) {
+        return read_file(path, buf, size);
+    }
+    // Files under `dir` will not be read again (their device went away): let go of them.
+    virtual void release(std::string_view dir) { (void)dir; }
+
     // Names of a directory's entries, without "." and "..", in no particular order.
     virtual Result<std::vector<std::string>> list_dir(const std::string& path) = 0;
 };
 
-// The real thing: open(O_RDONLY|O_CLOEXEC), one read(), close(); opendir()/readdir().
+// The real thing: open(O_RDONLY|O_CLOEXEC), one read(), close(); opendir()/readdir(). With
+// `max_held` > 0, read_held keeps up to that many files open and reads each again with one
+// pread() at offset 0, which makes sysfs produce the value afresh (the way sysfs documents for
+// re-reading an attribute): one system call and no path walk instead of three calls and a walk.
+// Only for a mounted sysfs, whose files are never replaced: in a fixture tree a file renamed or
+// replaced would go on being read through its old descriptor.
 class PosixSysfsReader final : public SysfsReader {
 public:
+    explicit PosixSysfsReader(size_t max_held = 0) : max_held_(max_held) {}
+
     Result<size_t> read_file(const std::string& path, char* buf, size_t size) override;
+    Result<size_t> read_held(const std::string& path, char* buf, size_t size) override;
+    void release(std::string_view dir) override;
     Result<std::vector<std::string>> list_dir(const std::string& path) override;
+
+    // Files held open now.
+    size_t held() const { return held_.size(); }
+
+private:
+    size_t max_held_;
+    std::unordered_map<std::string, common::UniqueFd> held_;
 };
+
+// Open files a sysfs reader may hold: a bounded share of the process's descriptor limit, so the
+// daemon's sockets and other sources always have room.
+size_t held_file_budget();
+
+// Whether `root` is where a sysfs is mounted (not a fixture tree, a copy or a simulator's tree).
+bool is_mounted_sysfs(const std::string& root);
 
 }  // namespace rdmadiag::sysfs

@@ -77,11 +77,15 @@ public:
     }
 
     // Reads one value file and parses it. Absent files are errors unless `optional`.
+    // `held`: a file read on every pass, which the reader may keep open.
     template <class Parse>
-    auto value(Folder& folder, std::string_view name, Parse parse, bool optional = false)
+    auto value(Folder& folder, std::string_view name, Parse parse, bool optional = false,
+               bool held = false)
         -> std::optional<std::decay_t<decltype(parse(std::string_view{}).value())>> {
         char buf[sysfs::kReadBufferSize];
-        auto n = src_.reader_->read_file(folder.path(name), buf, sizeof buf);
+        const std::string& path = folder.path(name);
+        auto n = held ? src_.reader_->read_held(path, buf, sizeof buf)
+                      : src_.reader_->read_file(path, buf, sizeof buf);
         if (!n) {
             if (!(optional && n.error().code == ENOENT)) error(folder.subject(name), n.error());
             return std::nullopt;
@@ -105,10 +109,15 @@ public:
         return std::move(names).value();
     }
 
+    // Listed on the tables cadence and kept between: a device's ports do not come and go while
+    // it stays registered, and a device that goes away leaves the device list first.
     std::optional<std::vector<uint32_t>> ports_of(const std::string& dev) {
+        if (auto it = src_.ports_.find(dev); it != src_.ports_.end()) return it->second;
         auto names = listing(device_dir(dev) + "/ports", dev + " ports", false);
         if (!names) return std::nullopt;
-        return numbered_entries(*names);
+        auto ports = numbered_entries(*names);
+        src_.ports_[dev] = ports;
+        return ports;
     }
 
     void device_info(const std::string& dev, std::optional<uint32_t> first_port) {
@@ -171,26 +180,50 @@ public:
         src_.gids_[port] = std::move(out);
     }
 
-    // What the counter methods need to know of the port comes back.
-    sources::PortFacts port_state(const PortRef& port) {
+    // What the counter methods need to know of the port comes back. The state and physical
+    // state are read on every pass; the other attributes (LIDs, rate, capabilities, link layer)
+    // change only with them, so they are read again when either changed, on the tables
+    // cadence (`all`) and on a refresh after an event, and carried in between.
+    sources::PortFacts port_state(const PortRef& port, bool all) {
         Folder dir(port_dir(port.device, port.port), port.to_string() + " ");
         PortStateSample s;
         s.port = port;
-        s.state = value(dir, "state", sysfs::parse_port_state);
-        if (auto ps = value(dir, "phys_state", sysfs::parse_phys_state)) {
+        s.state = value(dir, "state", sysfs::parse_port_state, false, true);
+        if (auto ps = value(dir, "phys_state", sysfs::parse_phys_state, false, true)) {
             s.phys_state = ps->code;
             s.phys_state_text = std::move(ps->name);
         }
-        s.lid = value(dir, "lid", sysfs::parse_lid);
-        s.sm_lid = value(dir, "sm_lid", sysfs::parse_lid);
-        s.lmc = value(dir, "lid_mask_count", sysfs::parse_lid_mask_count);
-        s.link_layer = value(dir, "link_layer", sysfs::parse_link_layer);
-        // The text is kept as the kernel printed it; parsing checks that it is a rate at all.
-        s.rate = value(dir, "rate", [](std::string_view t) -> Result<std::string> {
-            RDMADIAG_TRY(sysfs::parse_rate(t));
-            return std::string(*sysfs::value_line(t));
-        });
-        s.cap_mask = value(dir, "cap_mask", sysfs::parse_cap_mask);
+        auto last = src_.attributes_.find(port);
+        if (last != src_.attributes_.end() && !all && last->second.state == s.state &&
+            last->second.phys_state == s.phys_state) {
+            const PortStateSample& a = last->second;
+            s.lid = a.lid;
+            s.sm_lid = a.sm_lid;
+            s.lmc = a.lmc;
+            s.link_layer = a.link_layer;
+            s.rate = a.rate;
+            s.cap_mask = a.cap_mask;
+        } else {
+            s.lid = value(dir, "lid", sysfs::parse_lid);
+            s.sm_lid = value(dir, "sm_lid", sysfs::parse_lid);
+            s.lmc = value(dir, "lid_mask_count", sysfs::parse_lid_mask_count);
+            s.link_layer = value(dir, "link_layer", sysfs::parse_link_layer);
+            // The text is kept as the kernel printed it; parsing checks that it is a rate.
+            s.rate = value(dir, "rate", [](std::string_view t) -> Result<std::string> {
+                RDMADIAG_TRY(sysfs::parse_rate(t));
+                return std::string(*sysfs::value_line(t));
+            });
+            s.cap_mask = value(dir, "cap_mask", sysfs::parse_cap_mask);
+            PortStateSample& a = src_.attributes_[port];
+            a.state = s.state;
+            a.phys_state = s.phys_state;
+            a.lid = s.lid;
+            a.sm_lid = s.sm_lid;
+            a.lmc = s.lmc;
+            a.link_layer = s.link_layer;
+            a.rate = s.rate;
+            a.cap_mask = s.cap_mask;
+        }
         if (auto it = src_.gids_.find(port); it != src_.gids_.end()) {
             s.gids = it->second.gids;
             // GID 0's interface ID is the port GUID on InfiniBand only; RoCE derives it from
@@ -245,14 +278,14 @@ public:
         CounterMethods& methods = src_.methods_;
         if (due.reads(CounterKind::pma)) {
             // counters_ext/ holds data and packet counters, all of the slow tier.
-            std::optional<std::vector<std::string>> legacy;
+            const std::optional<std::vector<std::string>>* legacy = nullptr;
             std::vector<std::string_view> superseded;
-            if (due.slow) legacy = counter_files(port, kLegacyCountersFolder);
-            if (legacy) {
-                for (const auto& file : *legacy) superseded.push_back(legacy_counter_name(file));
+            if (due.slow && counter_files(port, kLegacyCountersFolder)) {
+                legacy = &counter_files(port, kLegacyCountersFolder);
+                for (const auto& file : **legacy) superseded.push_back(legacy_counter_name(file));
             }
             const MethodValues* known = nullptr;
-            if (auto files = counter_files(port, "counters")) {
+            if (const auto& files = counter_files(port, "counters")) {
                 // Kernels that made counters/ for every port print "N/A (no PMA)" in each file
                 // of a device that has no PMA at all (iWARP): nothing to read there, no error,
                 // and no PMA to ask.
@@ -264,11 +297,11 @@ public:
             // Where the PMA answered with PortCountersExtended its 64-bit values stand for these
             // files too; its 32-bit PortCounters fields never do.
             if (legacy) {
-                counters(port, kLegacyCountersFolder, *legacy, CounterKind::pma, due, {}, known);
+                counters(port, kLegacyCountersFolder, **legacy, CounterKind::pma, due, {}, known);
             }
         }
         if (due.reads(CounterKind::hw)) {
-            if (auto files = counter_files(port, "hw_counters")) {
+            if (const auto& files = counter_files(port, "hw_counters")) {
                 counters(port, "hw_counters", *files, CounterKind::hw, due, {},
                          methods.read(CounterKind::hw, port, facts));
             }
@@ -278,12 +311,17 @@ public:
     // The sorted file names of one counter folder. A port without it has none of those
     // counters, and that is no error: no PMA (rxe, iWARP) means no counters/, a driver without
     // statistics no hw_counters/, and only mlx4 has counters_ext/.
-    std::optional<std::vector<std::string>> counter_files(const PortRef& port,
-                                                          std::string_view folder) {
+    // Listed on the tables cadence and kept between, as the ports are.
+    const std::optional<std::vector<std::string>>& counter_files(const PortRef& port,
+                                                                 std::string_view folder) {
+        auto key = std::make_pair(port, std::string(folder));
+        if (auto it = src_.counter_files_.find(key); it != src_.counter_files_.end()) {
+            return it->second;
+        }
         const std::string path = port_dir(port.device, port.port) + "/" + std::string(folder);
         auto names = listing(path, port.to_string() + " " + std::string(folder), true);
         if (names) std::sort(names->begin(), names->end());
-        return names;
+        return src_.counter_files_.emplace(std::move(key), std::move(names)).first->second;
     }
 
     // Emits the counters of `folder` whose tier is due and that are not `superseded`: the
@@ -317,7 +355,9 @@ public:
             if (by_method) {
                 v = by_method->value;
             } else {
-                auto read = value(dir, file, parse);
+                const bool every_pass =
+                    sources::counter_tier(kind, name) == sources::CounterTier::fast;
+                auto read = value(dir, file, parse, false, every_pass);
                 if (!read || !*read) continue;
                 v = **read;
             }
@@ -379,6 +419,27 @@ sources::Availability SysfsSource::availability() const {
     return sources::Availability{true, ""};
 }
 
+void SysfsSource::forget_devices_except(const std::vector<std::string>& devices) {
+    // So that a device that comes back is described, listed and opened afresh.
+    auto gone = [&](const std::string& d) {
+        return !std::binary_search(devices.begin(), devices.end(), d);
+    };
+    for (const auto& d : described_) {
+        if (gone(d)) reader_->release(class_dir_ + "/" + d);
+    }
+    std::erase_if(described_, gone);
+    std::erase_if(without_pma_, gone);
+    std::erase_if(gids_, [&](const auto& kv) { return gone(kv.first.device); });
+    std::erase_if(attributes_, [&](const auto& kv) { return gone(kv.first.device); });
+    std::erase_if(counter_files_, [&](const auto& kv) { return gone(kv.first.first.device); });
+    std::erase_if(ports_, [&](const auto& kv) { return gone(kv.first); });
+}
+
+void SysfsSource::forget_listings() {
+    ports_.clear();
+    counter_files_.clear();
+}
+
 Duration SysfsSource::slow_counter_interval() const {
     return std::max(settings_.counter_interval, settings_.slow_counter_interval);
 }
@@ -416,24 +477,13 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
     if (!devices) {
         pass.emit(SourceStatus{false, devices.error().message});
         pass.emit(DeviceList{});
-        gids_.clear();
-        described_.clear();
-        without_pma_.clear();
+        forget_devices_except({});
         return;
     }
     pass.emit(DeviceList{*devices});
-
-    // Forget what belongs to devices that went away, so a device that comes back is described
-    // afresh.
-    std::erase_if(described_, [&](const std::string& d) {
-        return !std::binary_search(devices->begin(), devices->end(), d);
-    });
-    std::erase_if(without_pma_, [&](const std::string& d) {
-        return !std::binary_search(devices->begin(), devices->end(), d);
-    });
-    std::erase_if(gids_, [&](const auto& kv) {
-        return !std::binary_search(devices->begin(), devices->end(), kv.first.device);
-    });
+    forget_devices_except(*devices);
+    // The listings of ports and counter folders are taken afresh with the tables.
+    if (parts.tables) forget_listings();
 
     methods_.begin_pass(parts.tables, parts.counters);
     for (const auto& dev : *devices) {
@@ -449,7 +499,7 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         for (uint32_t p : *ports) {
             PortRef port{dev, p};
             if (parts.tables || !gids_.contains(port)) pass.read_gids(port);
-            const auto facts = pass.port_state(port);
+            const auto facts = pass.port_state(port, parts.tables);
             if (parts.tables) pass.pkey_table(port);
             if (parts.counters.any()) pass.port_counters(port, facts, parts.counters);
         }
@@ -470,6 +520,10 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
             ENODEV});
         return;
     }
+    // An event may mean the device's layout changed: list it again.
+    ports_.erase(port.device);
+    std::erase_if(counter_files_,
+                  [&](const auto& kv) { return kv.first.first.device == port.device; });
     auto ports = pass.ports_of(port.device);
     if (!ports) return;
     bool found = false;
@@ -478,12 +532,26 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
         found = true;
         PortRef one{port.device, p};
         pass.read_gids(one);
-        pass.port_state(one);
+        pass.port_state(one, true);
         pass.pkey_table(one);
     }
     if (!found) {
         pass.emit(SampleError{port.to_string(), "cannot refresh: no such port", ENOENT});
     }
+}
+
+Result<bool> held_reads_wanted(const sources::SourceSettings& settings) {
+    constexpr std::string_view kOption = "sysfs.reads";
+    auto it = settings.extra.find(std::string(kOption));
+    const std::string value = it == settings.extra.end() ? "auto" : it->second;
+    if (value == "held") return true;
+    if (value == "reopen") return false;
+    if (value != "auto") {
+        return make_error("sysfs source: " + std::string(kOption) +
+                              " must be auto, held or reopen, not '" + value + "'",
+                          EINVAL);
+    }
+    return is_mounted_sysfs(settings.sysfs_root);
 }
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
@@ -493,15 +561,19 @@ Result<std::unique_ptr<sources::Source>> make_sysfs_source(
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings,
                                                            CounterReaders counter_readers) {
-    return make_sysfs_source(settings, std::make_unique<sysfs::PosixSysfsReader>(),
-                             std::move(counter_readers));
+    auto held = held_reads_wanted(settings);
+    if (!held) return held.error();
+    return make_sysfs_source(
+        settings, std::make_unique<sysfs::PosixSysfsReader>(*held ? held_file_budget() : 0),
+        std::move(counter_readers));
 }
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader,
     CounterReaders counter_readers) {
-    // A bad sysfs.counters is refused here too, whoever builds the source.
+    // A bad sysfs.counters or sysfs.reads is refused here too, whoever builds the source.
     if (auto wanted = counter_methods_wanted(settings); !wanted) return wanted.error();
+    if (auto held = held_reads_wanted(settings); !held) return held.error();
     if (settings.counter_interval <= Duration::zero() ||
         settings.slow_counter_interval <= Duration::zero() ||
         settings.pkey_interval <= Duration::zero()) {
@@ -514,7 +586,7 @@ Result<std::unique_ptr<sources::Source>> make_sysfs_source(
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     const sources::SourceSettings& settings) {
-    return make_sysfs_source(settings, std::make_unique<sysfs::PosixSysfsReader>());
+    return make_sysfs_source(settings, CounterReaders{});
 }
 
 }  // namespace rdmadiag::sysfs

@@ -82,7 +82,23 @@ private:
     std::set<std::string> described_;
     // Devices that by their node type have no PMA (iWARP, usNIC).
     std::set<std::string> without_pma_;
+    // The port attributes last read in full, carried while the state stays (Pass::port_state).
+    std::map<PortRef, PortStateSample> attributes_;
+    // Listings kept between table passes: each device's ports, each port's counter folders
+    // (nullopt: the port has no such folder).
+    std::map<std::string, std::vector<uint32_t>> ports_;
+    std::map<std::pair<PortRef, std::string>, std::optional<std::vector<std::string>>>
+        counter_files_;
+
+    // Drops what the source knows of devices not in `devices` (sorted).
+    void forget_devices_except(const std::vector<std::string>& devices);
+    void forget_listings();
 };
+
+// Whether sysfs.reads (auto | held | reopen, default auto) lets the source keep the files it reads
+// on every pass open (PosixSysfsReader): with auto, only when settings.sysfs_root is a mounted
+// sysfs. A bad value is a configuration error.
+Result<bool> held_reads_wanted(const sources::SourceSettings& settings);
 
 // The factory the source registry calls: reads settings.sysfs_root through the real file system.
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings);

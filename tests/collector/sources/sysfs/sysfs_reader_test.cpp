@@ -1,6 +1,9 @@
 #include "collector/sources/sysfs/sysfs_reader.hpp"
 
 #include <gtest/gtest.h>
+#include <linux/magic.h>
+#include <sys/resource.h>
+#include <sys/vfs.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -69,6 +72,87 @@ TEST_F(PosixSysfsReaderTest, ListsEntriesWithoutDotAndDotDot) {
     auto not_dir = reader.list_dir(tmp.path() + "/d/0");
     ASSERT_FALSE(not_dir.ok());
     EXPECT_EQ(not_dir.error().code, ENOTDIR);
+}
+
+// --- files held open between passes ---
+
+std::string text_of(const Result<size_t>& n, const char* buf) {
+    return n ? std::string(buf, *n) : "error: " + n.error().message;
+}
+
+TEST_F(PosixSysfsReaderTest, AHeldFileIsReadAfreshEachTime) {
+    PosixSysfsReader held(8);
+    const std::string path = tmp.path() + "/ports/1/state";
+    ASSERT_TRUE(test::write_text_file(path, "4: ACTIVE\n").ok());
+    EXPECT_EQ(text_of(held.read_held(path, buf, sizeof buf), buf), "4: ACTIVE\n");
+    EXPECT_EQ(held.held(), 1u);
+    // Rewritten in place, as the kernel produces a new value on every read from the start.
+    ASSERT_TRUE(test::write_text_file(path, "1: DOWN\n").ok());
+    EXPECT_EQ(text_of(held.read_held(path, buf, sizeof buf), buf), "1: DOWN\n");
+    EXPECT_EQ(held.held(), 1u);
+}
+
+TEST_F(PosixSysfsReaderTest, NoMoreFilesAreHeldThanAllowedAndTheRestAreStillRead) {
+    PosixSysfsReader held(2);
+    for (int i = 0; i < 5; ++i) {
+        const std::string path = tmp.path() + "/c/" + std::to_string(i);
+        ASSERT_TRUE(test::write_text_file(path, std::to_string(i * 10) + "\n").ok());
+        EXPECT_EQ(text_of(held.read_held(path, buf, sizeof buf), buf),
+                  std::to_string(i * 10) + "\n");
+    }
+    EXPECT_EQ(held.held(), 2u);
+    PosixSysfsReader none;  // holds nothing by default
+    EXPECT_TRUE(none.read_held(tmp.path() + "/c/0", buf, sizeof buf).ok());
+    EXPECT_EQ(none.held(), 0u);
+}
+
+TEST_F(PosixSysfsReaderTest, AFileThatCannotBeReadIsNotHeldAndKeepsItsError) {
+    PosixSysfsReader held(8);
+    auto missing = held.read_held(tmp.path() + "/none", buf, sizeof buf);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().code, ENOENT);
+    ASSERT_TRUE(test::write_text_file(tmp.path() + "/d/x", "1\n").ok());
+    auto dir = held.read_held(tmp.path() + "/d", buf, sizeof buf);
+    ASSERT_FALSE(dir.ok());
+    EXPECT_EQ(dir.error().code, EISDIR);
+    ASSERT_TRUE(
+        test::write_text_file(tmp.path() + "/long", std::string(kReadBufferSize, 'x')).ok());
+    auto long_value = held.read_held(tmp.path() + "/long", buf, sizeof buf);
+    ASSERT_FALSE(long_value.ok());
+    EXPECT_EQ(long_value.error().code, EOVERFLOW);
+    EXPECT_EQ(held.held(), 0u);
+}
+
+TEST_F(PosixSysfsReaderTest, ReleasingADeviceLetsGoOfItsFilesOnly) {
+    PosixSysfsReader held(8);
+    for (const char* f : {"/mlx5_0/ports/1/state", "/mlx5_0/ports/2/state",
+                          "/mlx5_00/ports/1/state", "/mlx5_1/ports/1/state"}) {
+        ASSERT_TRUE(test::write_text_file(tmp.path() + f, "4: ACTIVE\n").ok());
+        ASSERT_TRUE(held.read_held(tmp.path() + f, buf, sizeof buf).ok());
+    }
+    EXPECT_EQ(held.held(), 4u);
+    held.release(tmp.path() + "/mlx5_0");  // not mlx5_00, whose name only starts the same way
+    EXPECT_EQ(held.held(), 2u);
+}
+
+TEST(HeldFileBudget, IsAShareOfTheDescriptorLimit) {
+    rlimit lim{};
+    ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &lim), 0);
+    const size_t budget = held_file_budget();
+    EXPECT_GT(budget, 0u);
+    if (lim.rlim_cur != RLIM_INFINITY) {
+        EXPECT_LE(budget, lim.rlim_cur / 2);
+    }
+}
+
+TEST(MountedSysfs, AFixtureTreeIsNotASysfs) {
+    test::TempTree tree;
+    ASSERT_TRUE(tree.ok());
+    EXPECT_FALSE(is_mounted_sysfs(tree.path()));
+    EXPECT_FALSE(is_mounted_sysfs(tree.path() + "/missing"));
+    struct statfs fs {};
+    const bool sys_is_sysfs = ::statfs("/sys", &fs) == 0 && fs.f_type == SYSFS_MAGIC;
+    EXPECT_EQ(is_mounted_sysfs("/sys"), sys_is_sysfs);
 }
 
 }  // namespace

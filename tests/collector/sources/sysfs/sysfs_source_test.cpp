@@ -552,6 +552,89 @@ TEST(SysfsSourceCadence, PKeyIntervalShorterThanCountersSetsThePollInterval) {
     EXPECT_EQ(source_at(fixture("mlx5-ib"), s)->poll_interval(), seconds(5));
 }
 
+// The port's other attributes and the folder listings are read with the tables, and at once
+// when the port's state changes; the state itself on every pass.
+TEST(SysfsSourceCadence, PortAttributesFollowTheStateAndTheTables) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    tmp.add_fixture("mlx5-ib");
+    sources::SourceSettings s;
+    s.counter_interval = seconds(1);
+    s.slow_counter_interval = seconds(1);
+    s.pkey_interval = seconds(10);
+    auto src = source_at(tmp.path(), s);
+    auto poll = [&](int t) {
+        sources::VectorSink sink;
+        src->poll(at(seconds(t)), sink);
+        EXPECT_TRUE(all<SampleError>(sink.observations).empty()) << "poll at " << t << " s";
+        return sink.observations;
+    };
+    const auto first = only<PortStateSample>(poll(0));
+    ASSERT_TRUE(first.lid.has_value());
+    const std::string port = tmp.path() + "/class/infiniband/mlx5_0/ports/1";
+
+    // A new LID alone waits for the tables; the state is read on every pass.
+    ASSERT_TRUE(test::write_text_file(port + "/lid", "0x77\n").ok());
+    auto carried = only<PortStateSample>(poll(1));
+    EXPECT_EQ(carried.lid, first.lid);
+    EXPECT_EQ(carried.rate, first.rate);
+    EXPECT_EQ(carried.cap_mask, first.cap_mask);
+    EXPECT_EQ(only<PortStateSample>(poll(10)).lid, 0x77u);
+
+    // A state change brings every attribute with it.
+    ASSERT_TRUE(test::write_text_file(port + "/lid", "0x78\n").ok());
+    ASSERT_TRUE(test::write_text_file(port + "/state", "1: DOWN\n").ok());
+    auto down = only<PortStateSample>(poll(11));
+    EXPECT_EQ(down.state, PortState::down);
+    EXPECT_EQ(down.lid, 0x78u);
+
+    // A counter file that appears is listed with the next tables.
+    ASSERT_TRUE(test::write_text_file(port + "/hw_counters/new_counter", "5\n").ok());
+    EXPECT_FALSE(counters_by_name(poll(12), CounterKind::hw).contains("new_counter"));
+    EXPECT_TRUE(counters_by_name(poll(20), CounterKind::hw).contains("new_counter"));
+}
+
+TEST(SysfsSourceSettings, ReadsOptionHoldsFilesOpenOnlyOnAMountedSysfs) {
+    sources::SourceSettings s;
+    s.sysfs_root = fixture("mlx5-ib");
+    auto wanted = held_reads_wanted(s);
+    ASSERT_TRUE(wanted.ok());
+    EXPECT_FALSE(*wanted) << "a fixture tree's files may be replaced under a held descriptor";
+    s.extra["sysfs.reads"] = "held";
+    EXPECT_TRUE(*held_reads_wanted(s));
+    s.extra["sysfs.reads"] = "reopen";
+    EXPECT_FALSE(*held_reads_wanted(s));
+    s.extra["sysfs.reads"] = "cached";
+    auto bad = held_reads_wanted(s);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_THAT(bad.error().message, HasSubstr("auto, held or reopen"));
+    EXPECT_FALSE(make_sysfs_source(s).ok());
+}
+
+// With the files of every pass held open, a pass reads what a pass reads by opening them.
+TEST(SysfsSourceSettings, HeldReadsGiveWhatReopenedReadsGive) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    tmp.add_fixture("mlx5-ib");
+    sources::SourceSettings s;
+    s.sysfs_root = tmp.path();
+    auto reopened = make_sysfs_source(s);
+    s.extra["sysfs.reads"] = "held";
+    auto held = make_sysfs_source(s);
+    ASSERT_TRUE(reopened.ok() && held.ok());
+    const std::string port = tmp.path() + "/class/infiniband/mlx5_0/ports/1";
+    for (int t = 0; t < 3; ++t) {
+        ASSERT_TRUE(
+            test::write_text_file(port + "/counters/symbol_error", std::to_string(t * 7) + "\n")
+                .ok());
+        sources::VectorSink a, b;
+        (*reopened)->poll(at(seconds(t)), a);
+        (*held)->poll(at(seconds(t)), b);
+        EXPECT_EQ(a.observations, b.observations) << "poll " << t;
+        EXPECT_EQ(counters_by_name(b.observations, CounterKind::pma)["symbol_error"].value, t * 7u);
+    }
+}
+
 // ---- refresh ----------------------------------------------------------------------------------
 
 TEST(SysfsSourceRefresh, ReReadsThatPortsTableAndStateNow) {
