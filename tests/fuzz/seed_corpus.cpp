@@ -321,6 +321,7 @@ int main(int argc, char** argv) {
              c.add_dir(kFixtures / "sysfs/broken");
          }},
         {"trace_line_fuzz", [](Corpus& c) { c.add_dir(kFixtures / "tracefs", ".trace"); }},
+        {"partitions_conf_fuzz", [](Corpus& c) { c.add_dir(kFixtures / "partitions", ".conf"); }},
         {"mad_reply_fuzz", mad_seeds},
         {"nl_mr_dump_fuzz", netlink_seeds},
         {"probe_ring_fuzz", probe_seeds},
