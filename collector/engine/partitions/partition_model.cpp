@@ -1,7 +1,7 @@
 #include "collector/engine/partitions/partition_model.hpp"
 
 #include <algorithm>
-#include <charconv>
+#include <cstdio>
 #include <unordered_map>
 
 namespace rdmadiag::partitions {
@@ -63,11 +63,11 @@ struct Fact {
     uint32_t port;
 };
 
-std::string hex(uint64_t v) {
+// As GUIDs are written everywhere else: 0x and sixteen digits.
+std::string guid_hex(uint64_t v) {
     char buf[24];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, 16);
-    (void)ec;
-    return "0x" + std::string(buf, end);
+    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+    return buf;
 }
 
 bool is_end_port(NodeKind kind, uint32_t port) {
@@ -94,6 +94,7 @@ private:
             const NodeKind kind = node_kind(dev.info.node_type);
             for (const PortSnapshot& p : dev.ports) {
                 if (!p.present || !is_end_port(kind, p.ref.port)) continue;
+                if (p.info.link_layer && *p.info.link_layer != LinkLayer::infiniband) continue;
                 EndPort ep;
                 ep.port = p.ref;
                 ep.kind = kind;
@@ -105,6 +106,7 @@ private:
                 if (ep.guid) by_guid_.emplace(*ep.guid, index);
                 for (const PKeyViewState& v : p.pkeys.views) {
                     const auto view = static_cast<uint8_t>(member_view(v.view));
+                    ep.views_read |= static_cast<uint8_t>(1u << view);
                     for (uint16_t key : v.table.keys) {
                         const uint16_t base = key & kBaseMask;
                         if (base == 0) continue;  // an empty slot (0x0000, or the invalid 0x8000)
@@ -145,7 +147,7 @@ private:
                     }
                     auto it = by_guid_.find(*guid);
                     if (it == by_guid_.end()) {
-                        unresolved(rule.line, "no port has GUID " + hex(*guid));
+                        unresolved(rule.line, "no port has GUID " + guid_hex(*guid));
                         continue;
                     }
                     add(it->second);

@@ -4,8 +4,9 @@
 // and in the SM's intent (partitions.conf, partitions_conf.hpp) resolved against the ports the
 // snapshot knows.
 //
-// Only end ports are members: CA and router ports, and a switch's port 0. A switch's external
-// ports hold P_Keys only to enforce partitions on their links, which is not membership.
+// Only InfiniBand end ports are members: CA and router ports, and a switch's port 0. A switch's
+// external ports hold P_Keys only to enforce partitions on their links, which is not membership;
+// RoCE and iWARP ports are in no subnet manager's partitions.
 //
 // Built in one pass over the snapshot's P_Key views: each held key becomes a (P_Key, port, view,
 // membership) fact, the facts are sorted and folded, so the cost is the number of keys held, not
@@ -41,7 +42,9 @@ struct EndPort {
     PortRef port;
     std::optional<uint64_t> guid;  // the port GUID, where a source gave it
     NodeKind kind = NodeKind::other;
-    std::string node_name;  // NodeDescription where known
+    std::string node_name;   // NodeDescription where known
+    uint8_t views_read = 0;  // bit (1 << MemberView) per P_Key view read for the port
+    bool has(MemberView v) const { return (views_read >> static_cast<unsigned>(v)) & 1u; }
 };
 
 struct PartitionMember {

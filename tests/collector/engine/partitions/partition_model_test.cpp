@@ -114,7 +114,7 @@ TEST(PartitionModel, TheIntentResolvedAgainstThePorts) {
               (std::array<uint32_t, 3>{0, 3, 0}));
 
     EXPECT_EQ(m.unresolved,
-              (std::vector<std::string>{"line 2: no port has GUID 0x999",
+              (std::vector<std::string>{"line 2: no port has GUID 0x0000000000000999",
                                         "line 4: partition 'Generated' has no P_Key in the file; "
                                         "the SM generates one, which is not known here"}));
     // By P_Key.
@@ -147,6 +147,22 @@ TEST(PartitionModel, AbsentDevicesAndPortsAreNotMembers) {
     const auto m = build_partition_model(s, nullptr);
     ASSERT_EQ(m.ports.size(), 1u);
     EXPECT_EQ(m.find(0x0011)->members.size(), 1u);
+}
+
+TEST(PartitionModel, RoCEPortsAreInNoPartitionAndEachPortSaysWhichViewsWereRead) {
+    auto s = small_subnet();
+    auto roce = port_with("roce", 1, std::nullopt, {{PKeyView::device, {0xffff}}});
+    roce.info.link_layer = LinkLayer::ethernet;
+    s.devices.push_back(device("roce", "CA", 0x400, "node0001 RoCE", {roce}));
+    const auto m = build_partition_model(s, nullptr);
+    ASSERT_EQ(m.ports.size(), 3u);
+    for (const auto& p : m.ports) EXPECT_NE(p.port.device, "roce");
+    const auto& ca2 = m.ports[2];
+    EXPECT_EQ(ca2.port, (PortRef{"ca2", 1}));
+    EXPECT_TRUE(ca2.has(MemberView::sma));
+    EXPECT_TRUE(ca2.has(MemberView::device));
+    EXPECT_FALSE(ca2.has(MemberView::sm));
+    EXPECT_FALSE(ca2.has(MemberView::intent));
 }
 
 }  // namespace
