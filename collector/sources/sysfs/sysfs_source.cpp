@@ -180,6 +180,16 @@ public:
         src_.gids_[port] = std::move(out);
     }
 
+    // The attributes port_state reads only when the state changed, from one sample to another.
+    static void carry_attributes(const PortStateSample& from, PortStateSample& to) {
+        to.lid = from.lid;
+        to.sm_lid = from.sm_lid;
+        to.lmc = from.lmc;
+        to.link_layer = from.link_layer;
+        to.rate = from.rate;
+        to.cap_mask = from.cap_mask;
+    }
+
     // What the counter methods need to know of the port comes back. The state and physical
     // state are read on every pass; the other attributes (LIDs, rate, capabilities, link layer)
     // change only with them, so they are read again when either changed, on the tables
@@ -196,13 +206,7 @@ public:
         auto last = src_.attributes_.find(port);
         if (last != src_.attributes_.end() && !all && last->second.state == s.state &&
             last->second.phys_state == s.phys_state) {
-            const PortStateSample& a = last->second;
-            s.lid = a.lid;
-            s.sm_lid = a.sm_lid;
-            s.lmc = a.lmc;
-            s.link_layer = a.link_layer;
-            s.rate = a.rate;
-            s.cap_mask = a.cap_mask;
+            carry_attributes(last->second, s);
         } else {
             s.lid = value(dir, "lid", sysfs::parse_lid);
             s.sm_lid = value(dir, "sm_lid", sysfs::parse_lid);
@@ -217,12 +221,7 @@ public:
             PortStateSample& a = src_.attributes_[port];
             a.state = s.state;
             a.phys_state = s.phys_state;
-            a.lid = s.lid;
-            a.sm_lid = s.sm_lid;
-            a.lmc = s.lmc;
-            a.link_layer = s.link_layer;
-            a.rate = s.rate;
-            a.cap_mask = s.cap_mask;
+            carry_attributes(s, a);
         }
         if (auto it = src_.gids_.find(port); it != src_.gids_.end()) {
             s.gids = it->second.gids;
@@ -280,9 +279,11 @@ public:
             // counters_ext/ holds data and packet counters, all of the slow tier.
             const std::optional<std::vector<std::string>>* legacy = nullptr;
             std::vector<std::string_view> superseded;
-            if (due.slow && counter_files(port, kLegacyCountersFolder)) {
-                legacy = &counter_files(port, kLegacyCountersFolder);
-                for (const auto& file : **legacy) superseded.push_back(legacy_counter_name(file));
+            if (due.slow) {
+                if (const auto& ext = counter_files(port, kLegacyCountersFolder)) {
+                    legacy = &ext;
+                    for (const auto& file : *ext) superseded.push_back(legacy_counter_name(file));
+                }
             }
             const MethodValues* known = nullptr;
             if (const auto& files = counter_files(port, "counters")) {
@@ -341,7 +342,8 @@ public:
         for (const auto& file : files) {
             if (kind == CounterKind::hw && file == kHwLifespan) continue;
             const std::string_view name = legacy ? legacy_counter_name(file) : file;
-            if (!due.covers(kind, name)) continue;
+            const sources::CounterTier tier = sources::counter_tier(kind, name);
+            if (!due.covers(tier)) continue;
             if (std::find(superseded.begin(), superseded.end(), name) != superseded.end()) {
                 continue;
             }
@@ -355,9 +357,8 @@ public:
             if (by_method) {
                 v = by_method->value;
             } else {
-                const bool every_pass =
-                    sources::counter_tier(kind, name) == sources::CounterTier::fast;
-                auto read = value(dir, file, parse, false, every_pass);
+                // A fast counter's file is read on every pass: the reader may keep it open.
+                auto read = value(dir, file, parse, false, tier == sources::CounterTier::fast);
                 if (!read || !*read) continue;
                 v = **read;
             }
@@ -438,6 +439,11 @@ void SysfsSource::forget_devices_except(const std::vector<std::string>& devices)
 void SysfsSource::forget_listings() {
     ports_.clear();
     counter_files_.clear();
+}
+
+void SysfsSource::forget_listings_of(const std::string& device) {
+    ports_.erase(device);
+    std::erase_if(counter_files_, [&](const auto& kv) { return kv.first.first.device == device; });
 }
 
 Duration SysfsSource::slow_counter_interval() const {
@@ -521,9 +527,7 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
         return;
     }
     // An event may mean the device's layout changed: list it again.
-    ports_.erase(port.device);
-    std::erase_if(counter_files_,
-                  [&](const auto& kv) { return kv.first.first.device == port.device; });
+    forget_listings_of(port.device);
     auto ports = pass.ports_of(port.device);
     if (!ports) return;
     bool found = false;

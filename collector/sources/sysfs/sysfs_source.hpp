@@ -93,6 +93,7 @@ private:
     // Drops what the source knows of devices not in `devices` (sorted).
     void forget_devices_except(const std::vector<std::string>& devices);
     void forget_listings();
+    void forget_listings_of(const std::string& device);
 };
 
 // Whether sysfs.reads (auto | held | reopen, default auto) lets the source keep the files it reads
