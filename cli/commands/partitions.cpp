@@ -9,21 +9,6 @@
 
 namespace rdmadiag::cli::commands {
 
-namespace {
-
-// A P_Key or GUID as the user types it: 0x8011, or decimal.
-std::optional<uint64_t> parse_number(const std::string& text) {
-    try {
-        size_t used = 0;
-        const uint64_t v = std::stoull(text, &used, 0);
-        if (used == text.size()) return v;
-    } catch (const std::exception&) {
-    }
-    return std::nullopt;
-}
-
-}  // namespace
-
 void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd = app.add_subcommand(
         "partitions",
@@ -41,16 +26,17 @@ void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit)
     cmd->callback([&ctx, &exit, pkey, intent_path, sm_guid] {
         render::PartitionsRenderOptions opt;
         if (!pkey->empty()) {
-            auto v = parse_number(*pkey);
-            if (!v || *v > 0xffff) {
-                exit.value = report_error(make_error("not a P_Key: '" + *pkey + "'", EINVAL));
+            auto v = parse_pkey(*pkey);
+            if (!v) {
+                exit.value = report_error(v.error());
                 return;
             }
-            opt.pkey = static_cast<uint16_t>(*v);
+            opt.pkey = *v;
         }
         partitions::ModelOptions model_options;
         if (!sm_guid->empty()) {
-            auto v = parse_number(*sm_guid);
+            // Written as partitions.conf writes GUIDs.
+            auto v = partitions::parse_conf_number(*sm_guid);
             if (!v || *v == 0) {
                 exit.value = report_error(make_error("not a GUID: '" + *sm_guid + "'", EINVAL));
                 return;
@@ -84,7 +70,7 @@ void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit)
             std::fputs(render::render_partitions_text(model, intent.has_value(), opt).c_str(),
                        stdout);
         }
-        if (opt.pkey && !model.find(*opt.pkey & 0x7fff)) exit.value = 1;
+        if (opt.pkey && !model.find(pkey_base(*opt.pkey))) exit.value = 1;
     });
 }
 

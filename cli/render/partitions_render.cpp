@@ -1,7 +1,5 @@
 #include "cli/render/partitions_render.hpp"
 
-#include <charconv>
-
 #include "cli/render/table.hpp"
 #include "collector/json/json_fields.hpp"
 
@@ -52,12 +50,6 @@ namespace {
 constexpr MemberView kViews[kMemberViews] = {MemberView::intent, MemberView::sm, MemberView::sma,
                                              MemberView::device, MemberView::cache};
 
-std::string pkey_text(uint16_t pkey) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "0x%04x", pkey);
-    return buf;
-}
-
 std::string_view holding_text(uint8_t holds) {
     if (holds == (kHoldsFull | kHoldsLimited)) return "both";
     if (holds == kHoldsFull) return "full";
@@ -94,7 +86,7 @@ std::string summary_text(const PartitionModel& model, bool have_intent) {
              {"CACHE F/L", Align::right},
              {"DIFFER", Align::right}});
     for (const auto& p : model.partitions) {
-        std::vector<std::string> row{pkey_text(p.pkey), p.name.empty() ? "-" : p.name};
+        std::vector<std::string> row{format_pkey(p.pkey), p.name.empty() ? "-" : p.name};
         for (auto v : kViews) row.push_back(counts_text(p, v));
         row.push_back(have_intent && p.intended ? std::to_string(differences(model, p, have_intent))
                                                 : "-");
@@ -105,7 +97,7 @@ std::string summary_text(const PartitionModel& model, bool have_intent) {
 }
 
 std::string members_text(const PartitionModel& model, const Partition& p, bool have_intent) {
-    std::string out = "Partition " + pkey_text(p.pkey);
+    std::string out = "Partition " + format_pkey(p.pkey);
     if (!p.name.empty()) out += " " + p.name;
     out += p.intended ? " (in partitions.conf)" : have_intent ? " (not in partitions.conf)" : "";
     out += ": " + std::to_string(p.members.size()) + " member ports\n";
@@ -130,18 +122,14 @@ std::string members_text(const PartitionModel& model, const Partition& p, bool h
     return out;
 }
 
-uint16_t base_of(uint16_t pkey) {
-    return pkey & 0x7fff;
-}
-
 }  // namespace
 
 std::string render_partitions_text(const PartitionModel& model, bool have_intent,
                                    const PartitionsRenderOptions& options) {
     std::string out;
     if (options.pkey) {
-        const Partition* p = model.find(base_of(*options.pkey));
-        if (!p) return "no partition " + pkey_text(base_of(*options.pkey)) + "\n";
+        const Partition* p = model.find(pkey_base(*options.pkey));
+        if (!p) return "no partition " + format_pkey(pkey_base(*options.pkey)) + "\n";
         out = members_text(model, *p, have_intent);
     } else {
         out = summary_text(model, have_intent);
@@ -158,9 +146,9 @@ codec::Json render_partitions_json(const PartitionModel& model, bool have_intent
                                    const PartitionsRenderOptions& options) {
     codec::Json parts = codec::Json::array();
     for (const auto& p : model.partitions) {
-        if (options.pkey && p.pkey != base_of(*options.pkey)) continue;
+        if (options.pkey && p.pkey != pkey_base(*options.pkey)) continue;
         codec::Json j;
-        j["pkey"] = pkey_text(p.pkey);
+        j["pkey"] = format_pkey(p.pkey);
         j["name"] = p.name;
         j["intended"] = p.intended;
         codec::Json counts = codec::Json::object();

@@ -52,9 +52,6 @@ const Partition* PartitionModel::find(uint16_t pkey) const {
 
 namespace {
 
-constexpr uint16_t kBaseMask = 0x7fff;
-constexpr uint16_t kFullBit = 0x8000;
-
 // One key held (or intended) by one port in one view.
 struct Fact {
     uint16_t pkey;
@@ -108,10 +105,10 @@ private:
                     const auto view = static_cast<uint8_t>(member_view(v.view));
                     ep.views_read |= static_cast<uint8_t>(1u << view);
                     for (uint16_t key : v.table.keys) {
-                        const uint16_t base = key & kBaseMask;
-                        if (base == 0) continue;  // an empty slot (0x0000, or the invalid 0x8000)
-                        facts_.push_back(
-                            Fact{base, view, (key & kFullBit) ? kHoldsFull : kHoldsLimited, index});
+                        if (pkey_is_empty(key)) continue;  // 0x0000, or the invalid 0x8000
+                        facts_.push_back(Fact{pkey_base(key), view,
+                                              pkey_is_full(key) ? kHoldsFull : kHoldsLimited,
+                                              index});
                     }
                 }
                 model_.ports.push_back(std::move(ep));
@@ -158,9 +155,9 @@ private:
                 }
             }
             // opensm's own port is always a full member of the default partition.
-            if (*p.pkey == kDefaultPKey && options_.sm_port_guid) {
+            if (*p.pkey == kDefaultPartition && options_.sm_port_guid) {
                 if (auto it = by_guid_.find(*options_.sm_port_guid); it != by_guid_.end()) {
-                    facts_.push_back(Fact{kDefaultPKey, view, kHoldsFull, it->second});
+                    facts_.push_back(Fact{kDefaultPartition, view, kHoldsFull, it->second});
                 }
             }
         }

@@ -51,8 +51,9 @@ bool abbreviates(std::string_view written, std::string_view word) {
     return word.starts_with(written);
 }
 
-// A number as C's strtoul(..., 0) reads it, the whole text: 0x hex, leading 0 octal, decimal.
-std::optional<uint64_t> parse_c_number(std::string_view s) {
+}  // namespace
+
+std::optional<uint64_t> parse_conf_number(std::string_view s) {
     int base = 10;
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         base = 16;
@@ -67,6 +68,8 @@ std::optional<uint64_t> parse_c_number(std::string_view s) {
     if (ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
     return v;
 }
+
+namespace {
 
 std::string hex(uint64_t v) {
     char buf[24];
@@ -175,7 +178,7 @@ private:
         }
         std::optional<uint16_t> pkey;
         if (id) {
-            auto v = parse_c_number(*id);
+            auto v = parse_conf_number(*id);
             if (!v) {
                 skip(lineno, "bad partition definition: '" + std::string(*id) +
                                  "' is not a P_Key (0x8001, or a decimal number)");
@@ -185,7 +188,7 @@ private:
                 warn(lineno, "P_Key " + hex(*v) + " is wider than 16 bits: opensm keeps " +
                                  hex(*v & 0xffff));
             }
-            const auto base = static_cast<uint16_t>(*v & 0x7fff);
+            const uint16_t base = pkey_base(static_cast<uint16_t>(*v));
             if (base == 0) {
                 warn(lineno, "P_Key " + std::string(*id) +
                                  " has no base (the low 15 bits are 0): the SM generates one");
@@ -286,7 +289,7 @@ private:
         } else if (abbreviates(t.name, "SELF")) {
             rule.set = MemberSet::self;
         } else {
-            auto guid = parse_c_number(t.name);
+            auto guid = parse_conf_number(t.name);
             if (!guid || *guid == 0) {
                 out_.issues.push_back(
                     {lineno, true, "bad port GUID '" + std::string(t.name) + "' (skipped)"});
@@ -314,10 +317,10 @@ private:
     }
 
     void add_implicit_default() {
-        if (by_pkey_.contains(kDefaultPKey)) return;
+        if (by_pkey_.contains(kDefaultPartition)) return;
         PartitionIntent d;
         d.name = "Default";
-        d.pkey = kDefaultPKey;
+        d.pkey = kDefaultPartition;
         d.implicit = true;
         d.members = {MemberRule{MemberSet::all, 0, Membership::limited, 0},
                      MemberRule{MemberSet::self, 0, Membership::full, 0}};

@@ -23,6 +23,8 @@
 #include <string_view>
 #include <vector>
 
+#include "collector/model/pkey.hpp"
+
 namespace rdmadiag::partitions {
 
 // `both` is a full and a limited entry where opensm's allow_both_pkeys is set, full otherwise.
@@ -66,8 +68,13 @@ struct PartitionsConf {
     std::vector<ConfIssue> issues;            // by line
 };
 
-constexpr uint16_t kDefaultPKey = 0x7fff;
+// The default partition's base key (P_Key 0xffff, 0x7fff as a limited member).
+constexpr uint16_t kDefaultPartition = pkey_base(kDefaultPKey);
 
 PartitionsConf parse_partitions_conf(std::string_view text);
+
+// A number as the file writes one, read as C's strtoull(text, 0) reads the whole text: 0x hex,
+// a leading 0 octal, decimal otherwise (GUIDs and P_Keys).
+std::optional<uint64_t> parse_conf_number(std::string_view text);
 
 }  // namespace rdmadiag::partitions

@@ -108,7 +108,7 @@ TEST(PartitionModel, TheIntentResolvedAgainstThePorts) {
     ASSERT_EQ(mine->members.size(), 1u);
     EXPECT_EQ(m.ports[mine->members[0].port].port, (PortRef{"ca2", 1}));
 
-    const Partition* def = m.find(kDefaultPKey);
+    const Partition* def = m.find(kDefaultPartition);
     ASSERT_NE(def, nullptr);
     EXPECT_EQ(def->counts[static_cast<size_t>(MemberView::intent)],
               (std::array<uint32_t, 3>{0, 3, 0}));

@@ -43,7 +43,7 @@ TEST(PartitionsConf, TheDocumentedExamples) {
 
     const auto& d = c.partitions[0];
     EXPECT_EQ(d.name, "Default");
-    EXPECT_EQ(d.pkey, kDefaultPKey);
+    EXPECT_EQ(d.pkey, kDefaultPartition);
     EXPECT_FALSE(d.implicit);
     EXPECT_EQ(d.members, (std::vector<MemberRule>{set(MemberSet::all, Membership::limited, 1),
                                                   set(MemberSet::self, Membership::full, 1)}));
@@ -95,7 +95,7 @@ TEST(PartitionsConf, AStatementGoesOnOverLinesWithMulticastGroupsBetween) {
         "        0x10, 0x11=full,\n"
         "        ALL_SWITCHES=full;  Storage=0x8011: 0x20=full; # two on a line\n");
     EXPECT_TRUE(c.issues.empty()) << issues_text(c);
-    const auto* d = find(c, kDefaultPKey);
+    const auto* d = find(c, kDefaultPartition);
     ASSERT_NE(d, nullptr);
     EXPECT_TRUE(d->ipoib);
     EXPECT_EQ(d->members, (std::vector<MemberRule>{
@@ -111,7 +111,7 @@ TEST(PartitionsConf, WithoutADefaultRuleOpenSmMakesOne) {
     ASSERT_EQ(c.partitions.size(), 2u);
     const auto& d = c.partitions[1];
     EXPECT_TRUE(d.implicit);
-    EXPECT_EQ(d.pkey, kDefaultPKey);
+    EXPECT_EQ(d.pkey, kDefaultPartition);
     EXPECT_EQ(d.members, (std::vector<MemberRule>{set(MemberSet::all, Membership::limited, 0),
                                                   set(MemberSet::self, Membership::full, 0)}));
     EXPECT_TRUE(parse_partitions_conf("").partitions.front().implicit);

@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             FUZZ_CHECK(p.implicit || (m.line >= p.line && m.line <= lines));
         }
     }
-    FUZZ_CHECK(keys.contains(kDefaultPKey));
+    FUZZ_CHECK(keys.contains(kDefaultPartition));
     for (size_t i = 0; i < conf.issues.size(); ++i) {
         FUZZ_CHECK(conf.issues[i].line >= 1 && conf.issues[i].line <= lines);
         FUZZ_CHECK(!conf.issues[i].message.empty());
