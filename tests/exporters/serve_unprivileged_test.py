@@ -86,7 +86,14 @@ def main():
                 continue
             _, status = bed.http_get(f"http://127.0.0.1:{port}/api/v1/status")
             sources = {s["name"]: s for s in json.loads(status).get("sources", [])}
-            _, metrics = bed.http_get(f"http://127.0.0.1:{port}/metrics")
+            # /healthz answers before the first round is published; the sources' first
+            # observations reach /metrics a round later (slower under a sanitizer).
+            deadline = time.time() + 30
+            while True:
+                _, metrics = bed.http_get(f"http://127.0.0.1:{port}/metrics")
+                if "rdmadiag_port_state" in metrics or time.time() > deadline:
+                    break
+                time.sleep(0.2)
             print(f"{name}: sources " + ", ".join(
                 f"{n}={'up' if s.get('up') else 'down (' + s.get('reason', '') + ')'}"
                 for n, s in sorted(sources.items())))
