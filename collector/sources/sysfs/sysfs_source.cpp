@@ -77,14 +77,14 @@ public:
     }
 
     // Reads one value file and parses it. Absent files are errors unless `optional`.
-    // `held`: a file read on every pass, which the reader may keep open.
+    // `held`: a file read again on a schedule, which the reader may keep open (noted there).
     template <class Parse>
     auto value(Folder& folder, std::string_view name, Parse parse, bool optional = false,
-               bool held = false)
+               HeldSlot* held = nullptr)
         -> std::optional<std::decay_t<decltype(parse(std::string_view{}).value())>> {
         char buf[sysfs::kReadBufferSize];
         const std::string& path = folder.path(name);
-        auto n = held ? src_.reader_->read_held(path, buf, sizeof buf)
+        auto n = held ? src_.reader_->read_held(path, buf, sizeof buf, *held)
                       : src_.reader_->read_file(path, buf, sizeof buf);
         if (!n) {
             if (!(optional && n.error().code == ENOENT)) error(folder.subject(name), n.error());
@@ -169,9 +169,16 @@ public:
         const std::string prefix = port.to_string() + " gids";
         Folder dir(port_dir(port.device, port.port) + "/gids", prefix + "/");
         PortGids out;
-        if (auto names = listing(dir.dir(), prefix, false)) {
-            for (uint32_t i : numbered_entries(*names)) {
-                auto gid = value(dir, std::to_string(i), sysfs::parse_gid);
+        if (auto& listed = listed_files(port, "gids", false)) {
+            // In index order ("10" sorts before "2" by name).
+            std::vector<std::pair<uint32_t, size_t>> entries;
+            for (size_t k = 0; k < listed->names.size(); ++k) {
+                if (auto i = sysfs::parse_table_index(listed->names[k]))
+                    entries.emplace_back(*i, k);
+            }
+            std::sort(entries.begin(), entries.end());
+            for (auto [i, k] : entries) {
+                auto gid = value(dir, listed->names[k], sysfs::parse_gid, false, &listed->slots[k]);
                 if (!gid || gid->is_zero()) continue;
                 if (i == 0) out.port_guid = gid->interface_id();
                 out.gids.push_back(gid->to_string());
@@ -190,37 +197,57 @@ public:
         to.cap_mask = from.cap_mask;
     }
 
-    // What the counter methods need to know of the port comes back. The state and physical
-    // state are read on every pass; the other attributes (LIDs, rate, capabilities, link layer)
-    // change only with them, so they are read again when either changed, on the tables
-    // cadence (`all`) and on a refresh after an event, and carried in between.
+    // What the counter methods need to know of the port comes back. The state is read on every
+    // pass. The physical state too, except while the port stays Active: a logical state past
+    // Down needs the physical link up, so it is carried then and read again with the other
+    // attributes. Those (LIDs, rate, capabilities, link layer) change only with the states, so
+    // they are read again when either changed, on the tables cadence (`all`) and on a refresh
+    // after an event, and carried in between.
     sources::PortFacts port_state(const PortRef& port, bool all) {
         Folder dir(port_dir(port.device, port.port), port.to_string() + " ");
         PortStateSample s;
         s.port = port;
-        s.state = value(dir, "state", sysfs::parse_port_state, false, true);
-        if (auto ps = value(dir, "phys_state", sysfs::parse_phys_state, false, true)) {
+        KnownPort& known = src_.known_ports_[port];
+        HeldSlot* slot = known.slots.data();
+        s.state = value(dir, "state", sysfs::parse_port_state, false, slot++);
+        const PortStateSample* last = known.read ? &known.last : nullptr;
+        const bool stays_active = last && !all && s.state == PortState::active &&
+                                  last->state == s.state && last->phys_state;
+        if (stays_active) {
+            s.phys_state = last->phys_state;
+            s.phys_state_text = last->phys_state_text;
+        } else if (auto ps = value(dir, "phys_state", sysfs::parse_phys_state, false, slot)) {
             s.phys_state = ps->code;
             s.phys_state_text = std::move(ps->name);
         }
-        auto last = src_.attributes_.find(port);
-        if (last != src_.attributes_.end() && !all && last->second.state == s.state &&
-            last->second.phys_state == s.phys_state) {
-            carry_attributes(last->second, s);
+        ++slot;
+        if (last && !all && last->state == s.state && last->phys_state == s.phys_state) {
+            carry_attributes(*last, s);
         } else {
-            s.lid = value(dir, "lid", sysfs::parse_lid);
-            s.sm_lid = value(dir, "sm_lid", sysfs::parse_lid);
-            s.lmc = value(dir, "lid_mask_count", sysfs::parse_lid_mask_count);
-            s.link_layer = value(dir, "link_layer", sysfs::parse_link_layer);
+            // A port coming up is given its P_Keys by the SM: read its table whole.
+            if (last && last->state != s.state) {
+                if (auto t = src_.tables_.find(port); t != src_.tables_.end()) {
+                    t->second.suspect = true;
+                }
+            }
+            s.lid = value(dir, "lid", sysfs::parse_lid, false, slot++);
+            s.sm_lid = value(dir, "sm_lid", sysfs::parse_lid, false, slot++);
+            s.lmc = value(dir, "lid_mask_count", sysfs::parse_lid_mask_count, false, slot++);
+            s.link_layer = value(dir, "link_layer", sysfs::parse_link_layer, false, slot++);
             // The text is kept as the kernel printed it; parsing checks that it is a rate.
-            s.rate = value(dir, "rate", [](std::string_view t) -> Result<std::string> {
-                RDMADIAG_TRY(sysfs::parse_rate(t));
-                return std::string(*sysfs::value_line(t));
-            });
-            s.cap_mask = value(dir, "cap_mask", sysfs::parse_cap_mask);
-            PortStateSample& a = src_.attributes_[port];
+            s.rate = value(
+                dir, "rate",
+                [](std::string_view t) -> Result<std::string> {
+                    RDMADIAG_TRY(sysfs::parse_rate(t));
+                    return std::string(*sysfs::value_line(t));
+                },
+                false, slot++);
+            s.cap_mask = value(dir, "cap_mask", sysfs::parse_cap_mask, false, slot++);
+            known.read = true;
+            PortStateSample& a = known.last;
             a.state = s.state;
             a.phys_state = s.phys_state;
+            a.phys_state_text = s.phys_state_text;
             carry_attributes(s, a);
         }
         if (auto it = src_.gids_.find(port); it != src_.gids_.end()) {
@@ -234,7 +261,51 @@ public:
         return facts;
     }
 
-    void pkey_table(const PortRef& port) {
+    // The port's P_Key table: its head where the table carried from the last whole read still
+    // stands for the rest (SysfsSource's comment says when), the whole table otherwise.
+    void pkey_table(const PortRef& port, bool whole) {
+        auto it = src_.tables_.find(port);
+        if (!whole && it != src_.tables_.end() && !it->second.suspect &&
+            now_ - it->second.read_at < src_.full_table_interval_ &&
+            head_unchanged(port, it->second)) {
+            PKeyTableSample s;
+            s.port = port;
+            s.view = PKeyView::device;
+            s.table = it->second.table;
+            emit(std::move(s));
+            return;
+        }
+        whole_pkey_table(port);
+    }
+
+    // Whether the head of the port's table reads as `carried` holds it. Any difference, and any
+    // entry that cannot be read, says no: the whole table is read then, and reports it.
+    bool head_unchanged(const PortRef& port, CarriedTable& table) {
+        const PKeyTable& carried = table.table;
+        size_t head = 0;
+        for (size_t i = carried.keys.size(); i > 0; --i) {
+            if (!pkey_is_empty(carried.keys[i - 1])) {
+                head = i;
+                break;
+            }
+        }
+        head = std::min(carried.keys.size(), head + kTableGuard);
+        if (table.slots.size() < head) table.slots.resize(head);
+        const std::string dir = port_dir(port.device, port.port) + "/pkeys/";
+        std::string path;
+        char buf[sysfs::kReadBufferSize];
+        for (size_t i = 0; i < head; ++i) {
+            path.assign(dir);
+            path += std::to_string(i);
+            auto n = src_.reader_->read_held(path, buf, sizeof buf, table.slots[i]);
+            if (!n) return false;
+            auto key = sysfs::parse_pkey_entry(std::string_view(buf, *n));
+            if (!key || *key != carried.keys[i]) return false;
+        }
+        return true;
+    }
+
+    void whole_pkey_table(const PortRef& port) {
         const std::string prefix = port.to_string() + " pkeys";
         Folder dir(port_dir(port.device, port.port) + "/pkeys", prefix + "/");
         // The kernel makes pkeys/ only for a port that has a P_Key table (pkey_tbl_len > 0):
@@ -265,7 +336,32 @@ public:
                 s.table.unreadable.push_back(static_cast<uint16_t>(i));
             }
         }
+        // Only a table read without a fault is carried: one with unreadable entries is read whole
+        // on every tables pass, as its faults are reported on every pass.
+        if (s.table.complete()) {
+            CarriedTable& c = src_.tables_[port];
+            c.table = s.table;
+            c.read_at = now_;
+            c.suspect = false;
+        } else {
+            src_.tables_.erase(port);
+        }
         emit(std::move(s));
+    }
+
+    // P_Key violations on the port (constraint errors in, out): a rise makes its table suspect.
+    void note_violations(const PortRef& port, std::string_view name, uint64_t value) {
+        const bool in = name == "port_rcv_constraint_errors";
+        if (!in && name != "port_xmit_constraint_errors") return;
+        auto it = src_.tables_.find(port);
+        if (it == src_.tables_.end()) return;
+        // Both counters in one word, 32 bits each (they are 8 bits wide in PortCounters).
+        const unsigned shift = in ? 0 : 32;
+        const uint64_t mask = uint64_t{0xffffffff} << shift;
+        const uint64_t before = (it->second.violations & mask) >> shift;
+        const uint64_t now = value & 0xffffffff;
+        if (now > before) it->second.suspect = true;
+        it->second.violations = (it->second.violations & ~mask) | (now << shift);
     }
 
     // A port's counters whose tier is due: counters/ (the PMA), counters_ext/ (mlx4's 64-bit
@@ -277,16 +373,18 @@ public:
         CounterMethods& methods = src_.methods_;
         if (due.reads(CounterKind::pma)) {
             // counters_ext/ holds data and packet counters, all of the slow tier.
-            const std::optional<std::vector<std::string>>* legacy = nullptr;
+            std::optional<Listing>* legacy = nullptr;
             std::vector<std::string_view> superseded;
             if (due.slow) {
-                if (const auto& ext = counter_files(port, kLegacyCountersFolder)) {
+                if (auto& ext = listed_files(port, kLegacyCountersFolder)) {
                     legacy = &ext;
-                    for (const auto& file : *ext) superseded.push_back(legacy_counter_name(file));
+                    for (const auto& file : ext->names) {
+                        superseded.push_back(legacy_counter_name(file));
+                    }
                 }
             }
             const MethodValues* known = nullptr;
-            if (const auto& files = counter_files(port, "counters")) {
+            if (auto& files = listed_files(port, "counters")) {
                 // Kernels that made counters/ for every port print "N/A (no PMA)" in each file
                 // of a device that has no PMA at all (iWARP): nothing to read there, no error,
                 // and no PMA to ask.
@@ -302,34 +400,41 @@ public:
             }
         }
         if (due.reads(CounterKind::hw)) {
-            if (const auto& files = counter_files(port, "hw_counters")) {
+            if (auto& files = listed_files(port, "hw_counters")) {
                 counters(port, "hw_counters", *files, CounterKind::hw, due, {},
                          methods.read(CounterKind::hw, port, facts));
             }
         }
     }
 
-    // The sorted file names of one counter folder. A port without it has none of those
-    // counters, and that is no error: no PMA (rxe, iWARP) means no counters/, a driver without
-    // statistics no hw_counters/, and only mlx4 has counters_ext/.
-    // Listed on the tables cadence and kept between, as the ports are.
-    const std::optional<std::vector<std::string>>& counter_files(const PortRef& port,
-                                                                 std::string_view folder) {
+    // The sorted file names of one of the port's folders. A port without a counter folder has
+    // none of those counters, and that is no error (`optional`): no PMA (rxe, iWARP) means no
+    // counters/, a driver without statistics no hw_counters/, and only mlx4 has counters_ext/.
+    // Listed with the whole tables and kept between, as the ports are.
+    std::optional<Listing>& listed_files(const PortRef& port, std::string_view folder,
+                                         bool optional = true) {
         auto key = std::make_pair(port, std::string(folder));
-        if (auto it = src_.counter_files_.find(key); it != src_.counter_files_.end()) {
+        if (auto it = src_.listings_.find(key); it != src_.listings_.end()) {
             return it->second;
         }
         const std::string path = port_dir(port.device, port.port) + "/" + std::string(folder);
-        auto names = listing(path, port.to_string() + " " + std::string(folder), true);
-        if (names) std::sort(names->begin(), names->end());
-        return src_.counter_files_.emplace(std::move(key), std::move(names)).first->second;
+        auto names = listing(path, port.to_string() + " " + std::string(folder), optional);
+        // A folder that must be there and cannot be listed is tried (and reported) again.
+        if (!names && !optional) return unlisted_;
+        std::optional<Listing> listed;
+        if (names) {
+            std::sort(names->begin(), names->end());
+            listed.emplace();
+            listed->slots.resize(names->size());
+            listed->names = std::move(*names);
+        }
+        return src_.listings_.emplace(std::move(key), std::move(listed)).first->second;
     }
 
     // Emits the counters of `folder` whose tier is due and that are not `superseded`: the
     // value a counter method gave (`known`) where there is one, the file's otherwise. With
     // `no_pma`, a file that says "N/A (no PMA)" is absent rather than an error.
-    void counters(const PortRef& port, std::string_view folder,
-                  const std::vector<std::string>& files, CounterKind kind,
+    void counters(const PortRef& port, std::string_view folder, Listing& files, CounterKind kind,
                   sources::CounterTiers due, const std::vector<std::string_view>& superseded,
                   const MethodValues* known, bool no_pma = false) {
         auto parse = [no_pma](std::string_view text) -> Result<std::optional<uint64_t>> {
@@ -339,7 +444,8 @@ public:
         const std::string prefix = port.to_string() + " " + std::string(folder);
         Folder dir(port_dir(port.device, port.port) + "/" + std::string(folder), prefix + "/");
         const bool legacy = folder == kLegacyCountersFolder;
-        for (const auto& file : files) {
+        for (size_t k = 0; k < files.names.size(); ++k) {
+            const std::string& file = files.names[k];
             if (kind == CounterKind::hw && file == kHwLifespan) continue;
             const std::string_view name = legacy ? legacy_counter_name(file) : file;
             const sources::CounterTier tier = sources::counter_tier(kind, name);
@@ -357,11 +463,13 @@ public:
             if (by_method) {
                 v = by_method->value;
             } else {
-                // A fast counter's file is read on every pass: the reader may keep it open.
-                auto read = value(dir, file, parse, false, tier == sources::CounterTier::fast);
+                // A counter's file is read again on every pass of its tier: the reader may keep
+                // it open.
+                auto read = value(dir, file, parse, false, &files.slots[k]);
                 if (!read || !*read) continue;
                 v = **read;
             }
+            if (kind == CounterKind::pma) note_violations(port, name, v);
             CounterSample c;
             c.port = port;
             c.name = std::string(name);
@@ -381,6 +489,7 @@ private:
     SysfsSource& src_;
     TimePoint now_;
     sources::ObservationSink& sink_;
+    std::optional<Listing> unlisted_;  // stays empty
 };
 
 SysfsSource::SysfsSource(sources::SourceSettings settings,
@@ -388,10 +497,11 @@ SysfsSource::SysfsSource(sources::SourceSettings settings,
     : settings_(std::move(settings)),
       reader_(std::move(reader)),
       methods_(std::move(counter_readers)),
-      class_dir_(settings_.sysfs_root + "/class/infiniband") {}
+      class_dir_(settings_.sysfs_root + "/class/infiniband"),
+      full_table_interval_(full_table_interval(settings_).value_or(kDefaultFullTableInterval)) {}
 
 Result<std::vector<std::string>> SysfsSource::list_devices() const {
-    auto names = reader_->list_dir(class_dir_);
+    auto names = reader_->list_held_dir(class_dir_);
     if (!names) {
         if (names.error().code == ENOENT) {
             return make_error(std::string(kNoDevices) + class_dir_, ENOENT);
@@ -421,6 +531,9 @@ sources::Availability SysfsSource::availability() const {
 }
 
 void SysfsSource::forget_devices_except(const std::vector<std::string>& devices) {
+    // Nearly every pass finds the devices of the last one.
+    if (devices == last_devices_) return;
+    last_devices_ = devices;
     // So that a device that comes back is described, listed and opened afresh.
     auto gone = [&](const std::string& d) {
         return !std::binary_search(devices.begin(), devices.end(), d);
@@ -431,19 +544,20 @@ void SysfsSource::forget_devices_except(const std::vector<std::string>& devices)
     std::erase_if(described_, gone);
     std::erase_if(without_pma_, gone);
     std::erase_if(gids_, [&](const auto& kv) { return gone(kv.first.device); });
-    std::erase_if(attributes_, [&](const auto& kv) { return gone(kv.first.device); });
-    std::erase_if(counter_files_, [&](const auto& kv) { return gone(kv.first.first.device); });
+    std::erase_if(known_ports_, [&](const auto& kv) { return gone(kv.first.device); });
+    std::erase_if(tables_, [&](const auto& kv) { return gone(kv.first.device); });
+    std::erase_if(listings_, [&](const auto& kv) { return gone(kv.first.first.device); });
     std::erase_if(ports_, [&](const auto& kv) { return gone(kv.first); });
 }
 
 void SysfsSource::forget_listings() {
     ports_.clear();
-    counter_files_.clear();
+    listings_.clear();
 }
 
 void SysfsSource::forget_listings_of(const std::string& device) {
     ports_.erase(device);
-    std::erase_if(counter_files_, [&](const auto& kv) { return kv.first.first.device == device; });
+    std::erase_if(listings_, [&](const auto& kv) { return kv.first.first.device == device; });
 }
 
 Duration SysfsSource::slow_counter_interval() const {
@@ -470,11 +584,12 @@ void SysfsSource::poll(TimePoint now, sources::ObservationSink& sink) {
     parts.counters.fast = due(next_counters_, settings_.counter_interval);
     parts.counters.slow = due(next_slow_counters_, slow_counter_interval());
     parts.tables = due(next_tables_, settings_.pkey_interval);
+    parts.whole_tables = parts.tables && due(next_whole_tables_, full_table_interval_);
     if (parts.counters.any() || parts.tables) sample(now, sink, parts);
 }
 
 void SysfsSource::sample_all(TimePoint now, sources::ObservationSink& sink) {
-    sample(now, sink, Parts{sources::CounterTiers::all(), true});
+    sample(now, sink, Parts{sources::CounterTiers::all(), true, true});
 }
 
 void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts parts) {
@@ -488,14 +603,16 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
     }
     pass.emit(DeviceList{*devices});
     forget_devices_except(*devices);
-    // The listings of ports and counter folders are taken afresh with the tables.
-    if (parts.tables) forget_listings();
+    // The listings of ports and counter folders, and the devices' identity, are taken afresh
+    // with the whole tables: they change only when a device registers again, which the device
+    // list shows (and then everything about the device is read afresh).
+    if (parts.whole_tables) forget_listings();
 
     methods_.begin_pass(parts.tables, parts.counters);
     for (const auto& dev : *devices) {
         auto ports = pass.ports_of(dev);
         const bool new_device = !described_.contains(dev);
-        if (parts.tables || new_device) {
+        if (parts.whole_tables || new_device) {
             std::optional<uint32_t> first;
             if (ports && !ports->empty()) first = ports->front();
             pass.device_info(dev, first);
@@ -506,7 +623,7 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
             PortRef port{dev, p};
             if (parts.tables || !gids_.contains(port)) pass.read_gids(port);
             const auto facts = pass.port_state(port, parts.tables);
-            if (parts.tables) pass.pkey_table(port);
+            if (parts.tables) pass.pkey_table(port, parts.whole_tables);
             if (parts.counters.any()) pass.port_counters(port, facts, parts.counters);
         }
     }
@@ -537,7 +654,7 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
         PortRef one{port.device, p};
         pass.read_gids(one);
         pass.port_state(one, true);
-        pass.pkey_table(one);
+        pass.pkey_table(one, true);
     }
     if (!found) {
         pass.emit(SampleError{port.to_string(), "cannot refresh: no such port", ENOENT});
@@ -556,6 +673,23 @@ Result<bool> held_reads_wanted(const sources::SourceSettings& settings) {
                           EINVAL);
     }
     return is_mounted_sysfs(settings.sysfs_root);
+}
+
+Result<Duration> full_table_interval(const sources::SourceSettings& settings) {
+    constexpr std::string_view kOption = "sysfs.pkey_full_interval";
+    auto it = settings.extra.find(std::string(kOption));
+    if (it == settings.extra.end()) {
+        return std::max(kDefaultFullTableInterval, settings.pkey_interval);
+    }
+    auto d = parse_duration(it->second);
+    if (!d || *d < settings.pkey_interval) {
+        return make_error("sysfs source: " + std::string(kOption) +
+                              " must be a duration no shorter than the P_Key interval (" +
+                              format_duration(settings.pkey_interval) + "), not '" + it->second +
+                              "'",
+                          EINVAL);
+    }
+    return *d;
 }
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
@@ -578,6 +712,7 @@ Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     // A bad sysfs.counters or sysfs.reads is refused here too, whoever builds the source.
     if (auto wanted = counter_methods_wanted(settings); !wanted) return wanted.error();
     if (auto held = held_reads_wanted(settings); !held) return held.error();
+    if (auto full = full_table_interval(settings); !full) return full.error();
     if (settings.counter_interval <= Duration::zero() ||
         settings.slow_counter_interval <= Duration::zero() ||
         settings.pkey_interval <= Duration::zero()) {

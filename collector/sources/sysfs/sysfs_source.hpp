@@ -1,14 +1,20 @@
 #pragma once
 // The sysfs source: reads <root>/class/infiniband/<device>/... and turns it into observations.
 //
-// Three cadences: port state and the fast counter tier every counter_interval; the slow tier
+// Four cadences: port state and the fast counter tier every counter_interval; the slow tier
 // (data, packet and hw counters: collector/sources/counter_tiers.hpp) every
-// slow_counter_interval; device identity, GIDs and the whole P_Key table every pkey_interval (a
-// 128-entry table costs 128 driver queries, so it is read less often), plus on refresh(port)
-// after an event. A value file that cannot be read or parsed costs only that value: it is left
-// out (never 0) and reported as a SampleError. A file the kernel does not create for that device
-// (pkeys/ of an iWARP port, counters/ without a PMA, ...) is absent, and no error.
+// slow_counter_interval; GIDs and the P_Key tables every pkey_interval, plus on refresh(port)
+// after an event; device identity and the folder listings with the whole tables. Each entry of a
+// P_Key table is a driver query (a firmware command on mlx5), so a tables pass reads a table's
+// head: its entries up to the last one in use and kTableGuard more, where a subnet manager puts a
+// new P_Key (it fills the first free entries). The rest of the table is carried from the last whole
+// read, and the whole table is read again when the head changed, after a state change or rising
+// P_Key violations, on refresh, and at least every sysfs.pkey_full_interval (default 5 minutes). A
+// value file that cannot be read or parsed costs only that value: it is left out (never 0) and
+// reported as a SampleError. A file the kernel does not create for that device (pkeys/ of an iWARP
+// port, counters/ without a PMA, ...) is absent, and no error.
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -26,6 +32,10 @@
 namespace rdmadiag::sysfs {
 
 constexpr std::string_view kSysfsSourceName = "sysfs";
+
+// Entries past the last P_Key in use that a tables pass reads too.
+constexpr size_t kTableGuard = 8;
+constexpr Duration kDefaultFullTableInterval = std::chrono::minutes(5);
 
 class SysfsSource final : public sources::Source {
 public:
@@ -55,6 +65,7 @@ private:
     struct Parts {
         sources::CounterTiers counters;  // counters/, counters_ext/, hw_counters/ by tier
         bool tables = false;             // device identity, GIDs, P_Key tables
+        bool whole_tables = false;       // every P_Key table whole, not only its head
     };
     class Pass;
 
@@ -71,6 +82,7 @@ private:
     std::optional<TimePoint> next_counters_;
     std::optional<TimePoint> next_slow_counters_;
     std::optional<TimePoint> next_tables_;
+    std::optional<TimePoint> next_whole_tables_;
 
     // What the slow cadence learnt, carried by the fast one: GIDs and the port GUID per port,
     // and which devices already had their identity read.
@@ -80,15 +92,39 @@ private:
     };
     std::map<PortRef, PortGids> gids_;
     std::set<std::string> described_;
+    std::vector<std::string> last_devices_;  // as forget_devices_except last saw them
     // Devices that by their node type have no PMA (iWARP, usNIC).
     std::set<std::string> without_pma_;
-    // The port attributes last read in full, carried while the state stays (Pass::port_state).
-    std::map<PortRef, PortStateSample> attributes_;
-    // Listings kept between table passes: each device's ports, each port's counter folders
-    // (nullopt: the port has no such folder).
+    // Per port: the attributes last read in full, carried while the state stays
+    // (Pass::port_state), and where the reader holds the port's own files (state, phys_state,
+    // lid, sm_lid, lid_mask_count, link_layer, rate, cap_mask).
+    struct KnownPort {
+        PortStateSample last;
+        bool read = false;
+        std::array<HeldSlot, 8> slots;
+    };
+    std::map<PortRef, KnownPort> known_ports_;
+    // Listings kept between whole table passes: each device's ports, each port's counter and
+    // GID folders (nullopt: the port has no such folder), with where each file is held.
+    struct Listing {
+        std::vector<std::string> names;  // sorted
+        std::vector<HeldSlot> slots;     // by name
+    };
     std::map<std::string, std::vector<uint32_t>> ports_;
-    std::map<std::pair<PortRef, std::string>, std::optional<std::vector<std::string>>>
-        counter_files_;
+    std::map<std::pair<PortRef, std::string>, std::optional<Listing>> listings_;
+
+    // Each port's P_Key table as last read whole, for the passes that read only its head.
+    struct CarriedTable {
+        PKeyTable table;
+        TimePoint read_at{};
+        // The P_Key violations seen (PortCounters' constraint errors, both ways), and whether
+        // they rose or the port's state changed since the table was read: read it whole next.
+        uint64_t violations = 0;
+        bool suspect = false;
+        std::vector<HeldSlot> slots;  // the head's entries, where the reader holds them
+    };
+    std::map<PortRef, CarriedTable> tables_;
+    Duration full_table_interval_;
 
     // Drops what the source knows of devices not in `devices` (sorted).
     void forget_devices_except(const std::vector<std::string>& devices);
@@ -100,6 +136,10 @@ private:
 // on every pass open (PosixSysfsReader): with auto, only when settings.sysfs_root is a mounted
 // sysfs. A bad value is a configuration error.
 Result<bool> held_reads_wanted(const sources::SourceSettings& settings);
+
+// sysfs.pkey_full_interval: how often each P_Key table is read whole, at least pkey_interval
+// (kDefaultFullTableInterval when not given). A bad value is a configuration error.
+Result<Duration> full_table_interval(const sources::SourceSettings& settings);
 
 // The factory the source registry calls: reads settings.sysfs_root through the real file system.
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings);

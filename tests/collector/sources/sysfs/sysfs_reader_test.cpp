@@ -135,6 +135,68 @@ TEST_F(PosixSysfsReaderTest, ReleasingADeviceLetsGoOfItsFilesOnly) {
     EXPECT_EQ(held.held(), 2u);
 }
 
+TEST_F(PosixSysfsReaderTest, ASlotFindsItsFileAndAStaleOneIsOnlySlower) {
+    PosixSysfsReader held(8);
+    const std::string a = tmp.path() + "/mlx5_0/ports/1/state";
+    const std::string b = tmp.path() + "/mlx5_1/ports/1/state";
+    ASSERT_TRUE(test::write_text_file(a, "4: ACTIVE\n").ok());
+    ASSERT_TRUE(test::write_text_file(b, "1: DOWN\n").ok());
+    HeldSlot sa, sb;
+    EXPECT_EQ(text_of(held.read_held(a, buf, sizeof buf, sa), buf), "4: ACTIVE\n");
+    EXPECT_EQ(text_of(held.read_held(b, buf, sizeof buf, sb), buf), "1: DOWN\n");
+    EXPECT_NE(sa.index, sb.index);
+    EXPECT_EQ(held.held(), 2u);
+    ASSERT_TRUE(test::write_text_file(a, "2: INIT\n").ok());
+    EXPECT_EQ(text_of(held.read_held(a, buf, sizeof buf, sa), buf), "2: INIT\n");
+    // mlx5_0 goes away: its entry is reused for another file, and a's slot must not read it.
+    held.release(tmp.path() + "/mlx5_0");
+    EXPECT_EQ(held.held(), 1u);
+    const std::string c = tmp.path() + "/mlx5_2/ports/1/state";
+    ASSERT_TRUE(test::write_text_file(c, "3: ARMED\n").ok());
+    HeldSlot sc;
+    EXPECT_EQ(text_of(held.read_held(c, buf, sizeof buf, sc), buf), "3: ARMED\n");
+    EXPECT_EQ(sc.index, sa.index) << "the entry let go of is reused";
+    EXPECT_EQ(text_of(held.read_held(a, buf, sizeof buf, sa), buf), "2: INIT\n");
+    EXPECT_NE(sa.index, sc.index);
+    EXPECT_EQ(text_of(held.read_held(c, buf, sizeof buf, sc), buf), "3: ARMED\n");
+    // A new slot for a held file finds it by its path.
+    HeldSlot fresh;
+    EXPECT_EQ(text_of(held.read_held(b, buf, sizeof buf, fresh), buf), "1: DOWN\n");
+    EXPECT_EQ(fresh.index, sb.index);
+    EXPECT_EQ(held.held(), 3u);
+}
+
+TEST_F(PosixSysfsReaderTest, AHeldDirectoryIsListedAfreshEachTime) {
+    PosixSysfsReader held(8);
+    const std::string dir = tmp.path() + "/class";
+    ASSERT_TRUE(test::write_text_file(dir + "/mlx5_0/node_type", "1: CA\n").ok());
+    auto sorted = [](Result<std::vector<std::string>> names) {
+        if (!names) return std::vector<std::string>{"error: " + names.error().message};
+        std::sort(names->begin(), names->end());
+        return *names;
+    };
+    EXPECT_EQ(sorted(held.list_held_dir(dir)), (std::vector<std::string>{"mlx5_0"}));
+    EXPECT_EQ(held.held_dirs(), 1u);
+    // A device registered after the first listing, and enough of them to need several reads of
+    // the directory.
+    std::vector<std::string> want{"mlx5_0"};
+    for (int i = 1; i <= 300; ++i) {
+        const std::string name = "mlx5_" + std::to_string(i) + std::string(20, 'x');
+        ASSERT_TRUE(test::write_text_file(dir + "/" + name + "/node_type", "1: CA\n").ok());
+        want.push_back(name);
+    }
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(sorted(held.list_held_dir(dir)), want);
+    EXPECT_EQ(held.held_dirs(), 1u);
+    auto missing = held.list_held_dir(tmp.path() + "/none");
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().code, ENOENT);
+    EXPECT_EQ(held.held_dirs(), 1u);
+    PosixSysfsReader none;  // lists, holds nothing
+    EXPECT_EQ(sorted(none.list_held_dir(dir)), want);
+    EXPECT_EQ(none.held_dirs(), 0u);
+}
+
 TEST(HeldFileBudget, IsAShareOfTheDescriptorLimit) {
     rlimit lim{};
     ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &lim), 0);

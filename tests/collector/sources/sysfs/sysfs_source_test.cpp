@@ -499,6 +499,7 @@ TEST(SysfsSourceCadence, TablesArePolledMoreSlowlyThanCounters) {
     s.counter_interval = seconds(1);
     s.slow_counter_interval = seconds(1);  // every counter at the fast cadence
     s.pkey_interval = seconds(10);
+    s.extra["sysfs.pkey_full_interval"] = "20s";
     auto src = source_at(fixture("mlx5-ib"), s);
     EXPECT_EQ(src->poll_interval(), seconds(1));
 
@@ -512,7 +513,8 @@ TEST(SysfsSourceCadence, TablesArePolledMoreSlowlyThanCounters) {
     for (int i = 0; i <= 20; ++i) {
         const bool slow = i % 10 == 0;
         EXPECT_EQ(polls[i].tables, slow ? 1u : 0u) << "poll " << i;
-        EXPECT_EQ(polls[i].infos, slow ? 1u : 0u) << "poll " << i;
+        // The device's identity with the whole tables.
+        EXPECT_EQ(polls[i].infos, i % 20 == 0 ? 1u : 0u) << "poll " << i;
         EXPECT_EQ(polls[i].states, 1u) << "poll " << i;
         EXPECT_EQ(polls[i].counters, 21u + 18u) << "poll " << i;
     }
@@ -552,8 +554,8 @@ TEST(SysfsSourceCadence, PKeyIntervalShorterThanCountersSetsThePollInterval) {
     EXPECT_EQ(source_at(fixture("mlx5-ib"), s)->poll_interval(), seconds(5));
 }
 
-// The port's other attributes and the folder listings are read with the tables, and at once
-// when the port's state changes; the state itself on every pass.
+// The port's other attributes are read with the tables, and at once when the port's state
+// changes; the state itself on every pass; the folder listings with the whole tables.
 TEST(SysfsSourceCadence, PortAttributesFollowTheStateAndTheTables) {
     test::TempTree tmp;
     ASSERT_TRUE(tmp.ok());
@@ -562,6 +564,7 @@ TEST(SysfsSourceCadence, PortAttributesFollowTheStateAndTheTables) {
     s.counter_interval = seconds(1);
     s.slow_counter_interval = seconds(1);
     s.pkey_interval = seconds(10);
+    s.extra["sysfs.pkey_full_interval"] = "40s";
     auto src = source_at(tmp.path(), s);
     auto poll = [&](int t) {
         sources::VectorSink sink;
@@ -588,10 +591,28 @@ TEST(SysfsSourceCadence, PortAttributesFollowTheStateAndTheTables) {
     EXPECT_EQ(down.state, PortState::down);
     EXPECT_EQ(down.lid, 0x78u);
 
-    // A counter file that appears is listed with the next tables.
+    // A port that is not Active has its physical state read on every pass: a pulled cable
+    // (Polling) and a disabled port look alike in the logical state.
+    ASSERT_TRUE(test::write_text_file(port + "/phys_state", "3: Disabled\n").ok());
+    auto disabled = only<PortStateSample>(poll(12));
+    EXPECT_EQ(disabled.state, PortState::down);
+    EXPECT_EQ(disabled.phys_state, 3u);
+    EXPECT_EQ(disabled.phys_state_text, "Disabled");
+    // Active again: LinkUp is read with the change, then carried while the port stays Active.
+    ASSERT_TRUE(test::write_text_file(port + "/state", "4: ACTIVE\n").ok());
+    ASSERT_TRUE(test::write_text_file(port + "/phys_state", "5: LinkUp\n").ok());
+    EXPECT_EQ(only<PortStateSample>(poll(13)).phys_state, 5u);
+    ASSERT_TRUE(test::write_text_file(port + "/phys_state", "6: LinkErrorRecovery\n").ok());
+    auto carried_up = only<PortStateSample>(poll(14));
+    EXPECT_EQ(carried_up.phys_state, 5u);
+    EXPECT_EQ(carried_up.phys_state_text, "LinkUp");
+    EXPECT_EQ(only<PortStateSample>(poll(20)).phys_state, 6u) << "read again with the tables";
+
+    // A counter file that appears is listed with the next whole tables.
     ASSERT_TRUE(test::write_text_file(port + "/hw_counters/new_counter", "5\n").ok());
-    EXPECT_FALSE(counters_by_name(poll(12), CounterKind::hw).contains("new_counter"));
-    EXPECT_TRUE(counters_by_name(poll(20), CounterKind::hw).contains("new_counter"));
+    EXPECT_FALSE(counters_by_name(poll(21), CounterKind::hw).contains("new_counter"));
+    EXPECT_FALSE(counters_by_name(poll(30), CounterKind::hw).contains("new_counter"));
+    EXPECT_TRUE(counters_by_name(poll(40), CounterKind::hw).contains("new_counter"));
 }
 
 TEST(SysfsSourceSettings, ReadsOptionHoldsFilesOpenOnlyOnAMountedSysfs) {
@@ -725,8 +746,11 @@ TEST(SysfsSourceGenerated, ReadsEveryDeviceAndPortOfALargeTree) {
     for (const auto& t : tables) {
         EXPECT_EQ(t.table.keys.size(), 128u);
         EXPECT_EQ(t.table.keys[0], 0xffff);
-        EXPECT_EQ(t.table.keys[17], 0x8011);
-        EXPECT_EQ(t.table.keys[35], 0x0023);
+        // Packed at the table's start: 13 keys in 128 entries.
+        EXPECT_EQ(t.table.keys[3], 0x8011);
+        EXPECT_EQ(t.table.keys[5], 0x0023);
+        EXPECT_EQ(t.table.used(), 13u);
+        EXPECT_EQ(t.table.keys[13], 0);
     }
     EXPECT_EQ(all<CounterSample>(obs).size(), 8u * (21u + 18u));
 }

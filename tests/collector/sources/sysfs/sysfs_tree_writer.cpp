@@ -166,11 +166,18 @@ Result<void> write_sysfs_tree(const std::string& root, const SysfsTreeSpec& spec
                                       {"cap_mask", "0x2651e848"}}) {
                 if (auto r = put(port + "/" + file, text); !r) return r;
             }
+            // The default key and a few full and limited members, one in 11 entries of the
+            // table, packed at its start as a subnet manager fills it; empty entries after them.
+            uint32_t used = 0;
             for (uint32_t i = 0; i < spec.pkeys; ++i) {
-                // The default key, a few full and limited members, holes everywhere else.
-                unsigned key = i == 0 ? 0xffff : (i % 16 == 1 ? 0x8000 + i : (i % 32 == 3 ? i : 0));
-                if (auto r = put(port + "/pkeys/" + std::to_string(i), "0x" + hex4(key)); !r)
+                const unsigned key =
+                    i == 0 ? 0xffff : (i % 16 == 1 ? 0x8000 + i : (i % 32 == 3 ? i : 0));
+                if (key == 0) continue;
+                if (auto r = put(port + "/pkeys/" + std::to_string(used++), "0x" + hex4(key)); !r)
                     return r;
+            }
+            for (uint32_t i = used; i < spec.pkeys; ++i) {
+                if (auto r = put(port + "/pkeys/" + std::to_string(i), "0x0000"); !r) return r;
             }
             for (uint32_t i = 0; i < spec.gids; ++i) {
                 std::string gid = i == 0 ? "fe80:0000:0000:0000:" + guid_text(node_guid + p)
