@@ -165,26 +165,69 @@ public:
         return std::optional<std::string>(std::move(v));
     }
 
-    void read_gids(const PortRef& port) {
+    // The port's GIDs, in index order. Like a P_Key table (pkey_table), the head is read on the
+    // tables cadence and the whole table when it differs, with the whole tables, after a state
+    // change and on refresh: a RoCE port's table has 255 entries, filled from the first free one.
+    void read_gids(const PortRef& port, bool whole) {
+        auto& listed = listed_files(port, "gids", false);
+        if (!listed) {
+            src_.gids_[port] = PortGids{};
+            return;
+        }
+        // In index order ("10" sorts before "2" by name).
+        std::vector<std::pair<uint32_t, size_t>> entries;
+        for (size_t k = 0; k < listed->names.size(); ++k) {
+            if (auto i = sysfs::parse_table_index(listed->names[k])) entries.emplace_back(*i, k);
+        }
+        std::sort(entries.begin(), entries.end());
+        auto known = src_.gids_.find(port);
+        if (!whole && known != src_.gids_.end() && known->second.complete &&
+            !known->second.suspect && known->second.table.size() == entries.size() &&
+            gid_head_unchanged(port, *listed, entries, known->second.table)) {
+            return;
+        }
         const std::string prefix = port.to_string() + " gids";
         Folder dir(port_dir(port.device, port.port) + "/gids", prefix + "/");
         PortGids out;
-        if (auto& listed = listed_files(port, "gids", false)) {
-            // In index order ("10" sorts before "2" by name).
-            std::vector<std::pair<uint32_t, size_t>> entries;
-            for (size_t k = 0; k < listed->names.size(); ++k) {
-                if (auto i = sysfs::parse_table_index(listed->names[k]))
-                    entries.emplace_back(*i, k);
+        out.table.resize(entries.size());
+        out.complete = true;
+        for (size_t pos = 0; pos < entries.size(); ++pos) {
+            const auto [i, k] = entries[pos];
+            auto gid = value(dir, listed->names[k], sysfs::parse_gid, false, &listed->slots[k]);
+            if (!gid) {
+                out.complete = false;
+                continue;
             }
-            std::sort(entries.begin(), entries.end());
-            for (auto [i, k] : entries) {
-                auto gid = value(dir, listed->names[k], sysfs::parse_gid, false, &listed->slots[k]);
-                if (!gid || gid->is_zero()) continue;
-                if (i == 0) out.port_guid = gid->interface_id();
-                out.gids.push_back(gid->to_string());
-            }
+            out.table[pos] = *gid;
+            if (gid->is_zero()) continue;
+            if (i == 0) out.port_guid = gid->interface_id();
+            out.gids.push_back(gid->to_string());
         }
         src_.gids_[port] = std::move(out);
+    }
+
+    bool gid_head_unchanged(const PortRef& port, Listing& listed,
+                            const std::vector<std::pair<uint32_t, size_t>>& entries,
+                            const std::vector<sysfs::Gid>& carried) {
+        size_t head = 0;
+        for (size_t pos = carried.size(); pos > 0; --pos) {
+            if (!carried[pos - 1].is_zero()) {
+                head = pos;
+                break;
+            }
+        }
+        head = std::min(carried.size(), head + kTableGuard);
+        const std::string dir = port_dir(port.device, port.port) + "/gids/";
+        char buf[sysfs::kReadBufferSize];
+        for (size_t pos = 0; pos < head; ++pos) {
+            const size_t k = entries[pos].second;
+            auto n =
+                src_.reader_->read_held(dir + listed.names[k], buf, sizeof buf, listed.slots[k]);
+            if (!n) return false;
+            auto gid = sysfs::parse_gid(std::string_view(buf, *n));
+            if (!gid || !(*gid == carried[pos])) return false;
+        }
+        return true;
     }
 
     // The attributes port_state reads only when the state changed, from one sample to another.
@@ -224,11 +267,13 @@ public:
         if (last && !all && last->state == s.state && last->phys_state == s.phys_state) {
             carry_attributes(*last, s);
         } else {
-            // A port coming up is given its P_Keys by the SM: read its table whole.
+            // A port coming up is given its P_Keys (and, on InfiniBand, its subnet prefix) by the
+            // SM: read its tables whole.
             if (last && last->state != s.state) {
                 if (auto t = src_.tables_.find(port); t != src_.tables_.end()) {
                     t->second.suspect = true;
                 }
+                if (auto g = src_.gids_.find(port); g != src_.gids_.end()) g->second.suspect = true;
             }
             s.lid = value(dir, "lid", sysfs::parse_lid, false, slot++);
             s.sm_lid = value(dir, "sm_lid", sysfs::parse_lid, false, slot++);
@@ -621,7 +666,7 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         if (!ports) continue;
         for (uint32_t p : *ports) {
             PortRef port{dev, p};
-            if (parts.tables || !gids_.contains(port)) pass.read_gids(port);
+            if (parts.tables || !gids_.contains(port)) pass.read_gids(port, parts.whole_tables);
             const auto facts = pass.port_state(port, parts.tables);
             if (parts.tables) pass.pkey_table(port, parts.whole_tables);
             if (parts.counters.any()) pass.port_counters(port, facts, parts.counters);
@@ -652,7 +697,7 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
         if (port.port != 0 && p != port.port) continue;
         found = true;
         PortRef one{port.device, p};
-        pass.read_gids(one);
+        pass.read_gids(one, true);
         pass.port_state(one, true);
         pass.pkey_table(one, true);
     }

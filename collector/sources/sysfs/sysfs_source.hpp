@@ -9,8 +9,10 @@
 // head: its entries up to the last one in use and kTableGuard more, where a subnet manager puts a
 // new P_Key (it fills the first free entries). The rest of the table is carried from the last whole
 // read, and the whole table is read again when the head changed, after a state change or rising
-// P_Key violations, on refresh, and at least every sysfs.pkey_full_interval (default 5 minutes). A
-// value file that cannot be read or parsed costs only that value: it is left out (never 0) and
+// P_Key violations, on refresh, and at least every sysfs.pkey_full_interval (default 5 minutes).
+// GID tables (255 entries on a RoCE port) are read the same way.
+//
+// A value file that cannot be read or parsed costs only that value: it is left out (never 0) and
 // reported as a SampleError. A file the kernel does not create for that device (pkeys/ of an iWARP
 // port, counters/ without a PMA, ...) is absent, and no error.
 
@@ -27,6 +29,7 @@
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 #include "collector/sources/sysfs/counter_methods.hpp"
+#include "collector/sources/sysfs/sysfs_parsers.hpp"
 #include "collector/sources/sysfs/sysfs_reader.hpp"
 
 namespace rdmadiag::sysfs {
@@ -87,8 +90,11 @@ private:
     // What the slow cadence learnt, carried by the fast one: GIDs and the port GUID per port,
     // and which devices already had their identity read.
     struct PortGids {
-        std::vector<std::string> gids;
+        std::vector<std::string> gids;  // the non-zero ones, as sysfs prints them
         std::optional<uint64_t> port_guid;
+        std::vector<sysfs::Gid> table;  // every entry, in index order, for the head reads
+        bool complete = false;          // every entry was read
+        bool suspect = false;           // the port's state changed since: read it whole
     };
     std::map<PortRef, PortGids> gids_;
     std::set<std::string> described_;

@@ -1,6 +1,7 @@
-// A tables pass reads the head of each P_Key table (its entries in use and kTableGuard more) and
-// carries the rest from the last whole read; the whole table is read when the head changed, after
-// a state change, rising P_Key violations or a refresh, and every sysfs.pkey_full_interval.
+// A tables pass reads the head of each P_Key table and GID table (its entries in use and
+// kTableGuard more) and carries the rest from the last whole read; the whole table is read when
+// the head changed, after a state change (and for P_Keys rising violations), on refresh, and every
+// sysfs.pkey_full_interval.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -239,6 +240,71 @@ TEST_F(PKeyHead, GidsComeInIndexOrder) {
         return;
     }
     FAIL() << "no state of mlx5_0:1";
+}
+
+// A RoCE-sized GID table: two addresses in use out of 32 entries.
+class GidHead : public PKeyHead {
+protected:
+    void SetUp() override {
+        PKeyHead::SetUp();
+        for (int i = 0; i < 32; ++i) set_gid(i, i < 2 ? i + 1 : 0);
+        settings.sysfs_root = tmp.path();
+        settings.extra["sysfs.pkey_full_interval"] = "1m";
+        start();
+    }
+    void set_gid(int index, int last) {
+        char gid[64];
+        std::snprintf(gid, sizeof gid, "%s:0000:0000:0000:0000:0000:0000:%04x\n",
+                      last ? "fe80" : "0000", last);
+        ASSERT_TRUE(test::write_text_file(port + "/gids/" + std::to_string(index), gid).ok());
+    }
+    struct GidPass {
+        std::vector<std::string> gids;
+        size_t entries_read = 0;
+    };
+    GidPass gid_poll(int t) {
+        sources::VectorSink sink;
+        reader->reads.clear();
+        src->poll(at(seconds(t)), sink);
+        GidPass p;
+        for (const auto& s : all<PortStateSample>(sink.observations)) {
+            if (s.port == PortRef{"mlx5_0", 1}) p.gids = s.gids;
+        }
+        p.entries_read =
+            std::count_if(reader->reads.begin(), reader->reads.end(),
+                          [&](const std::string& r) { return r.starts_with(port + "/gids/"); });
+        return p;
+    }
+};
+
+TEST_F(GidHead, ATablesPassReadsTheEntriesInUseAndTheGuard) {
+    auto first = gid_poll(0);
+    EXPECT_EQ(first.entries_read, 32u);
+    EXPECT_EQ(first.gids.size(), 2u);
+    EXPECT_EQ(gid_poll(1).entries_read, 0u) << "not a tables pass";
+    auto head = gid_poll(10);
+    EXPECT_EQ(head.entries_read, 2u + kTableGuard);
+    EXPECT_EQ(head.gids, first.gids);
+}
+
+TEST_F(GidHead, AnAddressAddedInTheFirstFreeEntryIsSeenWithTheWholeTable) {
+    ASSERT_EQ(gid_poll(0).gids.size(), 2u);
+    set_gid(2, 3);
+    auto added = gid_poll(10);
+    EXPECT_EQ(added.entries_read, 3u + 32u) << "the head to its first difference, then all";
+    ASSERT_EQ(added.gids.size(), 3u);
+    EXPECT_EQ(added.gids[2], "fe80:0000:0000:0000:0000:0000:0000:0003");
+}
+
+TEST_F(GidHead, AnEntryBeyondTheHeadWaitsForTheWholeTablesOrAStateChange) {
+    ASSERT_EQ(gid_poll(0).gids.size(), 2u);
+    set_gid(30, 31);
+    EXPECT_EQ(gid_poll(10).gids.size(), 2u);
+    EXPECT_EQ(gid_poll(60).gids.size(), 3u) << "the whole tables";
+    set_gid(29, 30);
+    ASSERT_TRUE(test::write_text_file(port + "/state", "1: DOWN\n").ok());
+    EXPECT_EQ(gid_poll(61).gids.size(), 3u);
+    EXPECT_EQ(gid_poll(70).gids.size(), 4u) << "read whole after the state changed";
 }
 
 TEST(PKeyFullInterval, IsAtLeastThePKeyIntervalAndRefusesGarbage) {
