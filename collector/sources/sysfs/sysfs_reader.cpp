@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include <cerrno>
 #include <cstring>
@@ -18,6 +19,12 @@
 namespace rdmadiag::sysfs {
 
 namespace {
+
+// Files held by every reader of the process: the budget (held_file_budget) is the process's, so
+// two readers at once (a reload builds the new source before the old one goes) never hold
+// twice as many.
+std::atomic<size_t> g_held_files{0};
+
 Error errno_error(const char* what, const std::string& path, int err) {
     return make_error(std::string(what) + " " + path + ": " + std::strerror(err), err);
 }
@@ -84,10 +91,13 @@ Result<size_t> PosixSysfsReader::read_entry(uint32_t index, char* buf, size_t si
 
 Result<size_t> PosixSysfsReader::open_and_hold(const std::string& path, char* buf, size_t size,
                                                HeldSlot& slot) {
-    if (by_path_.size() >= max_held_) return read_file(path, buf, size);
+    if (g_held_files.load(std::memory_order_relaxed) >= max_held_) {
+        return read_file(path, buf, size);
+    }
     auto fd = RDMADIAG_TRY(open_value_file(path));
     auto n = read_at_start(fd.get(), path, buf, size);
     if (!n) return n;
+    g_held_files.fetch_add(1, std::memory_order_relaxed);
     uint32_t index;
     if (!free_.empty()) {
         index = free_.back();
@@ -104,7 +114,12 @@ Result<size_t> PosixSysfsReader::open_and_hold(const std::string& path, char* bu
     return n;
 }
 
+PosixSysfsReader::~PosixSysfsReader() {
+    g_held_files.fetch_sub(by_path_.size(), std::memory_order_relaxed);
+}
+
 void PosixSysfsReader::let_go(uint32_t index) {
+    g_held_files.fetch_sub(1, std::memory_order_relaxed);
     Held& h = held_[index];
     by_path_.erase(h.path);
     h.fd.reset();

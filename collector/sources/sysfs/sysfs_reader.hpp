@@ -63,7 +63,11 @@ public:
 // replaced would go on being read through its old descriptor.
 class PosixSysfsReader final : public SysfsReader {
 public:
+    // `max_held` bounds the files held by every PosixSysfsReader of the process together.
     explicit PosixSysfsReader(size_t max_held = 0) : max_held_(max_held) {}
+    ~PosixSysfsReader() override;
+    PosixSysfsReader(const PosixSysfsReader&) = delete;
+    PosixSysfsReader& operator=(const PosixSysfsReader&) = delete;
 
     Result<size_t> read_file(const std::string& path, char* buf, size_t size) override;
     Result<size_t> read_held(const std::string& path, char* buf, size_t size) override;

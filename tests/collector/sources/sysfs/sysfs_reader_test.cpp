@@ -106,6 +106,28 @@ TEST_F(PosixSysfsReaderTest, NoMoreFilesAreHeldThanAllowedAndTheRestAreStillRead
     EXPECT_EQ(none.held(), 0u);
 }
 
+// A reload builds the new source before the old one goes: the budget is the process's.
+TEST_F(PosixSysfsReaderTest, TwoReadersShareOneBudget) {
+    for (int i = 0; i < 6; ++i) {
+        ASSERT_TRUE(test::write_text_file(tmp.path() + "/c/" + std::to_string(i), "1\n").ok());
+    }
+    PosixSysfsReader old_one(4);
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_TRUE(old_one.read_held(tmp.path() + "/c/" + std::to_string(i), buf, sizeof buf));
+    }
+    {
+        PosixSysfsReader new_one(4);
+        for (int i = 0; i < 6; ++i) {
+            EXPECT_TRUE(new_one.read_held(tmp.path() + "/c/" + std::to_string(i), buf, sizeof buf))
+                << "still read, held or not";
+        }
+        EXPECT_EQ(old_one.held() + new_one.held(), 4u);
+    }
+    // The new one gone, its share is free again.
+    ASSERT_TRUE(old_one.read_held(tmp.path() + "/c/5", buf, sizeof buf));
+    EXPECT_EQ(old_one.held(), 4u);
+}
+
 TEST_F(PosixSysfsReaderTest, AFileThatCannotBeReadIsNotHeldAndKeepsItsError) {
     PosixSysfsReader held(8);
     auto missing = held.read_held(tmp.path() + "/none", buf, sizeof buf);
