@@ -165,71 +165,72 @@ public:
         return std::optional<std::string>(std::move(v));
     }
 
+    // How much of a table a tables pass reads: its entries up to the last one `in_use`, and
+    // kTableGuard more (where a subnet manager or the kernel puts the next entry).
+    template <class T, class InUse>
+    static size_t table_head(const std::vector<T>& entries, InUse in_use) {
+        size_t used = entries.size();
+        while (used > 0 && !in_use(entries[used - 1])) --used;
+        return std::min(entries.size(), used + kTableGuard);
+    }
+
+    // Whether the first `head` entries of a table, read from `dir` (entry `pos` is the file
+    // name_of(pos), held where slots[pos] notes), are still `carried`'s. Any difference, and any
+    // entry that cannot be read, says no: the whole table is read then, and reports it.
+    template <class T, class NameOf, class Parse>
+    bool head_reads_as(Folder& dir, const std::vector<T>& carried, size_t head,
+                       std::vector<HeldSlot>& slots, NameOf name_of, Parse parse) {
+        if (slots.size() < head) slots.resize(head);
+        char buf[sysfs::kReadBufferSize];
+        for (size_t pos = 0; pos < head; ++pos) {
+            auto n = src_.reader_->read_held(dir.path(name_of(pos)), buf, sizeof buf, slots[pos]);
+            if (!n) return false;
+            auto entry = parse(std::string_view(buf, *n));
+            if (!entry || !(*entry == carried[pos])) return false;
+        }
+        return true;
+    }
+
     // The port's GIDs, in index order. Like a P_Key table (pkey_table), the head is read on the
     // tables cadence and the whole table when it differs, with the whole tables, after a state
     // change and on refresh: a RoCE port's table has 255 entries, filled from the first free one.
     void read_gids(const PortRef& port, bool whole) {
-        auto& listed = listed_files(port, "gids", false);
+        auto& listed = listed_files(port, "gids", false, true);
         if (!listed) {
             src_.gids_[port] = PortGids{};
             return;
         }
-        // In index order ("10" sorts before "2" by name).
-        std::vector<std::pair<uint32_t, size_t>> entries;
-        for (size_t k = 0; k < listed->names.size(); ++k) {
-            if (auto i = sysfs::parse_table_index(listed->names[k])) entries.emplace_back(*i, k);
-        }
-        std::sort(entries.begin(), entries.end());
-        auto known = src_.gids_.find(port);
-        if (!whole && known != src_.gids_.end() && known->second.complete &&
-            !known->second.suspect && known->second.table.size() == entries.size() &&
-            gid_head_unchanged(port, *listed, entries, known->second.table)) {
-            return;
-        }
+        const std::vector<std::string>& names = listed->names;
         const std::string prefix = port.to_string() + " gids";
         Folder dir(port_dir(port.device, port.port) + "/gids", prefix + "/");
+        auto known = src_.gids_.find(port);
+        if (!whole && known != src_.gids_.end() && known->second.complete &&
+            !known->second.suspect && known->second.table.size() == names.size()) {
+            const auto& carried = known->second.table;
+            const size_t head =
+                table_head(carried, [](const sysfs::Gid& g) { return !g.is_zero(); });
+            auto name_of = [&](size_t pos) -> const std::string& { return names[pos]; };
+            if (head_reads_as(dir, carried, head, listed->slots, name_of, sysfs::parse_gid)) {
+                return;
+            }
+        }
         PortGids out;
-        out.table.resize(entries.size());
+        out.table.resize(names.size());
         out.complete = true;
-        for (size_t pos = 0; pos < entries.size(); ++pos) {
-            const auto [i, k] = entries[pos];
+        for (size_t pos = 0; pos < names.size(); ++pos) {
             // Not held: a whole table (1,024 entries on rxe) is read only now and then; the
             // entries of its head are held when the head is read.
-            auto gid = value(dir, listed->names[k], sysfs::parse_gid);
+            auto gid = value(dir, names[pos], sysfs::parse_gid);
             if (!gid) {
                 out.complete = false;
                 continue;
             }
             out.table[pos] = *gid;
             if (gid->is_zero()) continue;
-            if (i == 0) out.port_guid = gid->interface_id();
+            if (names[pos] == "0") out.port_guid = gid->interface_id();
             out.gids.push_back(gid->to_string());
         }
         src_.gids_[port] = std::move(out);
-    }
-
-    bool gid_head_unchanged(const PortRef& port, Listing& listed,
-                            const std::vector<std::pair<uint32_t, size_t>>& entries,
-                            const std::vector<sysfs::Gid>& carried) {
-        size_t head = 0;
-        for (size_t pos = carried.size(); pos > 0; --pos) {
-            if (!carried[pos - 1].is_zero()) {
-                head = pos;
-                break;
-            }
-        }
-        head = std::min(carried.size(), head + kTableGuard);
-        const std::string dir = port_dir(port.device, port.port) + "/gids/";
-        char buf[sysfs::kReadBufferSize];
-        for (size_t pos = 0; pos < head; ++pos) {
-            const size_t k = entries[pos].second;
-            auto n =
-                src_.reader_->read_held(dir + listed.names[k], buf, sizeof buf, listed.slots[k]);
-            if (!n) return false;
-            auto gid = sysfs::parse_gid(std::string_view(buf, *n));
-            if (!gid || !(*gid == carried[pos])) return false;
-        }
-        return true;
     }
 
     // The attributes port_state reads only when the state changed, from one sample to another.
@@ -312,44 +313,22 @@ public:
     // stands for the rest (SysfsSource's comment says when), the whole table otherwise.
     void pkey_table(const PortRef& port, bool whole) {
         auto it = src_.tables_.find(port);
-        if (!whole && it != src_.tables_.end() && !it->second.suspect &&
-            now_ - it->second.read_at < src_.full_table_interval_ &&
-            head_unchanged(port, it->second)) {
-            PKeyTableSample s;
-            s.port = port;
-            s.view = PKeyView::device;
-            s.table = it->second.table;
-            emit(std::move(s));
-            return;
-        }
-        whole_pkey_table(port);
-    }
-
-    // Whether the head of the port's table reads as `carried` holds it. Any difference, and any
-    // entry that cannot be read, says no: the whole table is read then, and reports it.
-    bool head_unchanged(const PortRef& port, CarriedTable& table) {
-        const PKeyTable& carried = table.table;
-        size_t head = 0;
-        for (size_t i = carried.keys.size(); i > 0; --i) {
-            if (!pkey_is_empty(carried.keys[i - 1])) {
-                head = i;
-                break;
+        if (!whole && it != src_.tables_.end() && !it->second.suspect) {
+            CarriedTable& carried = it->second;
+            const std::vector<uint16_t>& keys = carried.table.keys;
+            Folder dir(port_dir(port.device, port.port) + "/pkeys", port.to_string() + " pkeys/");
+            const size_t head = table_head(keys, [](uint16_t k) { return !pkey_is_empty(k); });
+            auto name_of = [](size_t pos) { return std::to_string(pos); };
+            if (head_reads_as(dir, keys, head, carried.slots, name_of, sysfs::parse_pkey_entry)) {
+                PKeyTableSample s;
+                s.port = port;
+                s.view = PKeyView::device;
+                s.table = carried.table;
+                emit(std::move(s));
+                return;
             }
         }
-        head = std::min(carried.keys.size(), head + kTableGuard);
-        if (table.slots.size() < head) table.slots.resize(head);
-        const std::string dir = port_dir(port.device, port.port) + "/pkeys/";
-        std::string path;
-        char buf[sysfs::kReadBufferSize];
-        for (size_t i = 0; i < head; ++i) {
-            path.assign(dir);
-            path += std::to_string(i);
-            auto n = src_.reader_->read_held(path, buf, sizeof buf, table.slots[i]);
-            if (!n) return false;
-            auto key = sysfs::parse_pkey_entry(std::string_view(buf, *n));
-            if (!key || *key != carried.keys[i]) return false;
-        }
-        return true;
+        whole_pkey_table(port);
     }
 
     void whole_pkey_table(const PortRef& port) {
@@ -388,7 +367,6 @@ public:
         if (s.table.complete()) {
             CarriedTable& c = src_.tables_[port];
             c.table = s.table;
-            c.read_at = now_;
             c.suspect = false;
         } else {
             src_.tables_.erase(port);
@@ -402,13 +380,9 @@ public:
         if (!in && name != "port_xmit_constraint_errors") return;
         auto it = src_.tables_.find(port);
         if (it == src_.tables_.end()) return;
-        // Both counters in one word, 32 bits each (they are 8 bits wide in PortCounters).
-        const unsigned shift = in ? 0 : 32;
-        const uint64_t mask = uint64_t{0xffffffff} << shift;
-        const uint64_t before = (it->second.violations & mask) >> shift;
-        const uint64_t now = value & 0xffffffff;
-        if (now > before) it->second.suspect = true;
-        it->second.violations = (it->second.violations & ~mask) | (now << shift);
+        uint64_t& seen = it->second.violations[in ? 0 : 1];
+        if (value > seen) it->second.suspect = true;
+        seen = value;
     }
 
     // A port's counters whose tier is due: counters/ (the PMA), counters_ext/ (mlx4's 64-bit
@@ -458,8 +432,9 @@ public:
     // none of those counters, and that is no error (`optional`): no PMA (rxe, iWARP) means no
     // counters/, a driver without statistics no hw_counters/, and only mlx4 has counters_ext/.
     // Listed with the whole tables and kept between, as the ports are.
+    // With `numbered`, only names that are table indexes, in index order ("10" after "2").
     std::optional<Listing>& listed_files(const PortRef& port, std::string_view folder,
-                                         bool optional = true) {
+                                         bool optional = true, bool numbered = false) {
         auto key = std::make_pair(port, std::string(folder));
         if (auto it = src_.listings_.find(key); it != src_.listings_.end()) {
             return it->second;
@@ -469,8 +444,14 @@ public:
         // A folder that must be there and cannot be listed is tried (and reported) again.
         if (!names && !optional) return unlisted_;
         std::optional<Listing> listed;
-        if (names) {
+        if (names && numbered) {
+            std::vector<std::string> ordered;
+            for (uint32_t i : numbered_entries(*names)) ordered.push_back(std::to_string(i));
+            *names = std::move(ordered);
+        } else if (names) {
             std::sort(names->begin(), names->end());
+        }
+        if (names) {
             listed.emplace();
             listed->slots.resize(names->size());
             listed->names = std::move(*names);

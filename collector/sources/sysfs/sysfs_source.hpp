@@ -122,10 +122,9 @@ private:
     // Each port's P_Key table as last read whole, for the passes that read only its head.
     struct CarriedTable {
         PKeyTable table;
-        TimePoint read_at{};
-        // The P_Key violations seen (PortCounters' constraint errors, both ways), and whether
+        // The P_Key violations seen (PortCounters' constraint errors in and out), and whether
         // they rose or the port's state changed since the table was read: read it whole next.
-        uint64_t violations = 0;
+        std::array<uint64_t, 2> violations{};
         bool suspect = false;
         std::vector<HeldSlot> slots;  // the head's entries, where the reader holds them
     };

@@ -50,7 +50,7 @@ protected:
             test::write_text_file(port + "/counters/" + name, std::to_string(v) + "\n").ok());
     }
     void start() {
-        auto r = std::make_unique<CountingReader>();
+        auto r = std::make_unique<FailingReader>();
         reader = r.get();
         auto made = make_sysfs_source(settings, std::move(r));
         ASSERT_TRUE(made.ok()) << made.error().message;
@@ -80,27 +80,10 @@ protected:
         return std::nullopt;
     }
 
-    // Records what is read and listed, through the real file system.
-    class CountingReader final : public SysfsReader {
-    public:
-        std::vector<std::string> reads, listings;
-        Result<size_t> read_file(const std::string& path, char* buf, size_t size) override {
-            reads.push_back(path);
-            return real_.read_file(path, buf, size);
-        }
-        Result<std::vector<std::string>> list_dir(const std::string& path) override {
-            listings.push_back(path);
-            return real_.list_dir(path);
-        }
-
-    private:
-        PosixSysfsReader real_;
-    };
-
     test::TempTree tmp;
     std::string port;
     sources::SourceSettings settings;
-    CountingReader* reader = nullptr;
+    FailingReader* reader = nullptr;
     std::unique_ptr<sources::Source> src;
 };
 

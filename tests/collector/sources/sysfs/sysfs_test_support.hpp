@@ -71,12 +71,13 @@ inline std::vector<Observation> sample_all(SysfsSource& src,
 
 // Failures read() gives on real sysfs that plain files cannot reproduce (a driver's EINVAL, an
 // LSM's EACCES, EAGAIN from a busy firmware command) come through an injected reader. It also
-// keeps every path the source tried to read, so a test can tell what a poll touched.
+// keeps every path the source tried to read or list, so a test can tell what a poll touched.
 class FailingReader final : public sysfs::SysfsReader {
 public:
     std::map<std::string, int> fail_read;  // path suffix -> errno
     std::map<std::string, int> fail_list;
     std::vector<std::string> reads;
+    std::vector<std::string> listings;  // directories listed
     Result<size_t> read_file(const std::string& path, char* buf, size_t size) override {
         reads.push_back(path);
         for (const auto& [suffix, err] : fail_read) {
@@ -85,6 +86,7 @@ public:
         return real_.read_file(path, buf, size);
     }
     Result<std::vector<std::string>> list_dir(const std::string& path) override {
+        listings.push_back(path);
         for (const auto& [suffix, err] : fail_list) {
             if (path.ends_with(suffix)) return make_error("injected failure " + path, err);
         }
