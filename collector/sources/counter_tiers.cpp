@@ -43,11 +43,15 @@ std::span<const FastCounter> fast_counters() {
     return kFastCounters;
 }
 
-CounterTier counter_tier(CounterKind kind, std::string_view name) {
+std::optional<FastReason> fast_reason(CounterKind kind, std::string_view name) {
     for (const auto& c : kFastCounters) {
-        if (c.kind == kind && c.name == name) return CounterTier::fast;
+        if (c.kind == kind && c.name == name) return c.reason;
     }
-    return CounterTier::slow;
+    return std::nullopt;
+}
+
+CounterTier counter_tier(CounterKind kind, std::string_view name) {
+    return fast_reason(kind, name) ? CounterTier::fast : CounterTier::slow;
 }
 
 bool kind_has_fast_counters(CounterKind kind) {

@@ -3,8 +3,11 @@
 // firmware, so only the counters that need it are read on the fast cadence: those a finding is
 // built on, and the narrow error counters that saturate after a handful of events. The data and
 // packet counters, port_xmit_wait and every driver hw counter are read on the slow cadence.
+// Where each narrow counter is its own read (a sysfs file, one firmware query each), a source
+// reads the narrow ones on the fast cadence only while they move (narrow_fast_hold).
 // docs/metrics.md has the table with each counter's reason.
 
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -36,6 +39,8 @@ struct FastCounter {
 std::span<const FastCounter> fast_counters();
 
 CounterTier counter_tier(CounterKind kind, std::string_view name);
+// Why a counter is fast; nullopt for a slow one.
+std::optional<FastReason> fast_reason(CounterKind kind, std::string_view name);
 
 // False when no counter of that kind is fast: a pass over the fast tier need not even list the
 // folder that holds them (hw_counters/).

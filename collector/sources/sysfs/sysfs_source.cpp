@@ -277,6 +277,8 @@ public:
                     t->second.suspect = true;
                 }
                 if (auto g = src_.gids_.find(port); g != src_.gids_.end()) g->second.suspect = true;
+                // A link that went down or came up counts link_downed, symbol errors, ...
+                known.narrow_fast_until = now_ + src_.narrow_fast_hold();
             }
             s.lid = value(dir, "lid", sysfs::parse_lid, false, slot++);
             s.sm_lid = value(dir, "sm_lid", sysfs::parse_lid, false, slot++);
@@ -472,12 +474,33 @@ public:
         const std::string prefix = port.to_string() + " " + std::string(folder);
         Folder dir(port_dir(port.device, port.port) + "/" + std::string(folder), prefix + "/");
         const bool legacy = folder == kLegacyCountersFolder;
+        if (!files.classified) {
+            files.fast.clear();
+            for (const auto& file : files.names) {
+                files.fast.push_back(
+                    sources::fast_reason(kind, legacy ? legacy_counter_name(file) : file));
+            }
+            files.classified = true;
+        }
+        // Narrow counters are each a firmware query when read from their files: read on a fast
+        // pass only while they move (KnownPort::narrow_fast_until), with the slow tier always.
+        KnownPort* watch = nullptr;
+        if (auto it = src_.known_ports_.find(port); it != src_.known_ports_.end()) {
+            watch = &it->second;
+        }
+        const bool narrow_fast =
+            watch && watch->narrow_fast_until && now_ < *watch->narrow_fast_until;
+        uint64_t narrow_sum = 0;
+        bool narrow_by_file = false;
         for (size_t k = 0; k < files.names.size(); ++k) {
             const std::string& file = files.names[k];
             if (kind == CounterKind::hw && file == kHwLifespan) continue;
             const std::string_view name = legacy ? legacy_counter_name(file) : file;
-            const sources::CounterTier tier = sources::counter_tier(kind, name);
-            if (!due.covers(tier)) continue;
+            const auto& reason = files.fast[k];
+            if (!due.covers(reason ? sources::CounterTier::fast : sources::CounterTier::slow)) {
+                // A narrow counter read from its file is read with the slow tier too.
+                if (!(reason == sources::FastReason::narrow && due.slow && !known)) continue;
+            }
             if (std::find(superseded.begin(), superseded.end(), name) != superseded.end()) {
                 continue;
             }
@@ -487,6 +510,8 @@ public:
             if (by_method && legacy && by_method->width != kLegacyCounterWidth) {
                 by_method = nullptr;
             }
+            const bool narrow = !by_method && reason == sources::FastReason::narrow;
+            if (narrow && !due.slow && !narrow_fast) continue;
             uint64_t v = 0;
             if (by_method) {
                 v = by_method->value;
@@ -497,6 +522,10 @@ public:
                 if (!read || !*read) continue;
                 v = **read;
             }
+            if (narrow) {
+                narrow_sum += v;
+                narrow_by_file = true;
+            }
             if (kind == CounterKind::pma) note_violations(port, name, v);
             CounterSample c;
             c.port = port;
@@ -505,6 +534,13 @@ public:
             c.width = legacy ? kLegacyCounterWidth : counter_width(kind, name);
             c.kind = kind;
             emit(std::move(c));
+        }
+        if (narrow_by_file && watch) {
+            if (watch->narrow_read && narrow_sum != watch->narrow_sum) {
+                watch->narrow_fast_until = now_ + src_.narrow_fast_hold();
+            }
+            watch->narrow_sum = narrow_sum;
+            watch->narrow_read = true;
         }
     }
 
@@ -588,6 +624,16 @@ void SysfsSource::forget_listings_of(const std::string& device) {
     std::erase_if(listings_, [&](const auto& kv) { return kv.first.first.device == device; });
 }
 
+std::vector<common::Figure> SysfsSource::figures() const {
+    auto out = methods_.figures();
+    out.push_back({"sysfs_narrow_fast_ports",
+                   "ports whose narrow error counters, each read from its own file, the last "
+                   "counter poll read on the fast cadence (they moved, or the port's state "
+                   "changed, within the last slow interval)",
+                   common::Figure::Kind::gauge, static_cast<double>(narrow_fast_ports_)});
+    return out;
+}
+
 Duration SysfsSource::slow_counter_interval() const {
     return std::max(settings_.counter_interval, settings_.slow_counter_interval);
 }
@@ -656,6 +702,13 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         }
     }
     methods_.end_pass();
+    if (parts.counters.any()) {
+        narrow_fast_ports_ = static_cast<size_t>(
+            std::count_if(known_ports_.begin(), known_ports_.end(), [&](const auto& kv) {
+                const auto& until = kv.second.narrow_fast_until;
+                return until && now < *until;
+            }));
+    }
     // Last, so that it says how this pass read the counters.
     pass.emit(SourceStatus{true, methods_.status()});
 }

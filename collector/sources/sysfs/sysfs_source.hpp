@@ -55,7 +55,8 @@ public:
     void poll(TimePoint now, sources::ObservationSink& sink) override;
     void refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) override;
     // With counter readers: the ports each folder was read for by each method, last counter poll.
-    std::vector<common::Figure> figures() const override { return methods_.figures(); }
+    // And how many ports' narrow counters the last pass read on the fast cadence from files.
+    std::vector<common::Figure> figures() const override;
 
     // Everything, now, whatever is due (one-shot commands, benchmarks). Does not move the
     // cadences.
@@ -77,6 +78,9 @@ private:
     Result<std::vector<std::string>> list_devices() const;
     // Never shorter than counter_interval: the slow tier is not read more often than the fast.
     Duration slow_counter_interval() const;
+    // How long narrow counters read from files stay on the fast cadence after they moved.
+    Duration narrow_fast_hold() const { return slow_counter_interval(); }
+    size_t narrow_fast_ports_ = 0;  // as the last counter pass left them
 
     sources::SourceSettings settings_;
     std::unique_ptr<sysfs::SysfsReader> reader_;
@@ -108,6 +112,13 @@ private:
         PortStateSample last;
         bool read = false;
         std::array<HeldSlot, 8> slots;
+        // The narrow error counters (counter_tiers.hpp) where each is its own file: their sum
+        // when last read, and until when fast passes read them. Quiet, they are read with the
+        // slow tier; one that moved, or a change of the port's state, has every fast pass read
+        // them for a slow interval (narrow_fast_hold).
+        uint64_t narrow_sum = 0;
+        bool narrow_read = false;
+        std::optional<TimePoint> narrow_fast_until;
     };
     std::map<PortRef, KnownPort> known_ports_;
     // Listings kept between whole table passes: each device's ports, each port's counter and
@@ -115,6 +126,10 @@ private:
     struct Listing {
         std::vector<std::string> names;  // sorted
         std::vector<HeldSlot> slots;     // by name
+        // By name, for counter folders: each counter's tier, and why it is fast (filled by the
+        // first pass that reads the folder).
+        std::vector<std::optional<sources::FastReason>> fast;
+        bool classified = false;
     };
     std::map<std::string, std::vector<uint32_t>> ports_;
     std::map<std::pair<PortRef, std::string>, std::optional<Listing>> listings_;

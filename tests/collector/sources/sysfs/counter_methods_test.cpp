@@ -270,7 +270,10 @@ TEST(SysfsCounterMethods, WithoutReadersNothingChanges) {
     sources::SourceSettings s;
     s.sysfs_root = fixture("mlx5-ib");
     SysfsSource src(s, std::make_unique<PosixSysfsReader>());
-    EXPECT_TRUE(src.figures().empty());
+    // No method figures; only how many ports' narrow counters are read fast from their files.
+    auto figures = src.figures();
+    ASSERT_EQ(figures.size(), 1u);
+    EXPECT_EQ(figures[0].name, "sysfs_narrow_fast_ports");
 }
 
 TEST(SysfsCounterMethods, OptionChoosesAndFixtureTreesAreReadFromFiles) {

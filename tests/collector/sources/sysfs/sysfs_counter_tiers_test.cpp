@@ -1,5 +1,6 @@
 // The two counter tiers of the sysfs source: the fast tier and the port state every
-// counter_interval, the slow tier only when slow_counter_interval is due.
+// counter_interval, the slow tier only when slow_counter_interval is due. Narrow counters read
+// from their files are on the fast cadence only while they move or after a change of state.
 
 #include <gtest/gtest.h>
 
@@ -8,6 +9,8 @@
 
 #include "collector/sources/counter_tiers.hpp"
 #include "tests/collector/sources/sysfs/sysfs_test_support.hpp"
+#include "tests/collector/sources/sysfs/sysfs_tree_writer.hpp"
+#include "tests/collector/sources/sysfs/temp_tree.hpp"
 
 namespace rdmadiag::sysfs {
 namespace {
@@ -29,6 +32,9 @@ const std::set<std::string> kFastPma{"symbol_error",
                                      "local_link_integrity_errors",
                                      "excessive_buffer_overrun_errors",
                                      "VL15_dropped"};
+// Those a finding is built on: every fast pass reads them.
+const std::set<std::string> kFindingPma{"port_xmit_constraint_errors",
+                                        "port_rcv_constraint_errors"};
 
 struct Poll {
     std::set<std::string> pma, hw;
@@ -38,10 +44,12 @@ struct Poll {
 
 class TieredSource {
 public:
-    TieredSource(const std::string& fixture_name, sources::SourceSettings s) {
+    // `root`: a tree to read instead of the fixture (one a test writes to).
+    TieredSource(const std::string& fixture_name, sources::SourceSettings s,
+                 const std::string& root = "") {
         auto reader = std::make_unique<FailingReader>();
         reader_ = reader.get();
-        s.sysfs_root = fixture(fixture_name);
+        s.sysfs_root = root.empty() ? fixture(fixture_name) : root;
         src_ = std::make_unique<SysfsSource>(s, std::move(reader));
     }
     Poll poll(Duration t) {
@@ -84,7 +92,8 @@ TEST(SysfsCounterTiers, FastCountersEveryPollSlowOnlyWhenDue) {
             EXPECT_TRUE(p.pma.contains("port_xmit_data"));
             EXPECT_TRUE(p.pma.contains("port_xmit_wait"));
         } else {
-            EXPECT_EQ(p.pma, kFastPma) << "poll " << i;
+            // The narrow counters have not moved: the fast tier is the counters findings read.
+            EXPECT_EQ(p.pma, kFindingPma) << "poll " << i;
             EXPECT_TRUE(p.hw.empty()) << "poll " << i;
             // Not read, not merely not reported.
             for (const auto& path : src.last_reads()) {
@@ -105,8 +114,8 @@ TEST(SysfsCounterTiers, AFastPassReadsFarFewerFiles) {
     const auto slow = src.poll(seconds(15));
     const auto fast = src.poll(seconds(16));
     // The port's state each time (the physical state of an Active port and its other
-    // attributes come with the tables); 12 fast counters against 21 + 18.
-    EXPECT_EQ(fast.reads, 1u + 12u);
+    // attributes come with the tables); 2 counters (the narrow ones are quiet) against 21 + 18.
+    EXPECT_EQ(fast.reads, 1u + 2u);
     EXPECT_EQ(slow.reads, 1u + 21u + 18u);
 }
 
@@ -120,7 +129,7 @@ TEST(SysfsCounterTiers, Mlx4CountersExtIsLeftAloneOnFastPasses) {
     EXPECT_TRUE(first.pma.contains("unicast_rcv_packets"));
     auto fast = src.poll(seconds(1));
     EXPECT_FALSE(fast.pma.contains("port_xmit_data"));
-    EXPECT_TRUE(fast.pma.contains("link_downed"));
+    EXPECT_TRUE(fast.pma.contains("port_rcv_constraint_errors"));
     for (const auto& path : src.last_reads()) {
         EXPECT_EQ(path.find("/counters_ext/"), std::string::npos) << path;
     }
@@ -151,12 +160,96 @@ TEST(SysfsCounterTiers, SlowAndFastCadencesKeepTheirOwnSlots) {
     std::vector<std::pair<bool, bool>> seen;  // (fast read, slow read)
     for (int t = 0; t <= 6; ++t) {
         auto p = src.poll(seconds(t));
-        seen.emplace_back(p.pma.contains("symbol_error"), p.pma.contains("port_rcv_data"));
+        seen.emplace_back(p.pma.contains("port_rcv_constraint_errors"),
+                          p.pma.contains("port_rcv_data"));
     }
     const std::vector<std::pair<bool, bool>> want{{true, true},  {false, false}, {true, false},
                                                   {false, true}, {true, false},  {false, false},
                                                   {true, true}};
     EXPECT_EQ(seen, want);
+}
+
+class NarrowCounters : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_TRUE(tmp_.ok());
+        tmp_.add_fixture("mlx5-ib");
+        sources::SourceSettings s;
+        s.counter_interval = seconds(1);
+        s.slow_counter_interval = seconds(5);
+        s.pkey_interval = seconds(600);
+        src_ = std::make_unique<TieredSource>("mlx5-ib", s, tmp_.path());
+    }
+    void write(const std::string& file, const std::string& text) {
+        ASSERT_TRUE(test::write_text_file(port_ + file, text + "\n").ok());
+    }
+    // Whether poll t read the narrow counters, and whether it read them all.
+    bool narrow_read(int t) {
+        auto p = src_->poll(seconds(t));
+        EXPECT_EQ(p.states, 1u) << "poll " << t;
+        EXPECT_TRUE(
+            std::includes(p.pma.begin(), p.pma.end(), kFindingPma.begin(), kFindingPma.end()))
+            << "poll " << t;
+        const bool any = p.pma.contains("symbol_error");
+        if (any) {
+            EXPECT_TRUE(std::includes(p.pma.begin(), p.pma.end(), kFastPma.begin(), kFastPma.end()))
+                << "poll " << t;
+        }
+        return any;
+    }
+    double fast_ports() {
+        for (const auto& f : src_->source().figures()) {
+            if (f.name == "sysfs_narrow_fast_ports") return f.value;
+        }
+        ADD_FAILURE() << "no sysfs_narrow_fast_ports figure";
+        return -1;
+    }
+
+    test::TempTree tmp_;
+    std::unique_ptr<TieredSource> src_;
+    std::string port_ = tmp_.path() + "/class/infiniband/mlx5_0/ports/1/";
+};
+
+TEST_F(NarrowCounters, ThatMovedAreReadEveryFastPassForASlowInterval) {
+    std::vector<bool> seen;
+    for (int t = 0; t <= 4; ++t) seen.push_back(narrow_read(t));
+    EXPECT_EQ(fast_ports(), 0);
+    // A bad cable: symbol errors start counting. The slow pass at 5 sees it...
+    write("counters/symbol_error", "40");
+    seen.push_back(narrow_read(5));
+    EXPECT_EQ(fast_ports(), 1);
+    // ... and fast passes read every narrow counter until a slow interval passes quietly.
+    for (int t = 6; t <= 12; ++t) seen.push_back(narrow_read(t));
+    EXPECT_EQ(fast_ports(), 0);
+    const std::vector<bool> want{true, false, false, false, false, true, true,
+                                 true, true,  true,  true,  false, false};
+    EXPECT_EQ(seen, want);
+}
+
+TEST_F(NarrowCounters, KeepMovingKeepsThemFast) {
+    narrow_read(0);
+    write("counters/link_error_recovery", "1");
+    EXPECT_TRUE(narrow_read(5));
+    for (int t = 6; t <= 20; ++t) {
+        write("counters/link_error_recovery", std::to_string(t));
+        EXPECT_TRUE(narrow_read(t)) << "poll " << t;
+    }
+    // Quiet from 20 on: read with the slow tier at 25 and 30 only.
+    std::vector<bool> seen;
+    for (int t = 21; t <= 30; ++t) seen.push_back(narrow_read(t));
+    const std::vector<bool> want{true, true, true, true, true, false, false, false, false, true};
+    EXPECT_EQ(seen, want);
+}
+
+TEST_F(NarrowCounters, AChangeOfStateReadsThemFast) {
+    narrow_read(0);
+    EXPECT_FALSE(narrow_read(1));
+    // The link went down: link_downed and the error counters are read on the next passes.
+    write("state", "1: DOWN");
+    write("phys_state", "3: Disabled");
+    EXPECT_TRUE(narrow_read(2));
+    EXPECT_TRUE(narrow_read(3));
+    EXPECT_EQ(fast_ports(), 1);
 }
 
 TEST(SysfsCounterTiers, OneShotSamplesReadBothTiers) {

@@ -645,14 +645,16 @@ TEST(SysfsSourceSettings, HeldReadsGiveWhatReopenedReadsGive) {
     ASSERT_TRUE(reopened.ok() && held.ok());
     const std::string port = tmp.path() + "/class/infiniband/mlx5_0/ports/1";
     for (int t = 0; t < 3; ++t) {
-        ASSERT_TRUE(
-            test::write_text_file(port + "/counters/symbol_error", std::to_string(t * 7) + "\n")
-                .ok());
+        ASSERT_TRUE(test::write_text_file(port + "/counters/port_rcv_constraint_errors",
+                                          std::to_string(t * 7) + "\n")
+                        .ok());
         sources::VectorSink a, b;
         (*reopened)->poll(at(seconds(t)), a);
         (*held)->poll(at(seconds(t)), b);
         EXPECT_EQ(a.observations, b.observations) << "poll " << t;
-        EXPECT_EQ(counters_by_name(b.observations, CounterKind::pma)["symbol_error"].value, t * 7u);
+        EXPECT_EQ(
+            counters_by_name(b.observations, CounterKind::pma)["port_rcv_constraint_errors"].value,
+            t * 7u);
     }
 }
 
