@@ -149,9 +149,19 @@ struct SampleError {
     bool operator==(const SampleError&) const = default;
 };
 
+// The subnet manager's partition configuration (opensm's partitions.conf) as a source read it. The
+// engine parses the text, so a recording holds what the file said and a replay reaches the same
+// intent.
+struct PartitionsConfText {
+    std::string path;
+    std::string text;
+    std::optional<uint64_t> sm_port_guid;  // the SM's port, whom the file's SELF names
+    bool operator==(const PartitionsConfText&) const = default;
+};
+
 using ObservationBody =
     std::variant<DeviceInfo, DeviceList, PortStateSample, PKeyTableSample, CounterSample,
-                 AsyncEvent, MrEvent, MrInventory, SourceStatus, SampleError>;
+                 AsyncEvent, MrEvent, MrInventory, SourceStatus, SampleError, PartitionsConfText>;
 
 struct Observation {
     TimePoint time;
