@@ -12,7 +12,7 @@ std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings) {
     engine->add_module(std::make_unique<engine::pkey::PKeyViews>(settings.pkey));
     engine->add_module(std::make_unique<engine::events::EventTotals>());
     engine->add_module(std::make_unique<engine::mr::MrHealthTracker>(settings.mr));
-    engine->add_module(std::make_unique<partitions::PartitionWatch>());
+    engine->add_module(std::make_unique<partitions::PartitionWatch>(settings.partitions));
     return engine;
 }
 

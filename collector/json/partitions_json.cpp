@@ -15,6 +15,7 @@ Json intent_json(const PartitionIntentInfo& intent) {
         {"path", intent.path},
         {"read", time_json(intent.read)},
         {"sm_port_guid", intent.sm_port_guid ? Json(guid_text(*intent.sm_port_guid)) : Json()},
+        {"generated_keys", intent.generated_keys},
         {"issues", std::move(issues)}};
 }
 

@@ -56,7 +56,7 @@ const Partition* PartitionModel::find(uint16_t pkey) const {
 }
 
 bool PartitionModel::judged(const Partition& partition) const {
-    return intent && partition.intended;
+    return intent && (partition.intended || !intent->generated_keys);
 }
 
 std::string_view to_string(MemberDifference d) {

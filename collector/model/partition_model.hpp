@@ -80,6 +80,9 @@ struct PartitionIntentInfo {
     std::optional<uint64_t> sm_port_guid;      // whom SELF names
     TimePoint read;                            // when the text was read
     std::vector<PartitionIntentIssue> issues;  // by line
+    // Some partitions' P_Keys are left to the SM to generate: a key the file does not name may be
+    // one of them, so partitions outside the file are not judged.
+    bool generated_keys = false;
     bool operator==(const PartitionIntentInfo&) const = default;
 };
 
@@ -90,8 +93,8 @@ struct PartitionModel {
     std::vector<std::string> unresolved;
     std::optional<PartitionIntentInfo> intent;  // none: no intent was given
     const Partition* find(uint16_t pkey) const;
-    // Whether the partition's members are compared with the intent: a partition the intent
-    // defines.
+    // Whether the partition's members are compared with the intent: with an intent, a partition
+    // it defines, and one it does not define unless the SM may have generated its key.
     bool judged(const Partition& partition) const;
     bool operator==(const PartitionModel&) const = default;
 };

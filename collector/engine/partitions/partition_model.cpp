@@ -44,6 +44,9 @@ public:
         PartitionIntentInfo info;
         for (const ConfIssue& issue : intent.issues)
             info.issues.push_back(PartitionIntentIssue{issue.line, issue.skipped, issue.message});
+        info.generated_keys =
+            std::any_of(intent.partitions.begin(), intent.partitions.end(),
+                        [](const PartitionIntent& p) { return !p.pkey.has_value(); });
         return info;
     }
 

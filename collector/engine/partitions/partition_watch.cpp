@@ -1,5 +1,6 @@
 #include "collector/engine/partitions/partition_watch.hpp"
 
+#include "collector/engine/partitions/partition_findings.hpp"
 #include "collector/engine/partitions/partition_model.hpp"
 
 namespace rdmadiag::partitions {
@@ -24,7 +25,6 @@ bool PartitionWatch::fabric_changed(const Snapshot& snapshot) const {
 }
 
 void PartitionWatch::review(const Snapshot& snapshot, engine::EngineContext& ctx) {
-    (void)ctx;
     if (!intent_changed_ && !fabric_changed(snapshot)) return;
     ModelOptions options;
     if (intent_text_) options.sm_port_guid = intent_text_->sm_port_guid;
@@ -34,6 +34,7 @@ void PartitionWatch::review(const Snapshot& snapshot, engine::EngineContext& ctx
         model.intent->sm_port_guid = intent_text_->sm_port_guid;
         model.intent->read = intent_read_;
     }
+    judge_partitions(model, settings_, ctx);
     model_ = std::make_shared<const PartitionModel>(std::move(model));
     ++builds_;
     built_ = true;

@@ -50,11 +50,16 @@ TEST(PartitionModel, WhatIsJudged) {
     auto m = two_ports();
     Partition in_file, outside;
     in_file.intended = true;
+    const auto stray = member(0, 0, kHoldsFull, 0);
     EXPECT_FALSE(m.judged(in_file)) << "no intent, nothing judged";
+    EXPECT_EQ(difference(m, outside, stray), MemberDifference::none);
     m.intent = PartitionIntentInfo{};
     EXPECT_TRUE(m.judged(in_file));
-    EXPECT_FALSE(m.judged(outside));
-    EXPECT_EQ(difference(m, outside, member(0, 0, kHoldsFull, 0)), MemberDifference::none);
+    EXPECT_TRUE(m.judged(outside));
+    EXPECT_EQ(difference(m, outside, stray), MemberDifference::unexpected);
+    m.intent->generated_keys = true;
+    EXPECT_TRUE(m.judged(in_file));
+    EXPECT_FALSE(m.judged(outside)) << "the SM may have generated this key for the file";
     // A port whose held view was never read holds nothing we know of.
     m.ports[0].views_read = 0;
     EXPECT_EQ(difference(m, in_file, member(0, kHoldsFull, 0, 0)), MemberDifference::none);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "collector/engine/engine.hpp"
+#include "collector/engine/partitions/partition_findings.hpp"
 #include "collector/engine/pkey/pkey_views.hpp"
 #include "tests/collector/engine/test_observations.hpp"
 
@@ -47,9 +48,19 @@ protected:
                             PartitionsConfText{"/etc/opensm/partitions.conf", std::move(text), {}},
                             "partitions"));
     }
+    const Finding* active(std::string_view rule) {
+        for (const auto& f : engine_.snapshot()->findings)
+            if (f.rule == rule) return remember(f);
+        return nullptr;
+    }
+    const Finding* remember(const Finding& f) {
+        kept_.push_back(f);
+        return &kept_.back();
+    }
 
     engine::Engine engine_;
     PartitionWatch* watch_ = nullptr;
+    std::deque<Finding> kept_;
 };
 
 TEST_F(Watched, TheModelIsBuiltAgainOnlyWhenTablesOrTheIntentChange) {
@@ -93,7 +104,33 @@ TEST_F(Watched, TheModelIsBuiltAgainOnlyWhenTablesOrTheIntentChange) {
     EXPECT_EQ(watch_->builds(), 3u);
 }
 
-TEST_F(Watched, AnIntentThatNamesNoPortIsUnresolved) {
+TEST_F(Watched, FindingsFollowTheIntentAndTheTables) {
+    device(0, "ca1", 0x10);
+    device(0, "ca2", 0x20);
+    table(0, "ca1", {0xffff, 0x8011});
+    table(0, "ca2", {0xffff});
+    EXPECT_EQ(active(kRuleMemberMissing), nullptr) << "no intent, nothing judged";
+
+    intent(1, "Default=0x7fff : ALL=full ;\nStorage=0x8011 : 0x10=full, 0x20=full ;\n");
+    const Finding* missing = active(kRuleMemberMissing);
+    ASSERT_NE(missing, nullptr);
+    EXPECT_EQ(missing->subject.pkey, 0x0011);
+    EXPECT_EQ(missing->since, test::at(1));
+    EXPECT_NE(missing->evidence.find("/etc/opensm/partitions.conf"), std::string::npos);
+
+    // The SM programs the port: the finding clears with the next table read.
+    table(10, "ca2", {0xffff, 0x8011});
+    EXPECT_EQ(active(kRuleMemberMissing), nullptr);
+
+    // The file is edited: ca1 should be a limited member now.
+    intent(20, "Default=0x7fff : ALL=full ;\nStorage=0x8011 : 0x10=limited, 0x20=full ;\n");
+    const Finding* mismatch = active(kRuleMembershipMismatch);
+    ASSERT_NE(mismatch, nullptr);
+    EXPECT_NE(mismatch->evidence.find("(intended limited; device holds full)"), std::string::npos)
+        << mismatch->evidence;
+}
+
+TEST_F(Watched, AnIntentThatNamesNoPortStillJudgesTheRest) {
     device(0, "ca1", 0x10);
     table(0, "ca1", {0xffff});
     intent(1, "Default=0x7fff : ALL=full ;\nStorage=0x8011 : 0xbeef=full ;\n");
@@ -101,6 +138,8 @@ TEST_F(Watched, AnIntentThatNamesNoPortIsUnresolved) {
     ASSERT_TRUE(snap->partitions);
     EXPECT_EQ(snap->partitions->unresolved,
               (std::vector<std::string>{"line 2: no port has GUID 0x000000000000beef"}));
+    EXPECT_EQ(active(kRuleMemberMissing), nullptr);
+    EXPECT_EQ(active(kRuleUnexpectedMember), nullptr);
     const Partition* storage = snap->partitions->find(0x0011);
     ASSERT_NE(storage, nullptr);
     EXPECT_TRUE(storage->intended);
