@@ -57,6 +57,14 @@ struct PortStateSample {
     std::optional<uint32_t> cap_mask;
     std::optional<uint64_t> port_guid;
     std::vector<std::string> gids;  // non-zero GIDs, "fe80:0000:..." as sysfs prints them
+    // The port at the other end of the link, as a subnet sweep found it: its node's GUID and its
+    // port number.
+    std::optional<uint64_t> peer_node_guid;
+    std::optional<uint32_t> peer_port;
+    // A switch's external port: whether it checks the P_Key of packets it receives (inbound) and
+    // sends (outbound) against its own table (PortInfo PartitionEnforcementInbound/Outbound).
+    std::optional<bool> partition_enforcement_inbound;
+    std::optional<bool> partition_enforcement_outbound;
     bool operator==(const PortStateSample&) const = default;
 };
 

@@ -23,6 +23,10 @@ std::vector<Observation> one_of_each() {
     ps.state = PortState::active;
     ps.lid = 7;
     ps.link_layer = LinkLayer::infiniband;
+    ps.peer_node_guid = 0x0002c90300005678ULL;
+    ps.peer_port = 17;
+    ps.partition_enforcement_inbound = true;
+    ps.partition_enforcement_outbound = false;
     v.push_back({t, "sysfs", ps});
     PKeyTableSample pk;
     pk.port = PortRef{"mlx5_0", 1};
