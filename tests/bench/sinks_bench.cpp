@@ -131,7 +131,7 @@ void BM_PartitionModel(benchmark::State& state) {
         engine::FindingBook book;
         engine::EngineContext ctx(snapshot->time, book, inventory, refresh);
         auto model = partitions::build_partition_model(*snapshot, &intent);
-        partitions::judge_partitions(model, {}, ctx);
+        partitions::judge_partitions(*snapshot, model, {}, ctx);
         members = 0;
         for (const auto& p : model.partitions) members += p.members.size();
         findings = book.active().size();

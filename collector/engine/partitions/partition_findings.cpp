@@ -1,6 +1,8 @@
 #include "collector/engine/partitions/partition_findings.hpp"
 
 #include <cstdio>
+#include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace rdmadiag::partitions {
@@ -27,6 +29,15 @@ constexpr const char* kAdviceMismatch =
     "file says limited reaches all of them. Check the port's entry and the partition's defmember= "
     "in partitions.conf, and that the SM has re-read the file; confirm with `smpquery pkeys <lid> "
     "<port>` (bit 0x8000 is full membership) and `saquery PKeyTableRecord`.";
+
+constexpr const char* kAdviceEnforcement =
+    "A switch port that does not check P_Keys lets the node behind it send with keys it does not "
+    "hold: a limited member set to full behind the SM's back, or any key, reaches the rest of the "
+    "partition, and only the receiving ports can drop it. opensm sets enforcement on switch ports "
+    "whose switch has a PartitionEnforcementCap as its part_enforce option says (both by default; "
+    "in, out or off). Check that option and the switch's cap; confirm with `smpquery portinfo "
+    "<switch lid> <port>` (PartEnforceInb, PartEnforceOutb) and `smpquery switchinfo <switch lid>` "
+    "(PartEnforceCap).";
 
 std::string guid_hex(uint64_t v) {
     char buf[24];
@@ -66,14 +77,54 @@ struct Ports {
 };
 
 struct Judged {
-    Ports missing, unexpected, mismatch;
+    Ports missing, unexpected, mismatch, unenforced;
 };
+
+// A switch's external port that does not enforce partitions in both directions, and the end
+// port on its link.
+struct Unenforced {
+    std::string port;  // "leaf01:3"
+    bool inbound = false;
+    bool outbound = false;
+};
+
+// The end ports of the model that face a switch port without enforcement, by model port index.
+std::unordered_map<uint32_t, Unenforced> unenforced_links(const Snapshot& snapshot,
+                                                          const PartitionModel& model) {
+    std::unordered_map<uint32_t, Unenforced> out;
+    std::map<PortRef, uint32_t> end_port;
+    for (uint32_t i = 0; i < model.ports.size(); ++i) end_port.emplace(model.ports[i].port, i);
+    std::unordered_map<uint64_t, const std::string*> device_of;
+    for (const DeviceSnapshot& d : snapshot.devices) {
+        if (d.present && d.info.node_guid) device_of.emplace(*d.info.node_guid, &d.info.device);
+    }
+    for (const DeviceSnapshot& d : snapshot.devices) {
+        if (!d.present || node_kind(d.info.node_type) != NodeKind::switch_node) continue;
+        for (const PortSnapshot& p : d.ports) {
+            const PortStateSample& s = p.info;
+            if (!p.present || p.ref.port == 0 || !s.partition_enforcement_inbound ||
+                !s.partition_enforcement_outbound || !s.peer_node_guid || !s.peer_port)
+                continue;
+            if (*s.partition_enforcement_inbound && *s.partition_enforcement_outbound) continue;
+            auto peer_device = device_of.find(*s.peer_node_guid);
+            if (peer_device == device_of.end()) continue;
+            auto peer = end_port.find(PortRef{*peer_device->second, *s.peer_port});
+            if (peer == end_port.end()) continue;  // another switch: no member there
+            const std::string name = d.info.node_desc
+                                         ? *d.info.node_desc + ":" + std::to_string(p.ref.port)
+                                         : p.ref.to_string();
+            out[peer->second] = Unenforced{name, *s.partition_enforcement_inbound,
+                                           *s.partition_enforcement_outbound};
+        }
+    }
+    return out;
+}
 
 class Judge {
 public:
-    Judge(const PartitionModel& model, const PartitionSettings& settings,
-          engine::EngineContext& ctx)
-        : model_(model), settings_(settings), ctx_(ctx) {}
+    Judge(const PartitionModel& model, const std::unordered_map<uint32_t, Unenforced>& unenforced,
+          const PartitionSettings& settings, engine::EngineContext& ctx)
+        : model_(model), unenforced_(unenforced), settings_(settings), ctx_(ctx) {}
 
     void partition(const Partition& p) {
         Judged j;
@@ -91,6 +142,9 @@ public:
                 case MemberDifference::none:
                     break;
             }
+            if (p.intended && m.in(MemberView::intent) == kHoldsLimited &&
+                unenforced_.contains(m.port))
+                add(j.unenforced, m);
         }
         const std::string file =
             model_.intent->path.empty() ? "partitions.conf" : model_.intent->path;
@@ -119,10 +173,19 @@ public:
                       " it with another membership than " + file + " gives: " + list(j.mismatch),
                   kAdviceMismatch);
         }
+        if (j.unenforced.count > 0) {
+            raise(kRuleEnforcementOff, p,
+                  partition_text(p) + ": " + std::to_string(j.unenforced.count) +
+                      (j.unenforced.count == 1 ? " switch port faces a limited member"
+                                               : " switch ports face limited members") +
+                      " of it without enforcing partitions: " + facing_list(j.unenforced),
+                  kAdviceEnforcement);
+        }
     }
 
     void clear_the_rest() {
-        for (auto rule : {kRuleMemberMissing, kRuleUnexpectedMember, kRuleMembershipMismatch}) {
+        for (auto rule : {kRuleMemberMissing, kRuleUnexpectedMember, kRuleMembershipMismatch,
+                          kRuleEnforcementOff}) {
             ctx_.findings().clear_rule_except(std::string(rule), raised_[rule_index(rule)],
                                               ctx_.now());
         }
@@ -130,7 +193,23 @@ public:
 
 private:
     static size_t rule_index(std::string_view rule) {
-        return rule == kRuleMemberMissing ? 0 : rule == kRuleUnexpectedMember ? 1 : 2;
+        if (rule == kRuleMemberMissing) return 0;
+        if (rule == kRuleUnexpectedMember) return 1;
+        return rule == kRuleMembershipMismatch ? 2 : 3;
+    }
+
+    // "leaf01:3 (inbound off, outbound on) facing node05 HCA-1:1 0x..., ...; and 3 more"
+    std::string facing_list(const Ports& ports) const {
+        std::string s;
+        for (const PartitionMember* m : ports.examples) {
+            const Unenforced& u = unenforced_.at(m->port);
+            if (!s.empty()) s += ", ";
+            s += u.port + " (inbound " + (u.inbound ? "on" : "off") + ", outbound " +
+                 (u.outbound ? "on" : "off") + ") facing " + port_text(model_.ports[m->port]);
+        }
+        if (ports.count > ports.examples.size())
+            s += "; and " + std::to_string(ports.count - ports.examples.size()) + " more";
+        return s;
     }
 
     void add(Ports& ports, const PartitionMember& m) const {
@@ -167,16 +246,19 @@ private:
     }
 
     const PartitionModel& model_;
+    const std::unordered_map<uint32_t, Unenforced>& unenforced_;
     const PartitionSettings& settings_;
     engine::EngineContext& ctx_;
-    std::vector<FindingSubject> raised_[3];
+    std::vector<FindingSubject> raised_[4];
 };
 
 }  // namespace
 
-void judge_partitions(const PartitionModel& model, const PartitionSettings& settings,
-                      engine::EngineContext& ctx) {
-    Judge judge(model, settings, ctx);
+void judge_partitions(const Snapshot& snapshot, const PartitionModel& model,
+                      const PartitionSettings& settings, engine::EngineContext& ctx) {
+    const auto unenforced = model.intent ? unenforced_links(snapshot, model)
+                                         : std::unordered_map<uint32_t, Unenforced>{};
+    Judge judge(model, unenforced, settings, ctx);
     if (model.intent) {
         for (const Partition& p : model.partitions) {
             if (model.judged(p)) judge.partition(p);

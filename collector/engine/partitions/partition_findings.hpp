@@ -10,6 +10,7 @@
 #include "collector/engine/engine_module.hpp"
 #include "collector/engine/partitions/partition_settings.hpp"
 #include "collector/model/partition_model.hpp"
+#include "collector/model/snapshot.hpp"
 
 namespace rdmadiag::partitions {
 
@@ -21,9 +22,14 @@ inline constexpr std::string_view kRuleMemberMissing = "partition.member_missing
 inline constexpr std::string_view kRuleUnexpectedMember = "partition.unexpected_member";
 // Held with the other membership: full where the intent says limited, or the reverse.
 inline constexpr std::string_view kRuleMembershipMismatch = "partition.membership_mismatch";
+// A switch's external port faces a port the intent makes a limited member, and its PortInfo does
+// not enforce partitions inbound, outbound or both (where a subnet sweep read the bits and the
+// link's ends).
+inline constexpr std::string_view kRuleEnforcementOff = "partition.enforcement_off";
 
-// Raises the findings `model` shows against its intent and clears those it no longer shows.
-void judge_partitions(const PartitionModel& model, const PartitionSettings& settings,
-                      engine::EngineContext& ctx);
+// Raises the findings `model` (built from `snapshot`) shows against its intent and clears those it
+// no longer shows.
+void judge_partitions(const Snapshot& snapshot, const PartitionModel& model,
+                      const PartitionSettings& settings, engine::EngineContext& ctx);
 
 }  // namespace rdmadiag::partitions

@@ -34,7 +34,7 @@ void PartitionWatch::review(const Snapshot& snapshot, engine::EngineContext& ctx
         model.intent->sm_port_guid = intent_text_->sm_port_guid;
         model.intent->read = intent_read_;
     }
-    judge_partitions(model, settings_, ctx);
+    judge_partitions(snapshot, model, settings_, ctx);
     model_ = std::make_shared<const PartitionModel>(std::move(model));
     ++builds_;
     built_ = true;

@@ -31,17 +31,47 @@ struct Fabric {
         d.ports.push_back(std::move(p));
         snapshot.devices.push_back(std::move(d));
     }
+
+    // Switch "sw" (GUID 0x5000, "leaf01") whose port N is cabled to CA `peers[N - 1]`'s port 1,
+    // each with its PortInfo enforcement bits as given (nullopt: not read).
+    struct Link {
+        uint64_t ca;
+        std::optional<bool> inbound, outbound;
+    };
+    void leaf(const std::vector<Link>& links) {
+        DeviceSnapshot d;
+        d.info.device = "sw";
+        d.info.node_type = "switch";
+        d.info.node_guid = 0x5000;
+        d.info.node_desc = "leaf01";
+        PortSnapshot p0;
+        p0.ref = PortRef{"sw", 0};
+        d.ports.push_back(p0);
+        for (size_t i = 0; i < links.size(); ++i) {
+            PortSnapshot p;
+            p.ref = PortRef{"sw", static_cast<uint32_t>(i + 1)};
+            p.info.port = p.ref;
+            p.info.peer_node_guid = links[i].ca;
+            p.info.peer_port = 1;
+            p.info.partition_enforcement_inbound = links[i].inbound;
+            p.info.partition_enforcement_outbound = links[i].outbound;
+            d.ports.push_back(std::move(p));
+        }
+        snapshot.devices.push_back(std::move(d));
+    }
 };
 
 struct Judged {
     engine::FindingBook book;
     std::vector<PortRef> refresh;
+    Snapshot snapshot;
     PartitionModel model;
 
     void judge(const Fabric& fabric, std::string_view conf, PartitionSettings settings = {},
                double at_seconds = 0) {
         const auto intent = parse_partitions_conf(conf);
-        model = build_partition_model(fabric.snapshot, &intent);
+        snapshot = fabric.snapshot;
+        model = build_partition_model(snapshot, &intent);
         model.intent->path = "partitions.conf";
         judge_without_intent(at_seconds, settings);
     }
@@ -49,7 +79,7 @@ struct Judged {
         engine::Inventory inventory;
         const TimePoint now{std::chrono::seconds(static_cast<int64_t>(at_seconds))};
         engine::EngineContext ctx(now, book, inventory, refresh);
-        judge_partitions(model, settings, ctx);
+        judge_partitions(snapshot, model, settings, ctx);
     }
     std::vector<Finding> of(std::string_view rule) const {
         std::vector<Finding> out;
@@ -196,6 +226,44 @@ TEST(PartitionFindings, APortReadOnlyThroughItsDeviceIsJudgedThere) {
         << missing[0].evidence;
 }
 
+TEST(PartitionFindings, LimitedMembersBehindSwitchPortsThatDoNotEnforce) {
+    Fabric f;
+    for (uint64_t g : {0x10, 0x20, 0x30, 0x40, 0x50}) f.ca(g, {0xffff, 0x0011});
+    f.leaf({{0x10, true, true},             // enforcing both ways
+            {0x20, false, true},            // not inbound
+            {0x30, true, false},            // not outbound
+            {0x40, false, false},           // a full member: not this rule
+            {0x50, std::nullopt, false}});  // bits not read: not judged
+    Judged j;
+    j.judge(f,
+            "Default=0x7fff : ALL=full ;\n"
+            "Storage=0x11 : 0x10=limited, 0x20=limited, 0x30=limited, 0x40=full, 0x50=limited ;\n");
+    const auto off = j.of(kRuleEnforcementOff);
+    ASSERT_EQ(off.size(), 1u);
+    EXPECT_EQ(off[0].subject.to_string(), "pkey 0x0011");
+    EXPECT_EQ(off[0].evidence,
+              "0x0011 (Storage): 2 switch ports face limited members of it without enforcing "
+              "partitions: leaf01:2 (inbound off, outbound on) facing node32 HCA-1:1 "
+              "0x0000000000000020, leaf01:3 (inbound on, outbound off) facing node48 HCA-1:1 "
+              "0x0000000000000030");
+    EXPECT_NE(off[0].advice.find("part_enforce"), std::string::npos);
+    EXPECT_NE(off[0].advice.find("smpquery portinfo"), std::string::npos);
+
+    // Enforcement switched on: the finding clears.
+    Fabric fixed;
+    for (uint64_t g : {0x10, 0x20, 0x30, 0x40, 0x50}) fixed.ca(g, {0xffff, 0x0011});
+    fixed.leaf({{0x10, true, true},
+                {0x20, true, true},
+                {0x30, true, true},
+                {0x40, false, false},
+                {0x50, std::nullopt, false}});
+    j.judge(fixed,
+            "Default=0x7fff : ALL=full ;\n"
+            "Storage=0x11 : 0x10=limited, 0x20=limited, 0x30=limited, 0x40=full, 0x50=limited ;\n",
+            {}, 60);
+    EXPECT_TRUE(j.of(kRuleEnforcementOff).empty());
+}
+
 TEST(PartitionFindings, FindingsClearWhenThePortsHoldWhatTheFileSays) {
     Fabric f;
     f.ca(0x10, {0xffff});
@@ -219,7 +287,8 @@ TEST(PartitionFindings, WithoutAnIntentNothingIsJudgedAndEarlierFindingsClear) {
     Judged j;
     j.judge(f, "Default=0x7fff : ALL=full ;\n");
     ASSERT_EQ(j.book.active().size(), 1u);
-    j.model = build_partition_model(f.snapshot, nullptr);
+    j.snapshot = f.snapshot;
+    j.model = build_partition_model(j.snapshot, nullptr);
     j.judge_without_intent(10);
     EXPECT_TRUE(j.book.active().empty());
 }
