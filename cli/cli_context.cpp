@@ -8,6 +8,7 @@
 #include "collector/json/snapshot_json.hpp"
 #include "collector/runtime/collector_runtime.hpp"
 #include "collector/runtime/virtual_playback.hpp"
+#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 
 namespace rdmadiag::cli {
 
@@ -108,13 +109,18 @@ Result<Collected> collect_once(const CliContext& ctx) {
     const auto& snap = shot.snapshot;
     const bool any_device = std::any_of(snap->devices.begin(), snap->devices.end(),
                                         [](const DeviceSnapshot& d) { return d.present; });
+    // The partitions source reads a file, not devices: switching it on leaves the devices to the
+    // defaults, and it reads the same file beside the simulated fabric.
+    const bool only_partitions = std::all_of(
+        settings.source_switches.begin(), settings.source_switches.end(),
+        [](const auto& s) { return s.first == partitions_conf::kSourceName && s.second; });
     const bool defaults = settings.sources.sysfs_root == "/sys" &&
-                          settings.sources.include_devices.empty() &&
-                          settings.source_switches.empty();
+                          settings.sources.include_devices.empty() && only_partitions;
     if (!any_device && defaults && ctx.registry.find(runtime::kSimulatedSourceName)) {
         runtime::CollectorSettings sim;
         sim.simulate = "default";
         sim.sources.extra = settings.sources.extra;
+        sim.source_switches = settings.source_switches;
         auto played = RDMADIAG_TRY(simulate(ctx, sim, start));
         std::string why = "No RDMA device on this machine";
         if (!down.empty()) why += " (" + down.front() + ")";

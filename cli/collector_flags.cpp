@@ -1,5 +1,7 @@
 #include "cli/collector_flags.hpp"
 
+#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
+
 namespace rdmadiag::cli {
 
 void CollectorFlags::apply_to(runtime::CollectorSettings& settings) const {
@@ -58,6 +60,19 @@ void add_interval(CLI::App& cmd, CollectorFlags& f, const std::string& name,
 
 }  // namespace
 
+CollectorFlags::Edit partitions_conf_edit(std::string path) {
+    return [path = std::move(path)](Settings& s) {
+        s.sources.extra[partitions_conf::kConfOption] = path;
+        s.source_switches[std::string(partitions_conf::kSourceName)] = true;
+    };
+}
+
+CollectorFlags::Edit sm_port_guid_edit(const std::string& flag, const std::string& guid) {
+    auto v = partitions_conf::parse_guid(guid);
+    if (!v || *v == 0) throw CLI::ValidationError(flag, "not a GUID: " + guid);
+    return [guid](Settings& s) { s.sources.extra[partitions_conf::kSmPortGuidOption] = guid; };
+}
+
 void add_collector_flags(CLI::App& cmd, CollectorFlags& f,
                          const sources::SourceRegistry& registry) {
     add_path(cmd, f, "--path.sysfs", &sources::SourceSettings::sysfs_root,
@@ -88,6 +103,17 @@ void add_collector_flags(CLI::App& cmd, CollectorFlags& f,
                  "(default 15s; never more often than --interval.counters)");
     add_interval(cmd, f, "--interval.pkeys", &sources::SourceSettings::pkey_interval,
                  "How often P_Key tables are read (default 10s)");
+    cmd.add_option_function<std::string>(
+           "--partitions.conf", [&f](const std::string& v) { f.add(partitions_conf_edit(v)); },
+           "The SM's partitions.conf (opensm's grammar): ports' P_Key tables are judged against "
+           "it (partition.* findings); looked at every --interval.pkeys, read again when it "
+           "changes")
+        ->type_name("FILE");
+    cmd.add_option_function<std::string>(
+           "--partitions.sm-port-guid",
+           [&f](const std::string& v) { f.add(sm_port_guid_edit("--partitions.sm-port-guid", v)); },
+           "The SM's port GUID, whom partitions.conf's SELF names")
+        ->type_name("GUID");
     for (const auto& entry : registry.entries()) {
         const auto name = entry.name;
         cmd.add_flag_callback(

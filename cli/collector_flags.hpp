@@ -25,10 +25,17 @@ private:
     std::vector<Edit> edits_;
 };
 
+// What --partitions.conf FILE and --partitions.sm-port-guid GUID do: set the partitions source's
+// options and switch it on. `partitions` takes them as --intent and --sm-port-guid as well.
+CollectorFlags::Edit partitions_conf_edit(std::string path);
+// Throws CLI::ValidationError (naming `flag`) for a GUID partitions.conf would not read.
+CollectorFlags::Edit sm_port_guid_edit(const std::string& flag, const std::string& guid);
+
 // Declares --path.sysfs, --path.tracefs, --path.procfs, --simulate[=SCENARIO],
 // --device.include/--device.exclude (aliases --device/--exclude-device), --interval.counters,
-// --interval.slow-counters, --interval.pkeys, --source.NAME/--no-source.NAME for every registered
-// source, --source.opt KEY=VALUE and --clock.start. Malformed values are parse errors.
+// --interval.slow-counters, --interval.pkeys, --partitions.conf, --partitions.sm-port-guid,
+// --source.NAME/--no-source.NAME for every registered source, --source.opt KEY=VALUE and
+// --clock.start. Malformed values are parse errors.
 void add_collector_flags(CLI::App& command, CollectorFlags& flags,
                          const sources::SourceRegistry& registry);
 

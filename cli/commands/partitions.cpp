@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -6,8 +7,41 @@
 #include "cli/render/partitions_render.hpp"
 #include "collector/common/text_file.hpp"
 #include "collector/engine/partitions/partition_model.hpp"
+#include "collector/json/partitions_json.hpp"
+#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 
 namespace rdmadiag::cli::commands {
+
+namespace {
+
+// A daemon's snapshot does not carry its partition model (/api/v1/partitions does): with --remote
+// the model is built here from the daemon's P_Key views, against an intent read here.
+Result<PartitionModel> remote_model(const Snapshot& snapshot, const std::string& intent_path,
+                                    const runtime::CollectorSettings& settings) {
+    partitions::ModelOptions options;
+    const auto& extra = settings.sources.extra;
+    if (auto g = extra.find(partitions_conf::kSmPortGuidOption); g != extra.end())
+        options.sm_port_guid = partitions_conf::parse_guid(g->second);
+    if (intent_path.empty()) return partitions::build_partition_model(snapshot, nullptr, options);
+    const auto text =
+        RDMADIAG_TRY(common::read_text_file(intent_path, partitions_conf::kMaxConfBytes));
+    const auto intent = partitions::parse_partitions_conf(text);
+    auto model = partitions::build_partition_model(snapshot, &intent, options);
+    model.intent->path = intent_path;
+    model.intent->sm_port_guid = options.sm_port_guid;
+    return model;
+}
+
+// Here the engine read the intent through the partitions source, which says why it could not.
+Result<PartitionModel> local_model(const Snapshot& snapshot) {
+    for (const auto& s : snapshot.sources) {
+        if (s.name == partitions_conf::kSourceName && !s.up) return make_error(s.reason);
+    }
+    if (!snapshot.partitions) return PartitionModel{};
+    return *snapshot.partitions;
+}
+
+}  // namespace
 
 void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto* cmd = app.add_subcommand(
@@ -15,15 +49,21 @@ void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit)
         "P_Keys as partitions: member ports per view, and where they differ from partitions.conf");
     add_common_options(*cmd, ctx);
     auto pkey = std::make_shared<std::string>();
-    auto intent_path = std::make_shared<std::string>();
-    auto sm_guid = std::make_shared<std::string>();
     cmd->add_option("pkey", *pkey,
                     "One partition's member ports (0x8011; the membership bit is "
                     "ignored)");
-    cmd->add_option("--intent", *intent_path,
-                    "The SM's partitions.conf (opensm's grammar), to compare the ports with");
-    cmd->add_option("--sm-port-guid", *sm_guid, "The SM's port GUID, for SELF in partitions.conf");
-    cmd->callback([&ctx, &exit, pkey, intent_path, sm_guid] {
+    cmd->add_option_function<std::string>(
+           "--intent", [&ctx](const std::string& v) { ctx.flags.add(partitions_conf_edit(v)); },
+           "The SM's partitions.conf (opensm's grammar), to compare the ports with (the same as "
+           "--partitions.conf)")
+        ->type_name("FILE");
+    cmd->add_option_function<std::string>(
+           "--sm-port-guid",
+           [&ctx](const std::string& v) { ctx.flags.add(sm_port_guid_edit("--sm-port-guid", v)); },
+           "The SM's port GUID, for SELF in partitions.conf (the same as "
+           "--partitions.sm-port-guid)")
+        ->type_name("GUID");
+    cmd->callback([&ctx, &exit, pkey] {
         render::PartitionsRenderOptions opt;
         if (!pkey->empty()) {
             auto v = parse_pkey(*pkey);
@@ -33,44 +73,34 @@ void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit)
             }
             opt.pkey = *v;
         }
-        partitions::ModelOptions model_options;
-        if (!sm_guid->empty()) {
-            // Written as partitions.conf writes GUIDs.
-            auto v = partitions::parse_conf_number(*sm_guid);
-            if (!v || *v == 0) {
-                exit.value = report_error(make_error("not a GUID: '" + *sm_guid + "'", EINVAL));
-                return;
-            }
-            model_options.sm_port_guid = *v;
-        }
-        std::optional<partitions::PartitionsConf> intent;
-        if (!intent_path->empty()) {
-            auto text = common::read_text_file(*intent_path, 64 << 20);
-            if (!text) {
-                exit.value = report_error(text.error());
-                return;
-            }
-            intent = partitions::parse_partitions_conf(*text);
-            for (const auto& issue : intent->issues) {
-                std::fprintf(stderr, "%s:%u: %s\n", intent_path->c_str(), issue.line,
-                             issue.message.c_str());
-            }
-        }
         auto got = collect_once(ctx);
         if (!got) {
             exit.value = report_error(got.error());
             return;
         }
         print_notes(*got);
-        const auto model = partitions::build_partition_model(
-            *got->snapshot, intent ? &*intent : nullptr, model_options);
-        if (ctx.json) {
-            print_json(render::render_partitions_json(model, intent.has_value(), opt));
-        } else {
-            std::fputs(render::render_partitions_text(model, intent.has_value(), opt).c_str(),
-                       stdout);
+        const auto settings = ctx.settings();
+        const std::string conf_path = settings.sources.extra.count(partitions_conf::kConfOption)
+                                          ? settings.sources.extra.at(partitions_conf::kConfOption)
+                                          : std::string();
+        auto model = ctx.remote.empty() ? local_model(*got->snapshot)
+                                        : remote_model(*got->snapshot, conf_path, settings);
+        if (!model) {
+            exit.value = report_error(model.error());
+            return;
         }
-        if (opt.pkey && !model.find(pkey_base(*opt.pkey))) exit.value = 1;
+        if (model->intent) {
+            for (const auto& issue : model->intent->issues) {
+                std::fprintf(stderr, "%s:%u: %s\n", model->intent->path.c_str(), issue.line,
+                             issue.message.c_str());
+            }
+        }
+        if (ctx.json) {
+            print_json(codec::partitions_to_json(*model, opt.pkey));
+        } else {
+            std::fputs(render::render_partitions_text(*model, opt).c_str(), stdout);
+        }
+        if (opt.pkey && !model->find(pkey_base(*opt.pkey))) exit.value = 1;
     });
 }
 

@@ -4,6 +4,7 @@
 #include "collector/sim/simulated_fabric.hpp"
 #include "collector/sources/netlink/hw_counter_reader.hpp"
 #include "collector/sources/netlink/netlink_source.hpp"
+#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #if RDMADIAG_HAVE_VERBS_SOURCE
 #include "collector/sources/verbs/verbs_source.hpp"
@@ -58,6 +59,7 @@ void register_builtin_sources(sources::SourceRegistry& registry) {
     registry.add(tracefs::tracefs_source_entry());
     registry.add(netlink::netlink_source_entry());
     registry.add(probe::probe_source_entry());
+    registry.add(partitions_conf::partitions_source_entry());
 }
 
 }  // namespace rdmadiag::builtin

@@ -1,5 +1,6 @@
 #include "collector/daemon/daemon_config.hpp"
 #include "collector/common/text_file.hpp"
+#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 
 #include <charconv>
 
@@ -142,6 +143,27 @@ Result<void> apply_paths(const common::YamlNode& s, sources::SourceSettings& src
                     });
 }
 
+// The partitions source's options under the names of --partitions.conf and
+// --partitions.sm-port-guid; naming the file switches the source on, as the flag does.
+Result<void> apply_partitions(const common::YamlNode& s, runtime::CollectorSettings& c) {
+    return each_key(s, "partitions",
+                    [&](const std::string& k, const common::YamlNode& v) -> Result<void> {
+                        const std::string text = RDMADIAG_TRY(as_string(v, k));
+                        if (k == "conf") {
+                            c.sources.extra[partitions_conf::kConfOption] = text;
+                            c.source_switches[std::string(partitions_conf::kSourceName)] = true;
+                        } else if (k == "sm-port-guid") {
+                            auto guid = partitions_conf::parse_guid(text);
+                            if (!guid || *guid == 0)
+                                return at(v, "partitions.sm-port-guid must be a GUID");
+                            c.sources.extra[partitions_conf::kSmPortGuidOption] = text;
+                        } else {
+                            return at(v, "unknown setting partitions." + k);
+                        }
+                        return {};
+                    });
+}
+
 }  // namespace
 
 Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& config) {
@@ -157,6 +179,8 @@ Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& confi
             r = apply_metrics(v, config);
         } else if (key == "path") {
             r = apply_paths(v, config.collector.sources);
+        } else if (key == "partitions") {
+            r = apply_partitions(v, config.collector);
         } else if (key == "simulate") {
             if (v.is_null()) {
                 config.collector.simulate = "";

@@ -1,6 +1,7 @@
 #pragma once
 // Everything `rdmadiag serve` can be told, from flags or from a config file (YAML, same names as
-// the flags, grouped: web:, log:, path:, devices:, intervals:, sources:). Flags win over the file.
+// the flags, grouped: web:, log:, path:, devices:, intervals:, partitions:, sources:). Flags win
+// over the file.
 
 #include <map>
 #include <optional>
@@ -42,7 +43,7 @@ struct DaemonConfig {
     common::LogLevel log_level = common::LogLevel::info;
     common::LogFormat log_format = common::LogFormat::logfmt;
     // What every subcommand shares (paths, devices, intervals, sources, --simulate): the file's
-    // path:, devices:, intervals:, sources:, source-options: and simulate: fill it.
+    // path:, devices:, intervals:, partitions:, sources:, source-options: and simulate: fill it.
     runtime::CollectorSettings collector;
     std::string config_file;  // where the file settings came from
 };

@@ -2,6 +2,7 @@
 
 #include "collector/engine/events/event_totals.hpp"
 #include "collector/engine/mr/mr_health_tracker.hpp"
+#include "collector/engine/partitions/partition_watch.hpp"
 #include "collector/engine/pkey/pkey_views.hpp"
 
 namespace rdmadiag::engine {
@@ -11,6 +12,7 @@ std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings) {
     engine->add_module(std::make_unique<engine::pkey::PKeyViews>(settings.pkey));
     engine->add_module(std::make_unique<engine::events::EventTotals>());
     engine->add_module(std::make_unique<engine::mr::MrHealthTracker>(settings.mr));
+    engine->add_module(std::make_unique<partitions::PartitionWatch>(settings.partitions));
     return engine;
 }
 

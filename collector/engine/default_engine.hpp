@@ -5,6 +5,7 @@
 
 #include "collector/engine/engine.hpp"
 #include "collector/engine/mr/mr_health_settings.hpp"
+#include "collector/engine/partitions/partition_settings.hpp"
 #include "collector/engine/pkey/pkey_settings.hpp"
 
 namespace rdmadiag::engine {
@@ -13,6 +14,7 @@ struct EngineSettings {
     EngineLimits limits;
     engine::pkey::PKeySettings pkey;
     engine::mr::MrHealthSettings mr;
+    partitions::PartitionSettings partitions;
 };
 
 std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings = {});

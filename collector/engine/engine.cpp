@@ -55,10 +55,13 @@ SnapshotPtr Engine::snapshot() {
         for (const auto& m : modules_) m->contribute_port(port);
     });
     inventory_.fill_records(*snap);
+    assign_device_revisions(*snap, last_.get());
+    EngineContext ctx(now_, findings_, inventory_, refresh_);
+    for (auto& m : modules_) m->review(*snap, ctx);
     for (const auto& m : modules_) m->contribute(*snap);
     snap->findings = findings_.active();
     snap->finding_history.assign(findings_.history().begin(), findings_.history().end());
-    assign_revisions(*snap, last_.get());
+    assign_section_revisions(*snap, last_.get());
     last_ = std::move(snap);
     dirty_ = false;
     return last_;

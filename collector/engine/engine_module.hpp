@@ -39,6 +39,13 @@ public:
     virtual void observe(const Observation& obs, EngineContext& ctx) = 0;
     // Time-driven rules (grace periods, windows) run here.
     virtual void tick(EngineContext& ctx) { (void)ctx; }
+    // Judges the fabric as a whole while a snapshot is made: the devices are filled and their
+    // revisions set (a device whose state did not change keeps its revision), and findings raised
+    // or cleared here are in this snapshot.
+    virtual void review(const Snapshot& snapshot, EngineContext& ctx) {
+        (void)snapshot;
+        (void)ctx;
+    }
     // Adds this module's state to a snapshot the inventory has already filled, outside its
     // devices.
     virtual void contribute(Snapshot& snapshot) const = 0;

@@ -40,11 +40,11 @@ bool same_device_state(const DeviceSnapshot& a, const DeviceSnapshot& b) {
                       same_port_state);
 }
 
-void assign_revisions(Snapshot& next, const Snapshot* previous) {
+void assign_device_revisions(Snapshot& next, const Snapshot* previous) {
     const uint64_t seq = next.sequence;
     if (!previous) {
         for (size_t i = 0; i < next.devices.size(); ++i) next.devices[i].revision = seq;
-        next.revisions = SectionRevisions{seq, seq, seq, seq, seq, seq, seq, seq};
+        next.revisions.devices = seq;
         return;
     }
     // Both device lists are in name order: one merge walk pairs each device with its old copy. A
@@ -70,9 +70,17 @@ void assign_revisions(Snapshot& next, const Snapshot* previous) {
             same_names = false;
         }
     }
-    const auto& was = previous->revisions;
+    next.revisions.devices = same_names ? previous->revisions.devices : seq;
+}
+
+void assign_section_revisions(Snapshot& next, const Snapshot* previous) {
+    const uint64_t seq = next.sequence;
     auto& now = next.revisions;
-    now.devices = same_names ? was.devices : seq;
+    if (!previous) {
+        now = SectionRevisions{now.devices, seq, seq, seq, seq, seq, seq, seq};
+        return;
+    }
+    const auto& was = previous->revisions;
     section(now.sources, was.sources, next.sources, previous->sources, seq);
     section(now.findings, was.findings, next.findings, previous->findings, seq);
     section(now.finding_history, was.finding_history, next.finding_history,
@@ -81,6 +89,11 @@ void assign_revisions(Snapshot& next, const Snapshot* previous) {
     section(now.errors, was.errors, next.errors, previous->errors, seq);
     section(now.mrs, was.mrs, next.mrs, previous->mrs, seq);
     section(now.pkey_changes, was.pkey_changes, next.pkey_changes, previous->pkey_changes, seq);
+}
+
+void assign_revisions(Snapshot& next, const Snapshot* previous) {
+    assign_device_revisions(next, previous);
+    assign_section_revisions(next, previous);
 }
 
 }  // namespace rdmadiag::engine

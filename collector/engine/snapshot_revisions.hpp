@@ -11,6 +11,10 @@ namespace rdmadiag::engine {
 
 // `next` has its sequence set; `previous` may be null (the first snapshot: everything is new).
 void assign_revisions(Snapshot& next, const Snapshot* previous);
+// assign_revisions in its two steps: the devices (and the devices section), as soon as the devices
+// are filled; then every other section, once the snapshot is complete.
+void assign_device_revisions(Snapshot& next, const Snapshot* previous);
+void assign_section_revisions(Snapshot& next, const Snapshot* previous);
 
 // Whether two devices have the same state, leaving out counters and read times.
 bool same_device_state(const DeviceSnapshot& a, const DeviceSnapshot& b);

@@ -115,6 +115,10 @@ void to_json(json& j, const PortStateSample& v) {
     put_opt(j, "cap_mask", v.cap_mask);
     put_guid(j, "port_guid", v.port_guid);
     if (!v.gids.empty()) j["gids"] = v.gids;
+    put_guid(j, "peer_node_guid", v.peer_node_guid);
+    put_opt(j, "peer_port", v.peer_port);
+    put_opt(j, "partition_enforcement_inbound", v.partition_enforcement_inbound);
+    put_opt(j, "partition_enforcement_outbound", v.partition_enforcement_outbound);
 }
 
 void from_json(const json& j, PortStateSample& v) {
@@ -136,6 +140,10 @@ void from_json(const json& j, PortStateSample& v) {
     get_opt(j, "cap_mask", v.cap_mask);
     get_guid(j, "port_guid", v.port_guid);
     get_to(j, "gids", v.gids);
+    get_guid(j, "peer_node_guid", v.peer_node_guid);
+    get_opt(j, "peer_port", v.peer_port);
+    get_opt(j, "partition_enforcement_inbound", v.partition_enforcement_inbound);
+    get_opt(j, "partition_enforcement_outbound", v.partition_enforcement_outbound);
 }
 
 void to_json(json& j, const PKeyTable& v) {

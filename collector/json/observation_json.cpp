@@ -97,6 +97,19 @@ MrInventory decode_mr_inventory(const json& j) {
     return v;
 }
 
+void encode(json& j, const PartitionsConfText& v) {
+    j["path"] = v.path;
+    j["text"] = v.text;
+    if (v.sm_port_guid) j["sm_port_guid"] = codec::guid_text(*v.sm_port_guid);
+}
+PartitionsConfText decode_partitions_conf(const json& j) {
+    PartitionsConfText v;
+    get_required(j, "path", v.path);
+    get_required(j, "text", v.text);
+    if (j.contains("sm_port_guid")) v.sm_port_guid = codec::guid_from(j.at("sm_port_guid"));
+    return v;
+}
+
 template <class T>
 void merge(json& j, const T& v) {
     json body = v;
@@ -190,6 +203,7 @@ json codec::observation_to_json(const Observation& obs) {
                    [&](const DeviceList& v) { encode(j, v); },
                    [&](const MrEvent& v) { encode(j, v); },
                    [&](const MrInventory& v) { encode(j, v); },
+                   [&](const PartitionsConfText& v) { encode(j, v); },
                    [&](const auto& v) { merge(j, v); },
                },
                obs.body);
@@ -223,6 +237,8 @@ Result<Observation> codec::observation_from_json(const json& j) {
             obs.body = body_from<SourceStatus>(j);
         } else if (kind == "sample_error") {
             obs.body = body_from<SampleError>(j);
+        } else if (kind == "partitions_conf") {
+            obs.body = decode_partitions_conf(j);
         } else {
             return make_error("unknown observation kind '" + kind + "'");
         }

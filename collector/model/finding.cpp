@@ -25,12 +25,16 @@ std::optional<Severity> parse_severity(std::string_view text) {
 std::string FindingSubject::to_string() const {
     std::string s = device;
     if (port) s += ":" + std::to_string(*port);
-    if (index) s += " index " + std::to_string(*index);
-    if (pkey) s += " pkey " + format_pkey(*pkey);
-    if (mr) s += " mr " + std::to_string(*mr);
+    // A subject with no device (a partition) starts with its first part, not a space.
+    auto part = [&s](const std::string& text) { s += (s.empty() ? "" : " ") + text; };
+    if (index) part("index " + std::to_string(*index));
+    if (pkey) part("pkey " + format_pkey(*pkey));
+    if (mr) part("mr " + std::to_string(*mr));
     return s;
 }
 
-std::string Finding::id() const { return rule + "/" + subject.to_string(); }
+std::string Finding::id() const {
+    return rule + "/" + subject.to_string();
+}
 
 }  // namespace rdmadiag

@@ -16,7 +16,8 @@ enum class Severity : uint8_t { info, warning, critical };
 std::string_view to_string(Severity s);
 std::optional<Severity> parse_severity(std::string_view text);
 
-// What a finding is about. Unset parts do not apply.
+// What a finding is about. Unset parts do not apply; a finding about a partition has only its
+// P_Key (the 15-bit base).
 struct FindingSubject {
     std::string device;
     std::optional<uint32_t> port;
@@ -25,7 +26,7 @@ struct FindingSubject {
     std::optional<uint64_t> mr;
     bool operator==(const FindingSubject&) const = default;
 
-    std::string to_string() const;  // "mlx5_0:1 index 3 pkey 0x8001", "mlx5_0 mr 17"
+    std::string to_string() const;  // "mlx5_0:1 index 3 pkey 0x8001", "mlx5_0 mr 17", "pkey 0x0011"
 };
 
 struct Finding {

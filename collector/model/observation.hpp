@@ -57,6 +57,14 @@ struct PortStateSample {
     std::optional<uint32_t> cap_mask;
     std::optional<uint64_t> port_guid;
     std::vector<std::string> gids;  // non-zero GIDs, "fe80:0000:..." as sysfs prints them
+    // The port at the other end of the link, as a subnet sweep found it: its node's GUID and its
+    // port number.
+    std::optional<uint64_t> peer_node_guid;
+    std::optional<uint32_t> peer_port;
+    // A switch's external port: whether it checks the P_Key of packets it receives (inbound) and
+    // sends (outbound) against its own table (PortInfo PartitionEnforcementInbound/Outbound).
+    std::optional<bool> partition_enforcement_inbound;
+    std::optional<bool> partition_enforcement_outbound;
     bool operator==(const PortStateSample&) const = default;
 };
 
@@ -149,9 +157,19 @@ struct SampleError {
     bool operator==(const SampleError&) const = default;
 };
 
+// The subnet manager's partition configuration (opensm's partitions.conf) as a source read it. The
+// engine parses the text, so a recording holds what the file said and a replay reaches the same
+// intent.
+struct PartitionsConfText {
+    std::string path;
+    std::string text;
+    std::optional<uint64_t> sm_port_guid;  // the SM's port, whom the file's SELF names
+    bool operator==(const PartitionsConfText&) const = default;
+};
+
 using ObservationBody =
     std::variant<DeviceInfo, DeviceList, PortStateSample, PKeyTableSample, CounterSample,
-                 AsyncEvent, MrEvent, MrInventory, SourceStatus, SampleError>;
+                 AsyncEvent, MrEvent, MrInventory, SourceStatus, SampleError, PartitionsConfText>;
 
 struct Observation {
     TimePoint time;

@@ -14,6 +14,7 @@
 #include "collector/model/finding.hpp"
 #include "collector/model/mr_state.hpp"
 #include "collector/model/observation.hpp"
+#include "collector/model/partition_model.hpp"
 #include "collector/model/pkey_state.hpp"
 
 namespace rdmadiag {
@@ -100,6 +101,10 @@ struct Snapshot {
     std::vector<EventTotal> event_totals;       // by device, port, type
     MrHealth mrs;
     std::vector<PKeyDiff> pkey_changes;  // recent P_Key table changes, oldest first, bounded
+    // Partitions: the P_Key views as members per P_Key, against the SM's intent where one was
+    // given. Shared with the snapshots before it while neither changed; null before the engine
+    // built one. Not in the snapshot's JSON: /api/v1/partitions serves it.
+    std::shared_ptr<const PartitionModel> partitions;
     SectionRevisions revisions;
 
     const DeviceSnapshot* find_device(std::string_view name) const;

@@ -135,9 +135,10 @@ HttpResponse json_error(int status, std::string_view message) {
 
 const std::vector<std::string>& ApiRouter::routes() {
     static const std::vector<std::string> kRoutes = {
-        "/metrics",         "/healthz",         "/api/v1/snapshot", "/api/v1/status",
-        "/api/v1/changes",  "/api/v1/devices",  "/api/v1/ports",    "/api/v1/pkeys",
-        "/api/v1/counters", "/api/v1/findings", "/api/v1/events",   "/api/v1/mrs"};
+        "/metrics",          "/healthz",         "/api/v1/snapshot", "/api/v1/status",
+        "/api/v1/changes",   "/api/v1/devices",  "/api/v1/ports",    "/api/v1/pkeys",
+        "/api/v1/counters",  "/api/v1/findings", "/api/v1/events",   "/api/v1/mrs",
+        "/api/v1/partitions"};
     return kRoutes;
 }
 
@@ -188,6 +189,18 @@ HttpResponse ApiRouter::route(const HttpRequest& req, bool gzip) const {
     if (req.path == "/api/v1/status") return json_ok(status_view(*snap, store_.stats().get()));
     if (req.path == "/api/v1/findings") return json_ok(findings_view(*snap));
     if (req.path == "/api/v1/mrs") return json_ok(mrs_view(*snap, req.query_param("state")));
+    if (req.path == "/api/v1/partitions") {
+        std::optional<uint16_t> pkey;
+        if (auto text = req.query_param("pkey")) {
+            auto v = parse_pkey(*text);
+            if (!v) return json_error(400, "pkey: " + v.error().message);
+            const uint16_t base = pkey_base(*v);
+            if (!snap->partitions || !snap->partitions->find(base))
+                return json_error(404, "no partition " + format_pkey(base));
+            pkey = *v;
+        }
+        return json_ok(partitions_view(*snap, pkey));
+    }
 
     std::string error;
     if (req.path == "/api/v1/changes") {

@@ -6,6 +6,7 @@
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
 #include "collector/json/mr_state_json.hpp"
+#include "collector/json/partitions_json.hpp"
 #include "collector/json/pkey_diff_json.hpp"
 #include "collector/json/pkey_state_json.hpp"
 #include "collector/json/snapshot_json.hpp"
@@ -251,6 +252,14 @@ json findings_view(const Snapshot& snap) {
     json j = header(snap);
     j["active"] = snap.findings;
     j["history"] = snap.finding_history;
+    return j;
+}
+
+json partitions_view(const Snapshot& snap, std::optional<uint16_t> pkey) {
+    json j = header(snap);
+    const PartitionModel none;
+    json body = codec::partitions_to_json(snap.partitions ? *snap.partitions : none, pkey);
+    for (auto& [key, value] : body.items()) j[key] = std::move(value);
     return j;
 }
 

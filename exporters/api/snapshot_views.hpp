@@ -47,5 +47,8 @@ std::string snapshot_text(const Snapshot& snap);
 codec::Json findings_view(const Snapshot& snap);
 codec::Json events_view(const Snapshot& snap, const PortFilter& filter);
 codec::Json mrs_view(const Snapshot& snap, const std::optional<std::string>& state);
+// The partition model as `rdmadiag partitions --json` writes it (codec::partitions_to_json), with
+// `pkey` that partition's member ports; no partitions before the engine built a model.
+codec::Json partitions_view(const Snapshot& snap, std::optional<uint16_t> pkey);
 
 }  // namespace rdmadiag::api

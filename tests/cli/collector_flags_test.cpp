@@ -136,6 +136,37 @@ TEST(CollectorFlags, SimulateWithoutAScenarioPlaysTheDefault) {
     EXPECT_EQ(s.source_settings().scenario, "default");
 }
 
+TEST(CollectorFlags, PartitionsConfSwitchesItsSourceOnEverywhere) {
+    CLI::App app;
+    CollectorFlags flags;
+    sources::SourceRegistry registry;
+    builtin::register_builtin_sources(registry);
+    add_collector_flags(app, flags, registry);
+    app.parse("--partitions.conf /etc/opensm/partitions.conf --partitions.sm-port-guid 0x1234",
+              false);
+    const auto s = flags.applied();
+    EXPECT_EQ(s.sources.extra.at("partitions.conf"), "/etc/opensm/partitions.conf");
+    EXPECT_EQ(s.sources.extra.at("partitions.sm_port_guid"), "0x1234");
+    auto names = runtime::select_sources(registry, s);
+    ASSERT_TRUE(names.ok());
+    EXPECT_TRUE(has(*names, "partitions"));
+
+    CLI::App bad;
+    CollectorFlags bad_flags;
+    add_collector_flags(bad, bad_flags, registry);
+    EXPECT_THROW(bad.parse("--partitions.sm-port-guid 0xnot", false), CLI::ValidationError);
+}
+
+TEST(CollectorFlags, PartitionsTakesItsOwnSpellingsOfTheSameFlags) {
+    const auto seen = selections({"partitions", "--path.sysfs", kSysfs, "--intent",
+                                  "/nonexistent/partitions.conf", "--sm-port-guid", "0x1234"});
+    ASSERT_FALSE(seen.empty());
+    EXPECT_TRUE(has(seen.front(), "partitions"));
+    EXPECT_TRUE(has(seen.front(), "sysfs"));
+    EXPECT_FALSE(has(selections({"partitions", "--path.sysfs", kSysfs}).front(), "partitions"))
+        << "no file, no partitions source";
+}
+
 #ifdef RDMADIAG_HAVE_SERVE
 TEST(CollectorFlags, ServeSelectsWithTheSameFlagsOverItsConfigFile) {
     CLI::App app;

@@ -6,50 +6,6 @@
 
 namespace rdmadiag::partitions {
 
-NodeKind node_kind(const std::optional<std::string>& node_type) {
-    if (!node_type) return NodeKind::other;
-    if (*node_type == "CA") return NodeKind::ca;
-    if (*node_type == "switch") return NodeKind::switch_node;
-    if (*node_type == "router") return NodeKind::router;
-    return NodeKind::other;
-}
-
-std::string_view to_string(MemberView v) {
-    switch (v) {
-        case MemberView::intent:
-            return "intent";
-        case MemberView::sm:
-            return "sm";
-        case MemberView::sma:
-            return "sma";
-        case MemberView::device:
-            return "device";
-        case MemberView::cache:
-            return "cache";
-    }
-    return "intent";
-}
-
-MemberView member_view(PKeyView v) {
-    switch (v) {
-        case PKeyView::device:
-            return MemberView::device;
-        case PKeyView::sma:
-            return MemberView::sma;
-        case PKeyView::sm:
-            return MemberView::sm;
-        case PKeyView::cache:
-            return MemberView::cache;
-    }
-    return MemberView::device;
-}
-
-const Partition* PartitionModel::find(uint16_t pkey) const {
-    auto it = std::lower_bound(partitions.begin(), partitions.end(), pkey,
-                               [](const Partition& p, uint16_t k) { return p.pkey < k; });
-    return it != partitions.end() && it->pkey == pkey ? &*it : nullptr;
-}
-
 namespace {
 
 // One key held (or intended) by one port in one view.
@@ -82,6 +38,16 @@ public:
         fold();
         if (intent) name_partitions(*intent);
         return std::move(model_);
+    }
+
+    static PartitionIntentInfo intent_info(const PartitionsConf& intent) {
+        PartitionIntentInfo info;
+        for (const ConfIssue& issue : intent.issues)
+            info.issues.push_back(PartitionIntentIssue{issue.line, issue.skipped, issue.message});
+        info.generated_keys =
+            std::any_of(intent.partitions.begin(), intent.partitions.end(),
+                        [](const PartitionIntent& p) { return !p.pkey.has_value(); });
+        return info;
     }
 
 private:
@@ -117,6 +83,7 @@ private:
     }
 
     void add_intent(const PartitionsConf& intent) {
+        model_.intent = intent_info(intent);
         const auto view = static_cast<uint8_t>(MemberView::intent);
         for (const PartitionIntent& p : intent.partitions) {
             if (!p.pkey) {

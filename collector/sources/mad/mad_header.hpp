@@ -53,6 +53,7 @@ constexpr uint16_t port_counters_ext = 0x001d;
 // SA
 constexpr uint16_t node_record = 0x0011;
 constexpr uint16_t port_info_record = 0x0012;
+constexpr uint16_t link_record = 0x0020;
 constexpr uint16_t pkey_table_record = 0x0033;
 }  // namespace attr
 

@@ -98,6 +98,15 @@ void emit_observations(const SubnetReading& reading, const ObservationNaming& na
                 s.lmc = pi.lmc;
                 s.link_layer = LinkLayer::infiniband;
                 s.cap_mask = pi.capability_mask;
+                if (port.peer) {
+                    s.peer_node_guid = port.peer->node_guid;
+                    s.peer_port = port.peer->port;
+                }
+                // Only a switch's external ports enforce partitions on their links.
+                if (node.is_switch() && port.port != 0) {
+                    s.partition_enforcement_inbound = pi.partition_enforcement_inbound;
+                    s.partition_enforcement_outbound = pi.partition_enforcement_outbound;
+                }
                 // A switch's port 0 has no link of its own; a link that is not up has no rate.
                 const bool linked =
                     pi.phys_state == kPhysLinkUp && !(node.is_switch() && port.port == 0);

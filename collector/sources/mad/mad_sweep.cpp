@@ -12,6 +12,25 @@
 
 namespace rdmadiag::mad {
 
+namespace {
+
+// Port `from.second` of node `from.first` is cabled to port `arrival` of node `to`.
+void link(std::vector<NodeReading>& nodes, std::pair<size_t, uint8_t> from, size_t to,
+          uint8_t arrival) {
+    auto port = [&nodes](size_t n, uint8_t p) -> PortReading* {
+        for (PortReading& x : nodes[n].ports) {
+            if (x.port == p) return &x;
+        }
+        return nullptr;
+    };
+    if (PortReading* a = port(from.first, from.second))
+        a->peer = PortPeer{nodes[to].info.node_guid, arrival};
+    if (PortReading* b = port(to, arrival))
+        b->peer = PortPeer{nodes[from.first].info.node_guid, from.second};
+}
+
+}  // namespace
+
 MadSweeper::MadSweeper(MadEngine& engine, SweepOptions options)
     : engine_(engine), options_(std::move(options)) {}
 
@@ -62,12 +81,63 @@ Result<std::vector<NodeReading>> MadSweeper::discover_by_sa() {
     return nodes;
 }
 
+void MadSweeper::read_links_by_sa(std::vector<NodeReading>& nodes,
+                                  std::vector<std::string>& errors) {
+    MadBatch batch;
+    Result<std::vector<uint8_t>> answer = make_error("not run");
+    batch.add(sa_request(options_.sm_lid, Method::get_table, attr::link_record, 0, {}, 0),
+              [&](Result<std::vector<uint8_t>> r) {
+                  answer = checked_answer(std::move(r), "SA LinkRecord table");
+              });
+    batch.run(engine_);
+    auto records =
+        answer ? sa_records(*answer, kLinkRecordSize) : Result<std::vector<Bytes>>(answer.error());
+    if (!records) {
+        errors.push_back(records.error().message + " (ports have no peers this pass)");
+        return;
+    }
+    // A link names its ends by LID: a switch's (its port 0's) and a CA or router port's own.
+    std::map<uint16_t, std::pair<size_t, std::optional<uint8_t>>> by_lid;
+    for (size_t n = 0; n < nodes.size(); ++n) {
+        if (nodes[n].is_switch()) {
+            if (nodes[n].route.lid != 0) by_lid[nodes[n].route.lid] = {n, std::nullopt};
+            continue;
+        }
+        for (const PortReading& p : nodes[n].ports) {
+            if (p.route.lid != 0) by_lid[p.route.lid] = {n, p.port};
+        }
+    }
+    auto port_of = [&](uint16_t lid, uint8_t port) -> std::pair<NodeReading*, PortReading*> {
+        auto it = by_lid.find(lid);
+        if (it == by_lid.end()) return {nullptr, nullptr};
+        const auto& [n, only] = it->second;
+        if (only && *only != port) return {nullptr, nullptr};
+        for (PortReading& p : nodes[n].ports) {
+            if (p.port == port) return {&nodes[n], &p};
+        }
+        return {nullptr, nullptr};
+    };
+    for (Bytes bytes : *records) {
+        auto rec = decode_link_record(bytes);
+        if (!rec) continue;
+        auto [from_node, from] = port_of(rec->from_lid, rec->from_port);
+        auto [to_node, to] = port_of(rec->to_lid, rec->to_port);
+        if (!from || !to) continue;  // an end the discovery did not list
+        from->peer = PortPeer{to_node->info.node_guid, rec->to_port};
+        to->peer = PortPeer{from_node->info.node_guid, rec->from_port};
+    }
+}
+
 std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& errors) {
     // Breadth first from the local node, one hop ring per batch. A CA is found once per port
-    // that links to the fabric; a switch once, and its ports are walked from it.
+    // that links to the fabric; a switch once, and its ports are walked from it. Each path but
+    // the first leaves a known node by a known port: what it finds is that port's peer.
     std::vector<NodeReading> nodes;
     std::map<uint64_t, size_t> index_of;
     std::vector<DrPath> ring{DrPath{}};
+    // For each path of the ring, the node index and port it left the last known node by.
+    using From = std::optional<std::pair<size_t, uint8_t>>;
+    std::vector<From> ring_from{std::nullopt};
     std::set<uint64_t> walked;
     for (unsigned depth = 0; !ring.empty() && depth <= options_.max_hops; ++depth) {
         // Answers land in the slot of their path, so the walk's order (which path names a node
@@ -90,8 +160,10 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
         }
         batch.run(engine_);
         std::vector<DrPath> next;
+        std::vector<From> next_from;
         std::vector<std::pair<size_t, DrPath>> to_walk;  // switch index, path
-        for (auto& [path, info] : found) {
+        for (size_t slot = 0; slot < found.size(); ++slot) {
+            auto& [path, info] = found[slot];
             if (!info) {
                 errors.push_back(info.error().message);
                 continue;
@@ -118,12 +190,17 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
                                          [p](const auto& x) { return x.port == p; });
                 if (!known) node.ports.push_back(PortReading{.port = p, .route = route});
                 // The local CA leads into the fabric through the port the MADs leave by.
-                if (path.empty()) next.push_back(DrPath{p});
+                if (path.empty()) {
+                    next.push_back(DrPath{p});
+                    next_from.emplace_back(std::pair{it->second, p});
+                }
             }
+            if (ring_from[slot]) link(nodes, *ring_from[slot], it->second, info->local_port_num);
         }
         // Which switch ports have a live link: PortInfo on each, then step through the LinkUp ones.
         MadBatch links;
         std::vector<std::optional<DrPath>> linked;  // in request order, like `found`
+        std::vector<From> linked_from;
         for (auto& [index, path] : to_walk) {
             const NodeReading& sw = nodes[index];
             for (uint8_t p = 1; p <= sw.info.num_ports; ++p) {
@@ -133,6 +210,7 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
                 if (child.size() > kDrMaxHops) continue;
                 const size_t slot = linked.size();
                 linked.emplace_back();
+                linked_from.emplace_back(std::pair{index, p});
                 links.add(smp_request(Route{true, path, 0}, attr::port_info, p),
                           [&linked, slot, child](Result<std::vector<uint8_t>> r) {
                               auto answer = checked_answer(std::move(r), "PortInfo");
@@ -144,10 +222,13 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
             }
         }
         links.run(engine_);
-        for (auto& child : linked) {
-            if (child) next.push_back(std::move(*child));
+        for (size_t i = 0; i < linked.size(); ++i) {
+            if (!linked[i]) continue;
+            next.push_back(std::move(*linked[i]));
+            next_from.push_back(linked_from[i]);
         }
         ring = std::move(next);
+        ring_from = std::move(next_from);
     }
     // PMA needs a LID; PortInfo tells it later.
     return nodes;
@@ -239,6 +320,7 @@ SubnetReading MadSweeper::sweep_subnet(SweepParts parts) {
     if (by_sa) {
         reading.discovery = "sa";
         reading.nodes = std::move(*by_sa);
+        read_links_by_sa(reading.nodes, reading.errors);
     } else {
         reading.errors.push_back("SA discovery failed (" + by_sa.error().message +
                                  "); walking the subnet by directed route");
@@ -275,7 +357,8 @@ std::vector<NodeReading> topology_of(const SubnetReading& reading) {
             PortReading kept{.port = p.port,
                              .route = p.route,
                              .pma_lid = p.pma_lid,
-                             .table_reachable = p.table_reachable};
+                             .table_reachable = p.table_reachable,
+                             .peer = p.peer};
             kept.link_up_before =
                 p.info ? std::optional<bool>(p.info->phys_state == kPhysLinkUp) : p.link_up_before;
             node.ports.push_back(std::move(kept));

@@ -52,6 +52,9 @@ public:
 
     // Discovery steps, exposed so tests can drive each one.
     Result<std::vector<NodeReading>> discover_by_sa();
+    // Each port's peer from the SA's LinkRecords (the walk finds them on its own). A table that
+    // cannot be read is an error in `errors`; the nodes stay as they are, without peers.
+    void read_links_by_sa(std::vector<NodeReading>& nodes, std::vector<std::string>& errors);
     std::vector<NodeReading> discover_by_dr(std::vector<std::string>& errors);
     void read_nodes(std::vector<NodeReading>& nodes, SweepParts parts = {});
 

@@ -36,6 +36,11 @@ Result<PKeyTableRecord> decode_pkey_table_record(Bytes r) {
     return rec;
 }
 
+Result<LinkRecord> decode_link_record(Bytes r) {
+    RDMADIAG_TRY(need_bytes(r, kLinkRecordSize, "LinkRecord"));
+    return LinkRecord{get16(r, 0), get8(r, 2), get8(r, 3), get16(r, 4)};
+}
+
 std::vector<uint8_t> pkey_table_record_template(uint16_t lid, uint16_t block, uint8_t port) {
     std::vector<uint8_t> t(kPKeyTableRecordSize, 0);
     put16(t, 0, lid);

@@ -1,7 +1,7 @@
 #pragma once
 // Decoders for the SA records rdmadiag asks for (IBA 15.2.5): NodeRecord and PortInfoRecord to
-// discover the subnet, PKeyTableRecord for the SM's intended P_Key tables (opensm answers that
-// one only to requests carrying its SM_Key).
+// discover the subnet, LinkRecord for which port each port is cabled to, PKeyTableRecord for the
+// SM's intended P_Key tables (opensm answers that one only to requests carrying its SM_Key).
 
 #include <cstdint>
 #include <string>
@@ -27,6 +27,16 @@ struct PortInfoRecord {
     bool operator==(const PortInfoRecord&) const = default;
 };
 
+// One direction of a link: FromLID and FromPort (a switch's LID and external port, or a CA
+// port's LID and number), ToPort, ToLID.
+struct LinkRecord {
+    uint16_t from_lid = 0;
+    uint8_t from_port = 0;
+    uint8_t to_port = 0;
+    uint16_t to_lid = 0;
+    bool operator==(const LinkRecord&) const = default;
+};
+
 struct PKeyTableRecord {
     uint16_t lid = 0;
     uint16_t block = 0;
@@ -38,6 +48,7 @@ struct PKeyTableRecord {
 constexpr size_t kNodeRecordSize = 108;
 constexpr size_t kPortInfoRecordSize = 68;
 constexpr size_t kPKeyTableRecordSize = 72;
+constexpr size_t kLinkRecordSize = 6;  // the fields above; the SA spaces records by 8
 
 // PKeyTableRecord component mask bits: LID, BlockNum, PortNum.
 constexpr uint64_t kPKeyRecLid = 1u << 0;
@@ -47,6 +58,7 @@ constexpr uint64_t kPKeyRecPort = 1u << 2;
 Result<NodeRecord> decode_node_record(Bytes record);
 Result<PortInfoRecord> decode_port_info_record(Bytes record);
 Result<PKeyTableRecord> decode_pkey_table_record(Bytes record);
+Result<LinkRecord> decode_link_record(Bytes record);
 
 // A PKeyTableRecord template selecting one LID (all blocks and ports when the mask says so).
 std::vector<uint8_t> pkey_table_record_template(uint16_t lid, uint16_t block, uint8_t port);

@@ -23,6 +23,13 @@ struct Route {
     std::string describe() const;  // "lid 5", "dr 0,1,11"
 };
 
+// The port at the other end of a port's link.
+struct PortPeer {
+    uint64_t node_guid = 0;
+    uint8_t port = 0;
+    bool operator==(const PortPeer&) const = default;
+};
+
 struct PortReading {
     uint8_t port = 0;
     Route route;           // for this port's SMPs (a CA answers P_KeyTable for the arrival port)
@@ -30,6 +37,7 @@ struct PortReading {
     bool table_reachable = true;  // false: `route` ends at another port's SMA view
     // The link as the pass that made this topology saw it (LinkUp or not); unknown before any.
     std::optional<bool> link_up_before;
+    std::optional<PortPeer> peer;  // found by discovery: the SA's LinkRecords, or the walk
     std::optional<PortInfo> info;
     std::optional<std::vector<uint16_t>> sma_pkeys;
     std::vector<uint16_t> sma_unreadable;  // indexes of blocks that did not answer

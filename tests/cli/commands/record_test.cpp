@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <cstdlib>
 #include <filesystem>
@@ -39,12 +40,17 @@ Played collect(engine::Engine& engine, std::vector<Observation> seen, TimePoint 
 }
 
 // The serve loop as `rdmadiag serve --simulate=NAME` runs it, only on a ManualClock: wait until
-// the next poll is due (at most max_wait), step, until the scenario's end.
-Played serve(const std::string& scenario) {
+// the next poll is due (at most max_wait), step, until the scenario's end. With `conf`, as
+// `--partitions.conf conf` adds the partitions source.
+Played serve(const std::string& scenario, const std::string& conf = "") {
     sources::SourceRegistry registry;
     builtin::register_builtin_sources(registry);
     runtime::CollectorSettings settings;
     settings.simulate = scenario;
+    if (!conf.empty()) {
+        settings.sources.extra["partitions.conf"] = conf;
+        settings.source_switches["partitions"] = true;
+    }
     auto opened = runtime::open_sources(registry, settings);
     EXPECT_TRUE(opened.ok());
     const TimePoint start = *parse_time(kStart);
@@ -121,6 +127,28 @@ TEST_P(RecordMatchesServe, RecordingAndReplayAreWhatServeSaw) {
     EXPECT_EQ(replayed.findings, served.findings);
     EXPECT_EQ(replayed.history, served.history);
     EXPECT_FALSE(served.findings.empty() && served.history.empty()) << "a scenario with findings";
+}
+
+// The SM's partitions.conf is recorded as the text the engine read, so a replay reaches the same
+// partition findings without the file.
+TEST(RecordMatchesServe, APartitionsConfReplaysToTheSamePartitionFindings) {
+    const std::string conf = std::string(RDMADIAG_FIXTURES) + "/partitions/sim-default.conf";
+    const std::string file = temp_path("partitions");
+    const std::string command = std::string(RDMADIAG_CLI) + " record --simulate=default" +
+                                " --partitions.conf " + conf + " --clock.start=" + kStart + " " +
+                                file + " 2>/dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    auto recording = replay::read_recording_file(file);
+    std::filesystem::remove(file);
+    ASSERT_TRUE(recording.ok()) << recording.error().message;
+    const Played served = serve("default", conf);
+    ASSERT_EQ(recording->observations, served.seen);
+    const Played replayed = replay(std::move(*recording), served.end);
+    EXPECT_EQ(replayed.findings, served.findings);
+    const auto partition_findings =
+        std::count_if(served.findings.begin(), served.findings.end(),
+                      [](const Finding& f) { return f.rule.starts_with("partition."); });
+    EXPECT_EQ(partition_findings, 3) << "missing and mismatch in 0x0003, unexpected in 0x0002";
 }
 
 INSTANTIATE_TEST_SUITE_P(ShippedScenarios, RecordMatchesServe,

@@ -2,9 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 
 #include "collector/engine/default_engine.hpp"
+#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 #include "tests/collector/runtime/test_sources.hpp"
 
 namespace rdmadiag::daemon {
@@ -107,6 +112,36 @@ TEST(CollectorDaemon, ReloadRebuildsSourcesAndKeepsTheEngine) {
     auto s = wait_for(f.store, [](const Snapshot& x) { return has_device(x, "alpha_two"); });
     EXPECT_TRUE(has_device(*s, "alpha_two"));
     EXPECT_TRUE(has_device(*s, "alpha_one"));  // the engine's state carried over
+}
+
+bool intends(const Snapshot& s, uint16_t pkey) {
+    const Partition* p = s.partitions ? s.partitions->find(pkey) : nullptr;
+    return p && p->intended;
+}
+
+TEST(CollectorDaemon, AReloadReadsPartitionsConfAgain) {
+    Fixture f;
+    f.reg.add(partitions_conf::partitions_source_entry());
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("rdmadiag-daemon-partitions-" + std::to_string(::getpid())))
+                                 .string();
+    std::ofstream(path) << "Storage=0x8011 : ALL ;\n";
+    CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);
+    DaemonConfig c;
+    c.collector.sources.extra["partitions.conf"] = path;
+    c.collector.source_switches["partitions"] = true;
+    // No poll looks at the file again during the test: only the reload can bring the edit in.
+    c.collector.sources.pkey_interval = std::chrono::hours(1);
+    ASSERT_TRUE(d.start(c).ok());
+    auto first = wait_for(f.store, [](const Snapshot& x) { return intends(x, 0x0011); });
+    ASSERT_TRUE(intends(*first, 0x0011));
+    std::ofstream(path, std::ios::trunc) << "Jobs=0x8022 : ALL ;\n";
+    ASSERT_TRUE(d.reload(c).ok());
+    auto after = wait_for(f.store, [](const Snapshot& x) { return intends(x, 0x0022); });
+    EXPECT_TRUE(intends(*after, 0x0022));
+    EXPECT_FALSE(intends(*after, 0x0011)) << "the new text replaces the old one";
+    d.stop();
+    std::filesystem::remove(path);
 }
 
 TEST(CollectorDaemon, AFailedReloadKeepsTheRunningSources) {

@@ -71,6 +71,25 @@ simulate: pkey-stale
     EXPECT_EQ(c.collector.simulate, "pkey-stale");
 }
 
+TEST(DaemonConfig, PartitionsNameTheSmIntentAndSwitchItsSourceOn) {
+    DaemonConfig c;
+    auto r = apply_config_text(R"(
+partitions:
+  conf: /etc/opensm/partitions.conf
+  sm-port-guid: 0x0002c90300001234
+)",
+                               c);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(c.collector.sources.extra.at("partitions.conf"), "/etc/opensm/partitions.conf");
+    EXPECT_EQ(c.collector.sources.extra.at("partitions.sm_port_guid"), "0x0002c90300001234");
+    EXPECT_EQ(c.collector.source_switches.at("partitions"), true);
+
+    DaemonConfig guid_only;
+    ASSERT_TRUE(apply_config_text("partitions:\n  sm-port-guid: 4660\n", guid_only).ok());
+    EXPECT_FALSE(guid_only.collector.source_switches.count("partitions"))
+        << "without a file there is nothing to read";
+}
+
 TEST(DaemonConfig, SimulateTrueOrEmptyMeansTheDefaultScenario) {
     DaemonConfig a, b, d;
     ASSERT_TRUE(apply_config_text("simulate: true\n", a).ok());
@@ -117,7 +136,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Bad{"sources:\n  sysfs: maybe\n", "sources.sysfs must be true or false"},
                       Bad{"web: 3\n", "web: must be a mapping"},
                       Bad{"- a\n", "must be a mapping of settings"},
-                      Bad{"path:\n  sysfs: [a, b]\n", "sysfs must be a single value"}));
+                      Bad{"path:\n  sysfs: [a, b]\n", "sysfs must be a single value"},
+                      Bad{"partitions:\n  sm-port-guid: 0xZZ\n",
+                          "line 2: partitions.sm-port-guid must be a GUID"},
+                      Bad{"partitions:\n  config: /x\n", "unknown setting partitions.config"}));
 
 TEST(DaemonConfig, FileErrorsNameTheFile) {
     std::string path = ::testing::TempDir() + "/rdmadiag-config-test.yml";

@@ -23,6 +23,10 @@ std::vector<Observation> one_of_each() {
     ps.state = PortState::active;
     ps.lid = 7;
     ps.link_layer = LinkLayer::infiniband;
+    ps.peer_node_guid = 0x0002c90300005678ULL;
+    ps.peer_port = 17;
+    ps.partition_enforcement_inbound = true;
+    ps.partition_enforcement_outbound = false;
     v.push_back({t, "sysfs", ps});
     PKeyTableSample pk;
     pk.port = PortRef{"mlx5_0", 1};
@@ -56,6 +60,10 @@ std::vector<Observation> one_of_each() {
     st.event_coverage = {{"mlx5_0", {1, 2}}, {"mlx5_1", {}}};
     v.push_back({t, "verbs_events", st});
     v.push_back({t, "sysfs", SampleError{"mlx5_0:1 counters/symbol_error", "N/A (no PMA)", 22}});
+    v.push_back({t, "partitions",
+                 PartitionsConfText{"/etc/opensm/partitions.conf",
+                                    "Default=0x7fff : ALL=full ;\n# caf\xc3\xa9\n",
+                                    0x0002c90300001234ULL}});
     return v;
 }
 
@@ -108,6 +116,10 @@ TEST(ObservationJson, BadInputIsAnErrorNamingTheProblem) {
          "not a P_Key"},
         {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"counter","device":"d","port":"one","name":"x","value":1})",
          "malformed observation"},
+        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"partitions_conf","path":"p"})",
+         "field 'text': missing"},
+        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"partitions_conf","path":"p","text":"","sm_port_guid":"0xZZ"})",
+         "not a GUID"},
     };
     for (const auto& c : cases) {
         auto r = observation_from_line(c.line);

@@ -4,6 +4,7 @@
 
 #include "collector/json/checked_json.hpp"
 
+#include "collector/json/partitions_json.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "exporters/api/gzip_encoding.hpp"
 #include "exporters/prometheus/snapshot_metrics.hpp"
@@ -223,6 +224,68 @@ TEST_F(ApiRouterTest, MrsFilteredByState) {
     auto stuck = get_json("/api/v1/mrs", "state=stuck")["mrs"];
     ASSERT_EQ(stuck.size(), 1u);
     EXPECT_EQ(stuck[0]["mr"], 17);
+}
+
+// A partition model as the engine leaves it in a snapshot: one member port of 0x0011 that holds it
+// limited where partitions.conf says full, and a line of the file that was skipped.
+std::shared_ptr<const PartitionModel> storage_model() {
+    PartitionModel m;
+    EndPort port;
+    port.port = PortRef{"mlx5_0", 1};
+    port.guid = 0x0c42a10300a1b2c3;
+    port.node_name = "node01 HCA-1";
+    port.views_read = 1u << static_cast<unsigned>(MemberView::sma);
+    m.ports = {port};
+    Partition p;
+    p.pkey = 0x0011;
+    p.name = "Storage";
+    p.intended = true;
+    PartitionMember member;
+    member.holds[static_cast<size_t>(MemberView::intent)] = kHoldsFull;
+    member.holds[static_cast<size_t>(MemberView::sma)] = kHoldsLimited;
+    p.members = {member};
+    p.counts[static_cast<size_t>(MemberView::intent)][1] = 1;
+    p.counts[static_cast<size_t>(MemberView::sma)][0] = 1;
+    m.partitions = {p};
+    m.intent = PartitionIntentInfo{"/etc/opensm/partitions.conf",
+                                   std::nullopt,
+                                   testing::sample_time(),
+                                   {{4, true, "bad port GUID 'x'"}},
+                                   false};
+    return std::make_shared<const PartitionModel>(std::move(m));
+}
+
+TEST_F(ApiRouterTest, PartitionsAsThePartitionsCommandWritesThem) {
+    auto none = get_json("/api/v1/partitions");
+    EXPECT_EQ(none["partitions"], json::array()) << "no model yet: no partitions, not an error";
+    EXPECT_EQ(none["intent"], false);
+
+    auto snap = std::make_shared<Snapshot>(testing::sample_snapshot());
+    snap->partitions = storage_model();
+    store.publish(snap);
+    auto all = get_json("/api/v1/partitions");
+    EXPECT_EQ(all["sequence"], 17);
+    ASSERT_EQ(all["partitions"].size(), 1u);
+    EXPECT_EQ(all["partitions"][0]["pkey"], "0x0011");
+    EXPECT_EQ(all["partitions"][0]["differences"], 1);
+    EXPECT_FALSE(all["partitions"][0].contains("members")) << "members only for one partition";
+    EXPECT_EQ(all["intent_file"]["path"], "/etc/opensm/partitions.conf");
+    EXPECT_EQ(all["intent_file"]["issues"][0]["line"], 4);
+
+    auto one = get_json("/api/v1/partitions", "pkey=0x8011");
+    ASSERT_EQ(one["partitions"].size(), 1u);
+    ASSERT_EQ(one["partitions"][0]["members"].size(), 1u);
+    EXPECT_EQ(one["partitions"][0]["members"][0]["difference"], "mismatch");
+    // The same document `rdmadiag partitions 0x8011 --json` prints, under the API's header.
+    const json cli = codec::partitions_to_json(*snap->partitions, 0x8011);
+    for (const auto& [key, value] : cli.items()) EXPECT_EQ(one[key], value) << key;
+
+    auto unknown = get("/api/v1/partitions", "pkey=0x4242");
+    EXPECT_EQ(unknown.status, 404);
+    EXPECT_NE(unknown.body.find("no partition 0x4242"), std::string::npos);
+    auto bad = get("/api/v1/partitions", "pkey=storage");
+    EXPECT_EQ(bad.status, 400);
+    EXPECT_NE(bad.body.find("pkey"), std::string::npos);
 }
 
 TEST_F(ApiRouterTest, EveryRouteAnswersGetAndHead) {

@@ -152,6 +152,53 @@ TEST_F(SnapshotMetrics, NoSeriesPerMrOrPerPKeyEntry) {
     }
 }
 
+TEST_F(SnapshotMetrics, PartitionsAreCountsNotSeriesPerPort) {
+    EXPECT_FALSE(family(fams, "rdmadiag_partition_members")) << "no model, no partition series";
+    // 0x0011: 200 ports, all sma-read; the intent makes them full members, 150 hold it full,
+    // 50 limited.
+    PartitionModel m;
+    Partition p;
+    p.pkey = 0x0011;
+    p.intended = true;
+    for (uint32_t i = 0; i < 200; ++i) {
+        EndPort port;
+        port.port = PortRef{"guid:0x" + std::to_string(i), 1};
+        port.views_read = 1u << static_cast<unsigned>(MemberView::sma);
+        m.ports.push_back(port);
+        PartitionMember member;
+        member.port = i;
+        member.holds[static_cast<size_t>(MemberView::intent)] = kHoldsFull;
+        member.holds[static_cast<size_t>(MemberView::sma)] = i < 150 ? kHoldsFull : kHoldsLimited;
+        p.members.push_back(member);
+    }
+    p.counts[static_cast<size_t>(MemberView::intent)] = {0, 200, 0};
+    p.counts[static_cast<size_t>(MemberView::sma)] = {50, 150, 0};
+    m.partitions = {p};
+    m.intent = PartitionIntentInfo{};
+    m.intent->issues = {{3, true, "skipped"}, {5, false, "a warning"}};
+    m.unresolved = {"line 7: no port has GUID 0x0000000000000999"};
+    snap.partitions = std::make_shared<const PartitionModel>(m);
+    fams = metrics_of(snap);
+
+    const auto* members = family(fams, "rdmadiag_partition_members");
+    ASSERT_TRUE(members);
+    EXPECT_EQ(members->samples.size(), 6u) << "intent and sma, three memberships each";
+    EXPECT_EQ(value(fams, "rdmadiag_partition_members",
+                    {{"pkey", "0x0011"}, {"view", "sma"}, {"membership", "full"}}),
+              150);
+    EXPECT_EQ(value(fams, "rdmadiag_partition_members",
+                    {{"pkey", "0x0011"}, {"view", "sma"}, {"membership", "limited"}}),
+              50);
+    EXPECT_EQ(value(fams, "rdmadiag_partition_members",
+                    {{"pkey", "0x0011"}, {"view", "intent"}, {"membership", "both"}}),
+              0);
+    EXPECT_FALSE(value(fams, "rdmadiag_partition_members", {{"view", "device"}}))
+        << "no port was read in that view";
+    EXPECT_EQ(value(fams, "rdmadiag_partition_differing_members", {{"pkey", "0x0011"}}), 50);
+    EXPECT_EQ(value(fams, "rdmadiag_partition_intent_skipped", {}), 1);
+    EXPECT_EQ(value(fams, "rdmadiag_partition_intent_unresolved", {}), 1);
+}
+
 TEST_F(SnapshotMetrics, SourcesUpWithTimings) {
     EXPECT_EQ(value(fams, "rdmadiag_source_up", {{"source", "sysfs"}}), 1);
     EXPECT_EQ(value(fams, "rdmadiag_source_up", {{"source", "tracefs"}}), 0);

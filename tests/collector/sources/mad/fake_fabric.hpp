@@ -30,6 +30,9 @@ struct FakePort {
     std::vector<uint16_t> pkeys;
     std::vector<uint16_t> sm_pkeys;  // what the SM says it programmed
     uint8_t rcv_constraint = 0;
+    // PortInfo PartitionEnforcementInbound/Outbound of a switch's external port.
+    bool enforce_inbound = false;
+    bool enforce_outbound = false;
 };
 
 struct FakeNode {
@@ -51,6 +54,7 @@ public:
     std::chrono::steady_clock::time_point now{};
     std::vector<uint32_t> pkey_modifiers;   // every P_KeyTable modifier asked for
     bool sa_takes_subscriptions = true;     // false: InformInfo answered with Subscribe=0
+    bool sa_answers_links = true;           // false: LinkRecord queries get no answer
     std::vector<InformInfo> subscriptions;  // every InformInfo Set, in order
     std::vector<std::vector<uint8_t>> report_responses;
 
@@ -184,6 +188,8 @@ private:
                 d[35] = static_cast<uint8_t>(4 << 4);  // QDR, overridden by
                 d[62] = static_cast<uint8_t>(2 << 4);  // EDR
                 d[28] = p;
+                d[43] = static_cast<uint8_t>((port.enforce_inbound ? 0x08 : 0) |
+                                             (port.enforce_outbound ? 0x04 : 0));
                 break;
             }
             case attr::pkey_table: {
@@ -219,6 +225,28 @@ private:
             r.resize(56);
             put16(r, 44, 14);
             for (auto& rec : recs) r.insert(r.end(), rec.begin(), rec.end());
+            return true;
+        }
+        if (attr_id == attr::link_record) {
+            if (!sa_answers_links) return false;
+            // One record per direction of every link, ends named by LID as the SA names them.
+            auto lid_of = [this](int n, uint8_t p) {
+                return nodes[n].type == 2 ? nodes[n].ports[0].lid : nodes[n].ports[p].lid;
+            };
+            r.resize(56);
+            put16(r, 44, 1);
+            for (size_t n = 0; n < nodes.size(); ++n) {
+                for (size_t p = 1; p < nodes[n].ports.size(); ++p) {
+                    const FakePort& port = nodes[n].ports[p];
+                    if (port.peer_node < 0) continue;
+                    std::vector<uint8_t> rec(8, 0);
+                    put16(rec, 0, lid_of(static_cast<int>(n), static_cast<uint8_t>(p)));
+                    rec[2] = static_cast<uint8_t>(p);
+                    rec[3] = port.peer_port;
+                    put16(rec, 4, lid_of(port.peer_node, port.peer_port));
+                    r.insert(r.end(), rec.begin(), rec.end());
+                }
+            }
             return true;
         }
         if (attr_id == attr::inform_info) {

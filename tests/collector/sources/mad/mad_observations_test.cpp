@@ -131,6 +131,28 @@ TEST(MadObservations, PortsCarryTablesCountersAndErrors) {
     EXPECT_TRUE(state && sma && sm && viol && constraint && data && err && sweep_err);
 }
 
+TEST(MadObservations, SwitchPortsCarryTheirPeerAndPartitionEnforcement) {
+    SubnetReading r = sample_reading();
+    PortReading& p1 = r.nodes[0].ports[1];
+    p1.peer = PortPeer{0x0002c9030000abcd, 1};
+    p1.info->partition_enforcement_inbound = true;
+    const PortStateSample* port0 = nullptr;
+    const PortStateSample* port1 = nullptr;
+    const auto obs = reading_to_observations(r, {}, TimePoint{}, "mad");
+    for (const auto& o : obs) {
+        if (auto* s = std::get_if<PortStateSample>(&o.body))
+            (s->port.port == 0 ? port0 : port1) = s;
+    }
+    ASSERT_TRUE(port0 && port1);
+    EXPECT_EQ(port1->peer_node_guid, 0x0002c9030000abcdu);
+    EXPECT_EQ(port1->peer_port, 1u);
+    EXPECT_EQ(port1->partition_enforcement_inbound, true);
+    EXPECT_EQ(port1->partition_enforcement_outbound, false);
+    EXPECT_FALSE(port0->peer_node_guid.has_value());
+    EXPECT_FALSE(port0->partition_enforcement_inbound.has_value())
+        << "port 0 has no link to enforce anything on";
+}
+
 TEST(MadObservations, ANodeThatAnsweredNoPortInfoIsUnreachableWithItsReason) {
     SubnetReading r = sample_reading();
     NodeReading ca;

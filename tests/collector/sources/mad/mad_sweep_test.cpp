@@ -159,6 +159,72 @@ TEST(MadSweep, WithoutAnSaTheDirectedRouteWalkFindsTheSameSubnet) {
     EXPECT_EQ(port(node(r, 0xa00), 2)->pma_lid, 2);
 }
 
+// Every linked port's peer as the fabric is cabled; an unlinked port has none.
+void expect_peers_match(const SubnetReading& r, const FakeFabric& f) {
+    for (const FakeNode& fn : f.nodes) {
+        for (uint8_t p = 1; p < fn.ports.size(); ++p) {
+            const PortReading* pr = port(node(r, fn.guid), p);
+            ASSERT_NE(pr, nullptr) << fn.desc << ":" << int(p);
+            const FakePort& cabled = fn.ports[p];
+            if (cabled.peer_node < 0) {
+                EXPECT_FALSE(pr->peer.has_value()) << fn.desc << ":" << int(p);
+                continue;
+            }
+            ASSERT_TRUE(pr->peer.has_value()) << fn.desc << ":" << int(p);
+            EXPECT_EQ(*pr->peer, (PortPeer{f.nodes[cabled.peer_node].guid, cabled.peer_port}))
+                << fn.desc << ":" << int(p);
+        }
+    }
+}
+
+TEST(MadSweep, BothDiscoveriesFindWhichPortEachPortIsCabledTo) {
+    SweepBed by_sa(small_fabric());
+    SubnetReading sa = MadSweeper(by_sa.engine, SweepOptions{.sm_lid = 1}).sweep_subnet();
+    EXPECT_EQ(sa.discovery, "sa");
+    EXPECT_TRUE(sa.errors.empty()) << sa.errors.front();
+    expect_peers_match(sa, by_sa.fabric);
+
+    FakeFabric no_sa = small_fabric();
+    no_sa.sa = false;
+    SweepBed walked(std::move(no_sa));
+    SubnetReading dr = MadSweeper(walked.engine, SweepOptions{.sm_lid = 1}).sweep_subnet();
+    EXPECT_EQ(dr.discovery, "directed-route");
+    expect_peers_match(dr, walked.fabric);
+
+    // A pass over the known topology keeps them.
+    SubnetReading again =
+        MadSweeper(by_sa.engine, SweepOptions{.sm_lid = 1}).sweep_known(topology_of(sa), {});
+    expect_peers_match(again, by_sa.fabric);
+}
+
+TEST(MadSweep, LinkRecordsTheSaDoesNotGiveCostOnlyThePeers) {
+    FakeFabric f = small_fabric();
+    f.sa_answers_links = false;
+    SweepBed run(std::move(f));
+    SubnetReading r = MadSweeper(run.engine, SweepOptions{.sm_lid = 1}).sweep_subnet();
+    EXPECT_EQ(r.discovery, "sa");
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_NE(r.errors.front().find("SA LinkRecord table"), std::string::npos) << r.errors.front();
+    expect_tables_match(r, run.fabric);
+    EXPECT_FALSE(port(node(r, 0xa00), 1)->peer.has_value());
+}
+
+TEST(MadSweep, SwitchPortsSayWhetherTheyEnforcePartitions) {
+    FakeFabric f = small_fabric();
+    f.nodes[2].ports[1].enforce_inbound = true;
+    f.nodes[2].ports[1].enforce_outbound = true;
+    f.nodes[2].ports[3].enforce_outbound = true;
+    SweepBed run(std::move(f));
+    SubnetReading r = MadSweeper(run.engine, SweepOptions{.sm_lid = 1}).sweep_subnet();
+    const PortReading* sw1 = port(node(r, 0x5000), 1);
+    const PortReading* sw3 = port(node(r, 0x5000), 3);
+    ASSERT_TRUE(sw1->info && sw3->info);
+    EXPECT_TRUE(sw1->info->partition_enforcement_inbound);
+    EXPECT_TRUE(sw1->info->partition_enforcement_outbound);
+    EXPECT_FALSE(sw3->info->partition_enforcement_inbound);
+    EXPECT_TRUE(sw3->info->partition_enforcement_outbound);
+}
+
 TEST(MadSweep, ALostPKeyBlockCostsOnlyItsPort) {
     FakeFabric f = small_fabric();
     f.drop.insert({4, attr::pkey_table});  // b's SMA never answers P_KeyTable

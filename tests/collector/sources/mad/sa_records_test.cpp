@@ -48,11 +48,20 @@ TEST(SaRecords, PKeyTableRecordRoundTripsItsTemplate) {
     EXPECT_EQ(rec->keys.back(), 0x8005);
 }
 
+TEST(SaRecords, LinkRecordNamesBothEnds) {
+    // A switch at LID 3, its port 4, cabled to port 1 of the CA port at LID 0x107; padded to 8.
+    const std::vector<uint8_t> r{0x00, 0x03, 0x04, 0x01, 0x01, 0x07, 0x00, 0x00};
+    auto rec = decode_link_record(r);
+    ASSERT_TRUE(rec.ok()) << rec.error().message;
+    EXPECT_EQ(*rec, (LinkRecord{3, 4, 1, 0x107}));
+}
+
 TEST(SaRecords, ShortRecordsAreErrors) {
     std::vector<uint8_t> r(20, 0);
     EXPECT_FALSE(decode_node_record(r).ok());
     EXPECT_FALSE(decode_port_info_record(r).ok());
     EXPECT_FALSE(decode_pkey_table_record(r).ok());
+    EXPECT_FALSE(decode_link_record(std::vector<uint8_t>(5, 0)).ok());
 }
 
 }  // namespace

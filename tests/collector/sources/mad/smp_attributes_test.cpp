@@ -85,6 +85,24 @@ TEST(SmpAttributes, PortInfoViolationsMatchLibibmadEncoder) {
     EXPECT_EQ(pi->lmc, 2);
 }
 
+TEST(SmpAttributes, PartitionEnforcementBitsMatchLibibmadEncoder) {
+    auto clean = attribute(captured::kPortInfoLid5Port1);
+    const uint32_t oper_vls = ibmad(clean, IB_PORT_OPER_VLS_F);
+    for (uint32_t inbound : {0u, 1u}) {
+        for (uint32_t outbound : {0u, 1u}) {
+            auto data = clean;
+            mad_set_field(data.data(), 0, IB_PORT_PART_EN_INB_F, inbound);
+            mad_set_field(data.data(), 0, IB_PORT_PART_EN_OUTB_F, outbound);
+            auto pi = decode_port_info(data);
+            ASSERT_TRUE(pi.ok());
+            EXPECT_EQ(pi->partition_enforcement_inbound, inbound == 1);
+            EXPECT_EQ(pi->partition_enforcement_outbound, outbound == 1);
+            // The byte's other fields are not read as enforcement, nor moved by it.
+            EXPECT_EQ(ibmad(data, IB_PORT_OPER_VLS_F), oper_vls);
+        }
+    }
+}
+
 TEST(SmpAttributes, NodeInfoOfASwitch) {
     auto data = attribute(captured::kNodeInfoSwitch1);
     auto n = decode_node_info(data);
