@@ -36,8 +36,10 @@ namespace rdmadiag::sysfs {
 
 constexpr std::string_view kSysfsSourceName = "sysfs";
 
-// Entries past the last P_Key in use that a tables pass reads too.
-constexpr size_t kTableGuard = 8;
+// Entries past the last one in use that a tables pass reads too. A subnet manager puts a new
+// P_Key, and the kernel a new GID, in the first free entry: inside the used part, or the first
+// entry after it. One more is margin; any change further out is seen by the whole reads.
+constexpr size_t kTableGuard = 2;
 constexpr Duration kDefaultFullTableInterval = std::chrono::minutes(5);
 
 class SysfsSource final : public sources::Source {

@@ -201,16 +201,29 @@ def main():
                         timeout=60)
         # Past every trouble of the three scenarios (the stale caches are judged after a grace
         # period), then a few more scrapes.
-        prom.wait_until("stale caches, a stuck MR, a counter reset and saturation", lambda: (
-            len(prom.query("rdmadiag_pkey_cache_stale == 1")) == 2
-            and prom.query('rdmadiag_mrs{state="stuck"} > 0')
-            and prom.query("rdmadiag_port_stat_resets_total > 0")
-            and prom.query("rdmadiag_port_stat_saturated == 1")
-            and prom.query('rdmadiag_findings{rule="pkey.view_divergence"} > 0')
-            and prom.query('rdmadiag_findings{rule="pkey.violations_after_change"} > 0')),
+        troubles = {
+            "two stale caches": lambda: len(prom.query("rdmadiag_pkey_cache_stale == 1")) == 2,
+            "a stuck MR": lambda: prom.query('rdmadiag_mrs{state="stuck"} > 0'),
+            "a counter reset": lambda: prom.query("rdmadiag_port_stat_resets_total > 0"),
+            "a saturated counter": lambda: prom.query("rdmadiag_port_stat_saturated == 1"),
+            "pkey.view_divergence": lambda: prom.query(
+                'rdmadiag_findings{rule="pkey.view_divergence"} > 0'),
+            "pkey.violations_after_change": lambda: prom.query(
+                'rdmadiag_findings{rule="pkey.violations_after_change"} > 0'),
+        }
+        missing = []
+
+        def every_trouble_seen():
+            missing[:] = [what for what, seen in troubles.items() if not seen()]
+            return not missing
+
+        try:
             # The scenarios play in real time; a sanitized build on a busy 2-core machine needs
             # more than twice the usual 50 s.
-            timeout=200)
+            prom.wait_until("stale caches, a stuck MR, a counter reset and saturation",
+                            every_trouble_seen, timeout=200)
+        except AssertionError as e:
+            raise AssertionError(f"{e}; not seen: {', '.join(missing)}") from None
         time.sleep(5 * SCRAPE_S)
         _, text = bed.http_get(f"http://{targets['fabric']}/metrics")
         named = re.search(r"^rdmadiag_device_info\{[^}]*node_desc=", text, re.M) is not None
