@@ -88,6 +88,8 @@ void emit_observations(const SubnetReading& reading, const ObservationNaming& na
                 const PortInfo& pi = *port.info;
                 PortStateSample s;
                 s.port = ref;
+                s.port_guid = port.guid;
+                if (node.is_switch() && port.port == 0) s.port_guid = node.info.port_guid;
                 if (pi.port_state >= 1 && pi.port_state <= 4)
                     s.state = static_cast<PortState>(pi.port_state);
                 s.phys_state = pi.phys_state;

@@ -67,8 +67,10 @@ Result<std::vector<NodeReading>> MadSweeper::discover_by_sa() {
             }
         } else {
             uint8_t p = rec.info.local_port_num;
-            node.ports.push_back(
-                PortReading{.port = p, .route = Route{false, {}, rec.lid}, .pma_lid = rec.lid});
+            node.ports.push_back(PortReading{.port = p,
+                                             .route = Route{false, {}, rec.lid},
+                                             .pma_lid = rec.lid,
+                                             .guid = rec.info.port_guid});
         }
     }
     std::vector<NodeReading> nodes;
@@ -188,7 +190,10 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
                 uint8_t p = info->local_port_num;
                 bool known = std::any_of(node.ports.begin(), node.ports.end(),
                                          [p](const auto& x) { return x.port == p; });
-                if (!known) node.ports.push_back(PortReading{.port = p, .route = route});
+                if (!known) {
+                    node.ports.push_back(
+                        PortReading{.port = p, .route = route, .guid = info->port_guid});
+                }
                 // The local CA leads into the fabric through the port the MADs leave by.
                 if (path.empty()) {
                     next.push_back(DrPath{p});
@@ -357,6 +362,7 @@ std::vector<NodeReading> topology_of(const SubnetReading& reading) {
             PortReading kept{.port = p.port,
                              .route = p.route,
                              .pma_lid = p.pma_lid,
+                             .guid = p.guid,
                              .table_reachable = p.table_reachable,
                              .peer = p.peer};
             kept.link_up_before =
@@ -393,6 +399,7 @@ SubnetReading MadSweeper::sweep_local(const std::vector<LocalPortPlan>& ports) {
         port.pma_lid = plan.lid;
         if (plan.opened) {
             port.route = local;  // 0 hops: the SMA answers for the port the SMP arrived on
+            port.guid = info->port_guid;
         } else if (plan.lid != 0) {
             port.route = Route{false, {}, plan.lid};
         } else {

@@ -34,6 +34,9 @@ struct PortReading {
     uint8_t port = 0;
     Route route;           // for this port's SMPs (a CA answers P_KeyTable for the arrival port)
     uint16_t pma_lid = 0;  // 0: not reachable by GMPs (no LID)
+    // A CA's or router's port GUID: the PortGUID of a NodeInfo that arrived through this port
+    // (what partitions.conf names a port by). A switch's ports share port 0's, NodeInfo's own.
+    std::optional<uint64_t> guid;
     bool table_reachable = true;  // false: `route` ends at another port's SMA view
     // The link as the pass that made this topology saw it (LinkUp or not); unknown before any.
     std::optional<bool> link_up_before;

@@ -18,35 +18,12 @@
 #include "collector/engine/pkey/pkey_diff.hpp"
 #include "collector/sources/mad/mad_observations.hpp"
 #include "collector/sources/mad/mad_source.hpp"
+#include "tests/collector/sources/mad/ibsim_bed.hpp"
 
 namespace rdmadiag::mad {
 namespace {
 
-const char* bed_dir() {
-    return std::getenv("BED_DIR");
-}
-
-std::string run(const std::string& cmd) {
-    std::string out;
-    FILE* p = popen((cmd + " 2>/dev/null").c_str(), "r");
-    if (p == nullptr) return out;
-    std::array<char, 4096> buf{};
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-    pclose(p);
-    return out;
-}
-
-void bed_ctl(const std::string& args) {
-    const char* ctl = std::getenv("RDMADIAG_BED_CTL");
-    ASSERT_NE(ctl, nullptr);
-    ASSERT_EQ(std::system((std::string(ctl) + " " + args).c_str()), 0) << args;
-}
-
-std::string fixture(const std::string& name) {
-    return std::string(RDMADIAG_FIXTURES) + "/ibsim/" + name;
-}
-
+using namespace ibsim_bed;
 // smpquery pkeys output: "   0: 0xffff 0x8001 ..." rows, then "N pkeys capacity".
 std::vector<uint16_t> smpquery_pkeys(uint32_t lid, uint32_t port, bool is_switch) {
     std::string cmd = "smpquery pkeys " + std::to_string(lid);

@@ -153,6 +153,32 @@ TEST(MadObservations, SwitchPortsCarryTheirPeerAndPartitionEnforcement) {
         << "port 0 has no link to enforce anything on";
 }
 
+TEST(MadObservations, PortsCarryTheirGuidsASwitchsPortZeroItsNodeInfos) {
+    SubnetReading r = sample_reading();
+    r.nodes[0].info.port_guid = 0x0002c90300001234;
+    NodeReading ca;
+    ca.info.node_type = 1;
+    ca.info.num_ports = 2;
+    ca.info.node_guid = 0x0002c90300005670;
+    for (uint8_t n : {1, 2}) {
+        PortReading p{.port = n, .route = Route{false, {}, 9}, .pma_lid = 9};
+        p.info = PortInfo{};
+        p.info->port_state = 4;
+        if (n == 1) p.guid = 0x0002c90300005671;  // port 2's NodeInfo never arrived
+        ca.ports.push_back(p);
+    }
+    r.nodes.push_back(ca);
+    std::map<std::pair<std::string, uint32_t>, std::optional<uint64_t>> guids;
+    for (const auto& o : reading_to_observations(r, {}, TimePoint{}, "mad")) {
+        if (auto* s = std::get_if<PortStateSample>(&o.body))
+            guids[{s->port.device, s->port.port}] = s->port_guid;
+    }
+    EXPECT_EQ((guids[{"guid:0x0002c90300001234", 0}]), 0x0002c90300001234u);
+    EXPECT_EQ((guids[{"guid:0x0002c90300001234", 1}]), std::nullopt) << "not an end port";
+    EXPECT_EQ((guids[{"guid:0x0002c90300005670", 1}]), 0x0002c90300005671u);
+    EXPECT_EQ((guids[{"guid:0x0002c90300005670", 2}]), std::nullopt);
+}
+
 TEST(MadObservations, ANodeThatAnsweredNoPortInfoIsUnreachableWithItsReason) {
     SubnetReading r = sample_reading();
     NodeReading ca;

@@ -197,6 +197,37 @@ TEST(MadSweep, BothDiscoveriesFindWhichPortEachPortIsCabledTo) {
     expect_peers_match(again, by_sa.fabric);
 }
 
+// What partitions.conf names a port by: each CA port's own GUID (the fake fabric's is its
+// node's GUID plus the port number), from either discovery and kept by a pass over the known
+// topology.
+void expect_port_guids(const SubnetReading& r, const FakeFabric& f) {
+    for (const FakeNode& fn : f.nodes) {
+        if (fn.type == 2) continue;
+        for (uint8_t p = 1; p < fn.ports.size(); ++p) {
+            const PortReading* pr = port(node(r, fn.guid), p);
+            ASSERT_NE(pr, nullptr) << fn.desc << ":" << int(p);
+            EXPECT_EQ(pr->guid, std::optional<uint64_t>(fn.guid + p)) << fn.desc << ":" << int(p);
+        }
+    }
+}
+
+TEST(MadSweep, BothDiscoveriesGiveEachCaPortItsOwnGuid) {
+    SweepBed by_sa(small_fabric());
+    SubnetReading sa = MadSweeper(by_sa.engine, SweepOptions{.sm_lid = 1}).sweep_subnet();
+    ASSERT_EQ(sa.discovery, "sa");
+    expect_port_guids(sa, by_sa.fabric);
+    SubnetReading again =
+        MadSweeper(by_sa.engine, SweepOptions{.sm_lid = 1}).sweep_known(topology_of(sa), {});
+    expect_port_guids(again, by_sa.fabric);
+
+    FakeFabric no_sa = small_fabric();
+    no_sa.sa = false;
+    SweepBed walked(std::move(no_sa));
+    SubnetReading dr = MadSweeper(walked.engine, SweepOptions{.sm_lid = 1}).sweep_subnet();
+    ASSERT_EQ(dr.discovery, "directed-route");
+    expect_port_guids(dr, walked.fabric);
+}
+
 TEST(MadSweep, LinkRecordsTheSaDoesNotGiveCostOnlyThePeers) {
     FakeFabric f = small_fabric();
     f.sa_answers_links = false;
