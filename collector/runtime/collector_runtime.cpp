@@ -218,9 +218,21 @@ void CollectorRuntime::route_refreshes() {
     // Requests beyond the last round wait for the next step.
 }
 
-void CollectorRuntime::publish(bool give_back_heap) {
-    store_.publish(engine_.snapshot());
+void CollectorRuntime::publish_current() {
+    auto snap = engine_.snapshot();
+    if (snap == store_.latest()) return;
+    store_.publish(std::move(snap));
     ++stats_.snapshots_published;
+    store_.publish_stats(stats_);
+}
+
+void CollectorRuntime::publish(bool give_back_heap) {
+    auto snap = engine_.snapshot_on_change(options_.reading_times_refresh);
+    const bool fresh = snap != store_.latest();
+    if (fresh) {
+        store_.publish(std::move(snap));
+        ++stats_.snapshots_published;
+    }
     const auto wall = std::chrono::steady_clock::now();
     // Small rounds free a little each (replaced devices, scrape and API buffers on the server's
     // threads): given back every few seconds too, so it does not pile up as resident free heap.
