@@ -96,8 +96,12 @@ bool Inventory::observe(const Observation& obs) {
             } else if constexpr (std::is_same_v<T, PortStateSample>) {
                 bool fresh = false;
                 auto& port = port_entry(body.port, obs, fresh);
-                changed |= fresh || !(port.info == body);
-                port.info = body;
+                // Most readings find what the last one found: copying it (its GIDs are strings)
+                // would be the round's largest allocation for nothing.
+                if (fresh || !(port.info == body)) {
+                    port.info = body;
+                    changed = true;
+                }
             } else if constexpr (std::is_same_v<T, PKeyTableSample>) {
                 bool fresh = false;
                 port_entry(body.port, obs, fresh);
