@@ -222,7 +222,11 @@ Result<std::optional<TraceMrEvent>> parse_mr_trace_line(std::string_view line,
                                                         std::string_view device) {
     auto split = RDMADIAG_TRY(split_ftrace_line(line));
     if (!split) return std::optional<TraceMrEvent>{};
-    const FtraceLine& f = *split;
+    return parse_mr_trace_event(*split, device);
+}
+
+Result<std::optional<TraceMrEvent>> parse_mr_trace_event(const FtraceLine& f,
+                                                         std::string_view device) {
     const Known* known = known_of(f.event);
     if (!known) return std::optional<TraceMrEvent>{};
     auto ev = RDMADIAG_TRY(parse_mr_trace_body(f.event, f.body, device));

@@ -42,4 +42,9 @@ Result<MrEvent> parse_mr_trace_body(std::string_view event, std::string_view bod
 Result<std::optional<TraceMrEvent>> parse_mr_trace_line(std::string_view line,
                                                         std::string_view device = {});
 
+// One line already split (by whichever printer's prefix it has): nullopt for events that are not
+// MR events.
+Result<std::optional<TraceMrEvent>> parse_mr_trace_event(const FtraceLine& line,
+                                                         std::string_view device = {});
+
 }  // namespace rdmadiag::tracefs

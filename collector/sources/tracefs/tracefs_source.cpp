@@ -13,6 +13,7 @@
 
 #include "collector/common/time.hpp"
 #include "collector/sources/tracefs/mr_trace_parser.hpp"
+#include "collector/sources/tracefs/saved_trace_source.hpp"
 
 namespace rdmadiag::tracefs {
 
@@ -349,6 +350,11 @@ sources::SourceEntry tracefs_source_entry() {
             auto t = parse_time(b->second);
             if (!t) return make_error("tracefs.boot_time: " + t.error().message);
             offset = t->time_since_epoch();
+        }
+        // A saved trace file stands in for the tracefs mount: nothing on this host is read.
+        if (auto f = s.extra.find(kTraceFileOption); f != s.extra.end()) {
+            return std::unique_ptr<sources::Source>(std::make_unique<SavedTraceSource>(
+                f->second, only_device(s), offset ? *offset : realtime_minus_monotonic()));
         }
         return std::unique_ptr<sources::Source>(std::make_unique<TracefsSource>(
             s, mode == "follow" ? TracefsMode::follow : TracefsMode::once, offset));

@@ -79,7 +79,11 @@ private:
     TimePoint now_{};  // of the current read, for the errors it reports
 };
 
-// The registry entry ("tracefs"; extra option tracefs.mode = once (default) or follow).
+// The option naming a saved trace file to read instead of a tracefs mount.
+inline constexpr const char* kTraceFileOption = "tracefs.trace_file";
+
+// The registry entry ("tracefs"; extra option tracefs.mode = once (default) or follow; with
+// tracefs.trace_file = FILE it reads that saved trace instead, see saved_trace_source.hpp).
 sources::SourceEntry tracefs_source_entry();
 
 }  // namespace rdmadiag::tracefs
