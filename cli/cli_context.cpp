@@ -9,6 +9,7 @@
 #include "collector/runtime/collector_runtime.hpp"
 #include "collector/runtime/virtual_playback.hpp"
 #include "collector/sources/partitions_conf/partitions_conf_source.hpp"
+#include "collector/sources/tracefs/tracefs_source.hpp"
 
 namespace rdmadiag::cli {
 
@@ -78,6 +79,23 @@ CliContext with_mr_sources(const CliContext& ctx) {
     }
     c.registry = std::move(reg);
     return c;
+}
+
+std::string saved_trace_file(const runtime::CollectorSettings& settings) {
+    auto it = settings.sources.extra.find(tracefs::kTraceFileOption);
+    return it == settings.sources.extra.end() ? std::string() : it->second;
+}
+
+std::vector<std::string> skipped_trace_lines(const Snapshot& snapshot) {
+    std::vector<std::string> out;
+    for (const auto& e : snapshot.errors) {
+        if (e.source != "tracefs") continue;
+        // The source names a line it skipped "<file> line <n>"; the file alone heads the count
+        // of lines it did not name.
+        const bool one_line = e.error.subject.find(" line ") != std::string::npos;
+        out.push_back(e.error.subject + (one_line ? " skipped: " : ": ") + e.error.message);
+    }
+    return out;
 }
 
 Result<Collected> fetch_remote(const std::string& base) {

@@ -60,6 +60,11 @@ Result<SourcesRun> run_sources_once(const CliContext& ctx,
 // kernel's (/sys), since RDMA netlink describes this machine and not a tree read with
 // --path.sysfs. The probe stays off: a one-shot command would listen for a moment only.
 CliContext with_mr_sources(const CliContext& ctx);
+// The saved trace --trace named, or empty.
+std::string saved_trace_file(const runtime::CollectorSettings& settings);
+// The saved trace's lines the tracefs source could not read, as notes:
+// "<file> line <n> skipped: <why>" (and how many more were not named).
+std::vector<std::string> skipped_trace_lines(const Snapshot& snapshot);
 // GET <base>/api/v1/snapshot from a running daemon.
 Result<Collected> fetch_remote(const std::string& base);
 

@@ -1,6 +1,7 @@
 #include "cli/collector_flags.hpp"
 
 #include "collector/sources/partitions_conf/partitions_conf_source.hpp"
+#include "collector/sources/tracefs/tracefs_source.hpp"
 
 namespace rdmadiag::cli {
 
@@ -65,6 +66,21 @@ CollectorFlags::Edit partitions_conf_edit(std::string path) {
         s.sources.extra[partitions_conf::kConfOption] = path;
         s.source_switches[std::string(partitions_conf::kSourceName)] = true;
     };
+}
+
+CollectorFlags::Edit trace_file_edit(std::string path) {
+    return [path = std::move(path)](Settings& s) {
+        s.sources.extra[tracefs::kTraceFileOption] = path;
+        s.source_switches["tracefs"] = true;
+    };
+}
+
+void add_trace_file_option(CLI::App& cmd, CollectorFlags& f) {
+    cmd.add_option_function<std::string>(
+           "--trace", [&f](const std::string& v) { f.add(trace_file_edit(v)); },
+           "Read MR events from a saved trace instead of tracefs: the kernel's trace file as "
+           "saved (cat /sys/kernel/tracing/trace > FILE) or trace-cmd report output")
+        ->type_name("FILE");
 }
 
 CollectorFlags::Edit sm_port_guid_edit(const std::string& flag, const std::string& guid) {

@@ -28,6 +28,11 @@ private:
 // What --partitions.conf FILE and --partitions.sm-port-guid GUID do: set the partitions source's
 // options and switch it on. `partitions` takes them as --intent and --sm-port-guid as well.
 CollectorFlags::Edit partitions_conf_edit(std::string path);
+// What --trace FILE does: the tracefs source reads that saved trace (the kernel's `trace` file
+// as saved, or `trace-cmd report` output) instead of a tracefs mount, and is switched on.
+CollectorFlags::Edit trace_file_edit(std::string path);
+// Declares --trace FILE on the subcommands that read MR events once (mrs, check, record).
+void add_trace_file_option(CLI::App& command, CollectorFlags& flags);
 // Throws CLI::ValidationError (naming `flag`) for a GUID partitions.conf would not read.
 CollectorFlags::Edit sm_port_guid_edit(const std::string& flag, const std::string& guid);
 

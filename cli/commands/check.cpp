@@ -13,6 +13,7 @@ void register_check_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     add_common_options(*cmd, ctx);
     auto strict = std::make_shared<bool>(false);
     cmd->add_flag("--warn-on-info", *strict, "Info findings alone make the status WARNING");
+    add_trace_file_option(*cmd, ctx.flags);
     cmd->callback([&ctx, &exit, strict] {
         auto got = collect_once(with_mr_sources(ctx));
         if (!got) {

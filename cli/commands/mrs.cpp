@@ -1,6 +1,6 @@
 // `rdmadiag mrs [--state STATE] [--json]`: MR health. Reads what the MR sources can see once
 // (tracefs trace buffer, RDMA netlink, plus sysfs for transports); with --path.tracefs=DIR it
-// reads DIR/trace and nothing else stands in for it.
+// reads DIR/trace, with --trace FILE a saved trace, and nothing else stands in for either.
 
 #include <cstdio>
 
@@ -13,7 +13,7 @@ namespace {
 
 // With an explicit tracefs root the trace is the point: no simulated fallback, and every source
 // that is down is said, not only when none ran.
-Result<Collected> collect_trace(const CliContext& ctx) {
+Result<Collected> collect_trace(const CliContext& ctx, std::string origin) {
     const auto settings = ctx.settings();
     const auto start = RDMADIAG_TRY(settings.start_time());
     auto run = RDMADIAG_TRY(run_sources_once(ctx, settings, start));
@@ -21,7 +21,8 @@ Result<Collected> collect_trace(const CliContext& ctx) {
     for (const auto& d : run.down) {
         if (!settings.withheld.count(d.name)) notes.push_back("source " + d.name + ": " + d.reason);
     }
-    return Collected{run.snapshot, "tracefs at " + settings.sources.tracefs_root, std::move(notes)};
+    for (auto& line : skipped_trace_lines(*run.snapshot)) notes.push_back(std::move(line));
+    return Collected{run.snapshot, std::move(origin), std::move(notes)};
 }
 
 }  // namespace
@@ -33,15 +34,18 @@ void register_mrs_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     cmd->add_option("--state", *state,
                     "Only MRs in this state (valid, invalid, unknown, stuck, deregistered)")
         ->check(CLI::IsMember({"valid", "invalid", "unknown", "stuck", "deregistered"}));
+    add_trace_file_option(*cmd, ctx.flags);
     cmd->callback([&ctx, &exit, state] {
         render::MrsFilter filter;
         if (!state->empty()) filter.state = parse_mr_state(*state);
         CliContext mr_ctx = with_mr_sources(ctx);
         const auto settings = ctx.settings();
-        auto got =
-            (!settings.sources.tracefs_root.empty() && !settings.simulate && ctx.remote.empty())
-                ? collect_trace(mr_ctx)
-                : collect_once(mr_ctx);
+        const std::string trace_file = saved_trace_file(settings);
+        const bool local = !settings.simulate && ctx.remote.empty();
+        auto got = local && !trace_file.empty() ? collect_trace(mr_ctx, "saved trace " + trace_file)
+                   : local && !settings.sources.tracefs_root.empty()
+                       ? collect_trace(mr_ctx, "tracefs at " + settings.sources.tracefs_root)
+                       : collect_once(mr_ctx);
         if (!got) {
             exit.value = report_error(got.error());
             return;

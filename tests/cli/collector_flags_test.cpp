@@ -157,6 +157,21 @@ TEST(CollectorFlags, PartitionsConfSwitchesItsSourceOnEverywhere) {
     EXPECT_THROW(bad.parse("--partitions.sm-port-guid 0xnot", false), CLI::ValidationError);
 }
 
+TEST(CollectorFlags, TraceNamesTheSavedTraceAndSwitchesTracefsOn) {
+    CLI::App app;
+    CollectorFlags flags;
+    sources::SourceRegistry registry;
+    builtin::register_builtin_sources(registry);
+    add_trace_file_option(app, flags);
+    app.parse("--trace /tmp/customer-trace.txt", false);
+    const auto s = flags.applied();
+    EXPECT_EQ(s.sources.extra.at("tracefs.trace_file"), "/tmp/customer-trace.txt");
+    auto names = runtime::select_sources(registry, s);
+    ASSERT_TRUE(names.ok());
+    EXPECT_TRUE(has(*names, "tracefs"));
+    EXPECT_FALSE(has(*runtime::select_sources(registry, CollectorFlags().applied()), "tracefs"));
+}
+
 TEST(CollectorFlags, PartitionsTakesItsOwnSpellingsOfTheSameFlags) {
     const auto seen = selections({"partitions", "--path.sysfs", kSysfs, "--intent",
                                   "/nonexistent/partitions.conf", "--sm-port-guid", "0x1234"});
