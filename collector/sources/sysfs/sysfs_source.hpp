@@ -93,8 +93,12 @@ private:
     std::optional<TimePoint> next_tables_;
     std::optional<TimePoint> next_whole_tables_;
 
-    // What the slow cadence learnt, carried by the fast one: GIDs and the port GUID per port,
-    // and which devices already had their identity read.
+    std::set<std::string> described_;        // devices whose identity was read
+    std::vector<std::string> last_devices_;  // as forget_devices_except last saw them
+    // Devices that by their node type have no PMA (iWARP, usNIC).
+    std::set<std::string> without_pma_;
+
+    // What the slow cadence learnt of a port's GIDs, carried by the fast one.
     struct PortGids {
         std::vector<std::string> gids;  // the non-zero ones, as sysfs prints them
         std::optional<uint64_t> port_guid;
@@ -102,15 +106,29 @@ private:
         bool complete = false;          // every entry was read
         bool suspect = false;           // the port's state changed since: read it whole
     };
-    std::map<PortRef, PortGids> gids_;
-    std::set<std::string> described_;
-    std::vector<std::string> last_devices_;  // as forget_devices_except last saw them
-    // Devices that by their node type have no PMA (iWARP, usNIC).
-    std::set<std::string> without_pma_;
-    // Per port: the attributes last read in full, carried while the state stays
-    // (Pass::port_state), and where the reader holds the port's own files (state, phys_state,
-    // lid, sm_lid, lid_mask_count, link_layer, rate, cap_mask).
+    // A folder's listing, kept between whole table passes, with where each file is held.
+    struct Listing {
+        std::vector<std::string> names;  // sorted
+        std::vector<HeldSlot> slots;     // by name
+        // By name, for counter folders: each counter's tier, and why it is fast (filled by the
+        // first pass that reads the folder: until then it is shorter than `names`).
+        std::vector<std::optional<sources::FastReason>> fast;
+    };
+    // The port's P_Key table as last read whole, for the passes that read only its head.
+    struct CarriedTable {
+        PKeyTable table;
+        // The P_Key violations seen (PortCounters' constraint errors in and out), and whether
+        // they rose or the port's state changed since the table was read: read it whole next.
+        std::array<uint64_t, 2> violations{};
+        bool suspect = false;
+        std::vector<HeldSlot> slots;  // the head's entries, where the reader holds them
+    };
+    // Everything carried for one port between passes, found once per pass.
     struct KnownPort {
+        std::string dir;  // <class_dir>/<device>/ports/<port>
+        // The attributes last read in full, carried while the state stays (Pass::port_state),
+        // and where the reader holds the port's own files (state, phys_state, lid, sm_lid,
+        // lid_mask_count, link_layer, rate, cap_mask).
         PortStateSample last;
         bool read = false;
         std::array<HeldSlot, 8> slots;
@@ -121,30 +139,15 @@ private:
         uint64_t narrow_sum = 0;
         bool narrow_read = false;
         std::optional<TimePoint> narrow_fast_until;
+        std::optional<PortGids> gids;       // read at least once
+        std::optional<CarriedTable> table;  // last read whole without a fault
+        // The counter and GID folders listed (nullopt: the port has no such folder).
+        std::map<std::string, std::optional<Listing>, std::less<>> listings;
     };
     std::map<PortRef, KnownPort> known_ports_;
-    // Listings kept between whole table passes: each device's ports, each port's counter and
-    // GID folders (nullopt: the port has no such folder), with where each file is held.
-    struct Listing {
-        std::vector<std::string> names;  // sorted
-        std::vector<HeldSlot> slots;     // by name
-        // By name, for counter folders: each counter's tier, and why it is fast (filled by the
-        // first pass that reads the folder: until then it is shorter than `names`).
-        std::vector<std::optional<sources::FastReason>> fast;
-    };
+    KnownPort& known_port(const PortRef& port);
+    // Each device's ports, listed with the whole tables and kept between.
     std::map<std::string, std::vector<uint32_t>> ports_;
-    std::map<std::pair<PortRef, std::string>, std::optional<Listing>> listings_;
-
-    // Each port's P_Key table as last read whole, for the passes that read only its head.
-    struct CarriedTable {
-        PKeyTable table;
-        // The P_Key violations seen (PortCounters' constraint errors in and out), and whether
-        // they rose or the port's state changed since the table was read: read it whole next.
-        std::array<uint64_t, 2> violations{};
-        bool suspect = false;
-        std::vector<HeldSlot> slots;  // the head's entries, where the reader holds them
-    };
-    std::map<PortRef, CarriedTable> tables_;
     Duration full_table_interval_;
 
     // Drops what the source knows of devices not in `devices` (sorted).
