@@ -261,14 +261,15 @@ public:
         to.cap_mask = from.cap_mask;
     }
 
-    // What the counter methods need to know of the port comes back. The state is read on every
-    // pass. The physical state too, except while the port stays Active: a logical state past
+    // Reads the port's state; emit_port_state sends it once the GIDs are read (a change of state
+    // has them read whole). The caller decides when the state is read (SysfsSource::sample). The
+    // physical state is read with it, except while the port stays Active: a logical state past
     // Down needs the physical link up, so it is carried then and read again with the other
     // attributes. Those (LIDs, rate, capabilities, link layer) change with the states, or with an
     // event that says so (LID_CHANGE, SM_CHANGE, CLIENT_REREGISTER: the engine then asks for a
     // refresh), so they are read again when either state changed, with the whole tables (`all`)
     // and on a refresh, and carried in between.
-    sources::PortFacts port_state(const PortRef& port, KnownPort& known, bool all) {
+    PortStateSample port_state(const PortRef& port, KnownPort& known, bool all) {
         Folder dir(known.dir, "", port.device, port.port);
         PortStateSample s;
         s.port = port;
@@ -316,6 +317,12 @@ public:
             a.phys_state_text = s.phys_state_text;
             carry_attributes(s, a);
         }
+        return s;
+    }
+
+    // Sends a state read by port_state with the port's GIDs; what the counter methods need to
+    // know of the port comes back.
+    sources::PortFacts emit_port_state(PortStateSample s, const KnownPort& known) {
         if (known.gids) {
             s.gids = known.gids->gids;
             // GID 0's interface ID is the port GUID on InfiniBand only; RoCE derives it from
@@ -706,8 +713,17 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         for (uint32_t p : *ports) {
             PortRef port{dev, p};
             KnownPort& known = known_port(port);
+            // An Active port's state is read with the slow tier and the tables, and at once after
+            // a port event (refresh): a port going down raises PORT_ERR where an event source
+            // watches it. A port in any other state is read on every pass: it is coming up.
+            const bool read_state = parts.tables || parts.counters.slow || !known.read ||
+                                    known.last.state != PortState::active;
+            std::optional<PortStateSample> state;
+            if (read_state) state = pass.port_state(port, known, parts.whole_tables);
             if (parts.tables || !known.gids) pass.read_gids(port, known, parts.whole_tables);
-            const auto facts = pass.port_state(port, known, parts.whole_tables);
+            const auto facts =
+                state ? pass.emit_port_state(std::move(*state), known)
+                      : sources::PortFacts{known.last.state, known.last.link_layer, known.last.lid};
             if (parts.tables) pass.pkey_table(port, known, parts.whole_tables);
             if (parts.counters.any()) pass.port_counters(port, known, facts, parts.counters);
         }
@@ -745,8 +761,9 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
         found = true;
         PortRef one{port.device, p};
         KnownPort& record = known_port(one);
+        auto state = pass.port_state(one, record, true);
         pass.read_gids(one, record, true);
-        pass.port_state(one, record, true);
+        pass.emit_port_state(std::move(state), record);
         pass.pkey_table(one, record, true);
     }
     if (!found) {

@@ -1,10 +1,10 @@
 #pragma once
 // The sysfs source: reads <root>/class/infiniband/<device>/... and turns it into observations.
 //
-// Four cadences: port state and the fast counter tier every counter_interval; the slow tier
-// (data, packet and hw counters: collector/sources/counter_tiers.hpp) every
-// slow_counter_interval; GIDs and the P_Key tables every pkey_interval, plus on refresh(port)
-// after an event; device identity and the folder listings with the whole tables. Each entry of a
+// Four cadences: the fast counter tier, and the state of ports that are not Active, every
+// counter_interval; the slow tier (data, packet and hw counters: collector/sources/counter_tiers.hpp)
+// every slow_counter_interval; port states, GIDs and the P_Key tables every pkey_interval, plus on
+// refresh(port) after an event (an Active port's state comes with the slow tier and the tables); device identity and the folder listings with the whole tables. Each entry of a
 // P_Key table is a driver query (a firmware command on mlx5), so a tables pass reads a table's
 // head: its entries up to the last one in use and kTableGuard more, where a subnet manager puts a
 // new P_Key (it fills the first free entries). The rest of the table is carried from the last whole

@@ -1,6 +1,7 @@
-// The two counter tiers of the sysfs source: the fast tier and the port state every
-// counter_interval, the slow tier only when slow_counter_interval is due. Narrow counters read
-// from their files are on the fast cadence only while they move or after a change of state.
+// The two counter tiers of the sysfs source: the fast tier every counter_interval, the slow tier
+// only when slow_counter_interval is due. An Active port's state comes with the slow tier (and the
+// tables), any other port's with every pass. Narrow counters read from their files are on the
+// fast cadence only while they move or after a change of state.
 
 #include <gtest/gtest.h>
 
@@ -85,7 +86,8 @@ TEST(SysfsCounterTiers, FastCountersEveryPollSlowOnlyWhenDue) {
     for (int i = 0; i <= 10; ++i) {
         auto p = src.poll(seconds(100 + i));
         const bool slow = i % 5 == 0;
-        EXPECT_EQ(p.states, 1u) << "poll " << i;  // the port state keeps the fast cadence
+        // The port is Active: its state comes with the slow tier.
+        EXPECT_EQ(p.states, slow ? 1u : 0u) << "poll " << i;
         if (slow) {
             EXPECT_EQ(p.pma.size(), 21u) << "poll " << i;
             EXPECT_EQ(p.hw.size(), 18u) << "poll " << i;
@@ -113,9 +115,8 @@ TEST(SysfsCounterTiers, AFastPassReadsFarFewerFiles) {
     src.poll(seconds(0));  // everything: identity, GIDs, tables, both tiers
     const auto slow = src.poll(seconds(15));
     const auto fast = src.poll(seconds(16));
-    // The port's state each time (the physical state of an Active port and its other
-    // attributes come with the tables); 2 counters (the narrow ones are quiet) against 21 + 18.
-    EXPECT_EQ(fast.reads, 1u + 2u);
+    // 2 counters (the narrow ones are quiet) against the Active port's state, 21 and 18.
+    EXPECT_EQ(fast.reads, 2u);
     EXPECT_EQ(slow.reads, 1u + 21u + 18u);
 }
 
@@ -186,7 +187,7 @@ protected:
     // Whether poll t read the narrow counters, and whether it read them all.
     bool narrow_read(int t) {
         auto p = src_->poll(seconds(t));
-        EXPECT_EQ(p.states, 1u) << "poll " << t;
+        states_ += p.states;
         EXPECT_TRUE(
             std::includes(p.pma.begin(), p.pma.end(), kFindingPma.begin(), kFindingPma.end()))
             << "poll " << t;
@@ -207,6 +208,7 @@ protected:
 
     test::TempTree tmp_;
     std::unique_ptr<TieredSource> src_;
+    size_t states_ = 0;  // port states the polls reported
     std::string port_ = tmp_.path() + "/class/infiniband/mlx5_0/ports/1/";
 };
 
@@ -244,12 +246,40 @@ TEST_F(NarrowCounters, KeepMovingKeepsThemFast) {
 TEST_F(NarrowCounters, AChangeOfStateReadsThemFast) {
     narrow_read(0);
     EXPECT_FALSE(narrow_read(1));
-    // The link went down: link_downed and the error counters are read on the next passes.
+    // The link went down. The Active port's state is read again by the slow pass at 5 (or at
+    // once after the PORT_ERR event, through refresh); from there link_downed and the error
+    // counters are read on every pass, and so is the state of the port that is not Active.
     write("state", "1: DOWN");
     write("phys_state", "3: Disabled");
-    EXPECT_TRUE(narrow_read(2));
-    EXPECT_TRUE(narrow_read(3));
+    EXPECT_FALSE(narrow_read(2));
+    EXPECT_EQ(states_, 1u);
+    for (int t = 3; t <= 4; ++t) narrow_read(t);
+    EXPECT_TRUE(narrow_read(5));
+    EXPECT_EQ(states_, 2u);
+    EXPECT_TRUE(narrow_read(6));
+    EXPECT_TRUE(narrow_read(7));
+    EXPECT_EQ(states_, 4u);
     EXPECT_EQ(fast_ports(), 1);
+}
+
+TEST_F(NarrowCounters, APortComingUpHasItsStateReadEveryPass) {
+    write("state", "2: INIT");
+    narrow_read(0);
+    for (int t = 1; t <= 3; ++t) narrow_read(t);
+    EXPECT_EQ(states_, 4u);
+    // Active at 3.5: seen by the pass at 4, and from then on read with the slow tier.
+    write("state", "4: ACTIVE");
+    for (int t = 4; t <= 9; ++t) narrow_read(t);
+    EXPECT_EQ(states_, 4u + 1u + 1u);  // the pass at 4, the slow pass at 5
+}
+
+TEST_F(NarrowCounters, ARefreshReadsAnActivePortsStateAtOnce) {
+    narrow_read(0);
+    narrow_read(1);
+    EXPECT_EQ(states_, 1u);
+    sources::VectorSink sink;
+    src_->source().refresh(PortRef{"mlx5_0", 1}, at(seconds(1) + milliseconds(500)), sink);
+    EXPECT_EQ(all<PortStateSample>(sink.observations).size(), 1u);
 }
 
 TEST(SysfsCounterTiers, OneShotSamplesReadBothTiers) {
