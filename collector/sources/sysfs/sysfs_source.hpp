@@ -2,15 +2,17 @@
 // The sysfs source: reads <root>/class/infiniband/<device>/... and turns it into observations.
 //
 // Four cadences: the fast counter tier, and the state of ports that are not Active, every
-// counter_interval; the slow tier (data, packet and hw counters: collector/sources/counter_tiers.hpp)
-// every slow_counter_interval; port states, GIDs and the P_Key tables every pkey_interval, plus on
-// refresh(port) after an event (an Active port's state comes with the slow tier and the tables); device identity and the folder listings with the whole tables. Each entry of a
-// P_Key table is a driver query (a firmware command on mlx5), so a tables pass reads a table's
-// head: its entries up to the last one in use and kTableGuard more, where a subnet manager puts a
-// new P_Key (it fills the first free entries). The rest of the table is carried from the last whole
-// read, and the whole table is read again when the head changed, after a state change or rising
-// P_Key violations, on refresh, and at least every sysfs.pkey_full_interval (default 5 minutes).
-// GID tables (255 entries on a RoCE port) are read the same way.
+// counter_interval; the slow tier (data, packet and hw counters:
+// collector/sources/counter_tiers.hpp) every slow_counter_interval; port states, GIDs and the P_Key
+// tables every pkey_interval, plus on refresh(port) after an event (an Active port's state comes
+// with the slow tier and the tables); device identity and the folder listings with the whole
+// tables. Each entry of a P_Key table is a driver query (a firmware command on mlx5), so a tables
+// pass reads a table's head: its entries up to the last one in use and kTableGuard more, where a
+// subnet manager puts a new P_Key (it fills the first free entries). The rest of the table is
+// carried from the last whole read, and the whole table is read again when the head changed, after
+// a state change or rising P_Key violations, on refresh, and at least every
+// sysfs.pkey_full_interval (default 5 minutes). GID tables (255 entries on a RoCE port) are read
+// the same way.
 //
 // A value file that cannot be read or parsed costs only that value: it is left out (never 0) and
 // reported as a SampleError. A file the kernel does not create for that device (pkeys/ of an iWARP
