@@ -494,6 +494,7 @@ public:
         Folder dir(watch.dir, folder, port.device, port.port);
         const bool legacy = folder == kLegacyCountersFolder;
         if (files.fast.size() != files.names.size()) {
+            files.reported.assign(files.names.size(), std::nullopt);
             files.fast.clear();
             for (const auto& file : files.names) {
                 files.fast.push_back(
@@ -540,6 +541,11 @@ public:
                 narrow_by_file = true;
             }
             if (kind == CounterKind::pma) note_violations(watch, name, v);
+            // A fast pass reports a counter only when it moved since it was last reported: the
+            // same value again tells the engine nothing, and it costs as much as the read. Every
+            // slow pass reports every counter it reads, so none is reported less often.
+            if (!due.slow && files.reported[k] == v) continue;
+            files.reported[k] = v;
             CounterSample c;
             c.port = port;
             c.name = std::string(name);

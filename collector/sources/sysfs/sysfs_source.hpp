@@ -115,6 +115,7 @@ private:
         // By name, for counter folders: each counter's tier, and why it is fast (filled by the
         // first pass that reads the folder: until then it is shorter than `names`).
         std::vector<std::optional<sources::FastReason>> fast;
+        std::vector<std::optional<uint64_t>> reported;  // by name: the value last emitted
     };
     // The port's P_Key table as last read whole, for the passes that read only its head.
     struct CarriedTable {
