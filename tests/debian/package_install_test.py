@@ -24,6 +24,13 @@ from scratch_root import (bed, drop_group, enter_namespace, has_group, in_namesp
 PACKAGES = ["rdmadiag", "rdmadiag-gui", "librdmadiag-probe0", "librdmadiag-probe-dev"]
 
 
+def healthy(port):
+    try:
+        return bed.http_get(f"http://127.0.0.1:{port}/healthz")[0] == 200
+    except OSError:  # urllib's HTTPError (the 503 before the first snapshot) is an OSError
+        return False
+
+
 def main():
     if not in_namespace():
         sys.exit(enter_namespace(__file__))
@@ -71,6 +78,11 @@ def main():
                 ["chroot", root], "/usr/bin/rdmadiag",
                 ["--config.file=/etc/rdmadiag/rdmadiag.yml", "--simulate", "--source.probe",
                  "--interval.counters=1s", "--interval.slow-counters=1s"], name="installed")
+            # /healthz answers 200 once the first snapshot is published (503 before); the
+            # deadline only bounds a hung daemon.
+            deadline = time.time() + 60
+            while not healthy(port) and time.time() < deadline:
+                time.sleep(0.1)
             scrape = bed.http_get(f"http://127.0.0.1:{port}/metrics")[1]
             expect('rdmadiag_source_up{source="probe"} 1' in scrape,
                    "the installed daemon's /metrics has no probe source that is up")
