@@ -10,6 +10,7 @@ Engine::Engine(EngineLimits limits)
 void Engine::add_module(std::unique_ptr<EngineModule> module) {
     modules_.push_back(std::move(module));
     dirty_ = true;
+    changed_ = true;
 }
 
 void Engine::consume(const Observation& obs) {
@@ -19,11 +20,11 @@ void Engine::consume(const Observation& obs) {
     }
     ++observations_;
     if (obs.time == now_) {
-        inventory_.observe(obs);
+        changed_ |= inventory_.observe(obs);
     } else {
         Observation clamped = obs;
         clamped.time = now_;
-        inventory_.observe(clamped);
+        changed_ |= inventory_.observe(clamped);
     }
     EngineContext ctx(now_, findings_, inventory_, refresh_);
     for (auto& m : modules_) m->observe(obs, ctx);
@@ -42,6 +43,18 @@ void Engine::advance(TimePoint now) {
 void Engine::run_ticks() {
     EngineContext ctx(now_, findings_, inventory_, refresh_);
     for (auto& m : modules_) m->tick(ctx);
+}
+
+uint64_t Engine::revision() const {
+    uint64_t sum = findings_.revision();
+    for (const auto& m : modules_) sum += m->revision();
+    return sum;
+}
+
+SnapshotPtr Engine::snapshot_on_change(Duration max_age) {
+    const bool young = last_ && now_ - last_->time < max_age;
+    if (young && !changed_ && revision() == published_revision_) return last_;
+    return snapshot();
 }
 
 SnapshotPtr Engine::snapshot() {
@@ -64,6 +77,9 @@ SnapshotPtr Engine::snapshot() {
     assign_section_revisions(*snap, last_.get());
     last_ = std::move(snap);
     dirty_ = false;
+    changed_ = false;
+    // Taken after review(): findings it raised or cleared are in this snapshot.
+    published_revision_ = revision();
     return last_;
 }
 

@@ -33,6 +33,11 @@ public:
     TimePoint now() const { return now_; }
     // The current state; rebuilt only when something changed since the last call.
     SnapshotPtr snapshot();
+    // What a collector publishes after each round: the last snapshot while nothing but the times
+    // things were read has moved since it and it is younger than `max_age`, the current state
+    // otherwise. A host whose values hold still is then not rebuilt every second only to show
+    // that it read them again; the times in what it publishes lag by less than `max_age`.
+    SnapshotPtr snapshot_on_change(Duration max_age);
     // Ports the rules want re-read now (PKEY_CHANGE seen, ...); the caller routes them to sources.
     std::vector<PortRef> take_refresh_requests();
 
@@ -42,6 +47,9 @@ public:
 
 private:
     void run_ticks();
+    // Sum of the modules' and the findings' revisions: changed since the last snapshot when it
+    // differs from `published_revision_`.
+    uint64_t revision() const;
 
     EngineLimits limits_;
     Inventory inventory_;
@@ -50,7 +58,9 @@ private:
     std::vector<PortRef> refresh_;
     TimePoint now_{};
     bool started_ = false;
-    bool dirty_ = true;
+    bool dirty_ = true;    // anything at all since the last snapshot
+    bool changed_ = true;  // more than reading times since the last snapshot
+    uint64_t published_revision_ = 0;
     uint64_t sequence_ = 0;
     uint64_t observations_ = 0;
     SnapshotPtr last_;

@@ -58,6 +58,12 @@ public:
     }
     // Adds this module's state to one port of a device being built again.
     virtual void contribute_port(PortSnapshot& port) const { (void)port; }
+
+    // Rises whenever what this module adds to a snapshot changes for a reason the engine does not
+    // see otherwise: anything but the times things were read, an observation the inventory
+    // counts as a change (events, MR records, a partitions file, a new counter value) and the
+    // findings. The engine publishes a new snapshot when it moves (Engine::snapshot_on_change).
+    virtual uint64_t revision() const { return 0; }
 };
 
 }  // namespace rdmadiag::engine

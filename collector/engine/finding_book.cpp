@@ -8,14 +8,21 @@ bool FindingBook::raise(Finding finding) {
     auto id = finding.id();
     auto it = active_.find(id);
     if (it != active_.end()) {
-        it->second.severity = finding.severity;
-        it->second.evidence = std::move(finding.evidence);
-        it->second.advice = std::move(finding.advice);
+        Finding& held = it->second;
+        if (held.severity == finding.severity && held.evidence == finding.evidence &&
+            held.advice == finding.advice) {
+            return false;
+        }
+        held.severity = finding.severity;
+        held.evidence = std::move(finding.evidence);
+        held.advice = std::move(finding.advice);
+        ++revision_;
         return false;
     }
     finding.cleared.reset();
     active_.emplace(std::move(id), std::move(finding));
     ++raised_total_;
+    ++revision_;
     return true;
 }
 
@@ -31,6 +38,7 @@ bool FindingBook::clear(const std::string& rule, const FindingSubject& subject, 
     it->second.evidence.shrink_to_fit();
     history_.push_front(std::move(it->second));
     active_.erase(it);
+    ++revision_;
     while (history_.size() > history_limit_) history_.pop_back();
     return true;
 }

@@ -28,12 +28,16 @@ public:
     std::vector<Finding> active() const;  // most severe first, then oldest first
     const std::deque<Finding>& history() const { return history_; }  // newest first
     uint64_t raised_total() const { return raised_total_; }
+    // Rises whenever a finding is raised, cleared or its text changes: a rule stating an
+    // unchanged truth again leaves it where it was.
+    uint64_t revision() const { return revision_; }
 
 private:
     std::map<std::string, Finding> active_;  // by Finding::id()
     std::deque<Finding> history_;
     size_t history_limit_;
     uint64_t raised_total_ = 0;
+    uint64_t revision_ = 0;
 };
 
 }  // namespace rdmadiag::engine

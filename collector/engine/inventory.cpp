@@ -12,8 +12,10 @@ Transport infer_transport(const DeviceInfo& info, std::optional<LinkLayer> link_
     return info.transport;
 }
 
-Inventory::DeviceEntry& Inventory::device_entry(const std::string& name, const Observation& obs) {
+Inventory::DeviceEntry& Inventory::device_entry(const std::string& name, const Observation& obs,
+                                                bool& fresh) {
     auto it = devices_.find(name);
+    fresh = it == devices_.end() || !it->second.present;
     if (it == devices_.end()) {
         DeviceEntry e;
         e.info.device = name;
@@ -22,7 +24,7 @@ Inventory::DeviceEntry& Inventory::device_entry(const std::string& name, const O
     }
     it->second.present = true;
     it->second.updated = obs.time;
-    it->second.changed = true;
+    it->second.touched = true;
     return it->second;
 }
 
@@ -37,37 +39,42 @@ void reserve_one_more(std::vector<T>& v) {
 
 }  // namespace
 
-Inventory::PortEntry& Inventory::port_entry(const PortRef& ref, const Observation& obs) {
-    auto& dev = device_entry(ref.device, obs);
+Inventory::PortEntry& Inventory::port_entry(const PortRef& ref, const Observation& obs,
+                                            bool& fresh) {
+    auto& dev = device_entry(ref.device, obs, fresh);
     auto it = std::lower_bound(dev.ports.begin(), dev.ports.end(), ref.port,
                                [](const PortEntry& p, uint32_t n) { return p.info.port.port < n; });
     if (it == dev.ports.end() || it->info.port.port != ref.port) {
         const auto at = it - dev.ports.begin();
         reserve_one_more(dev.ports);
         it = dev.ports.emplace(dev.ports.begin() + at);
+        fresh = true;
     }
     auto& port = *it;
+    fresh |= !port.present;
     port.info.port = ref;
     port.present = true;
     port.updated = obs.time;
     return port;
 }
 
-std::optional<CounterChange> Inventory::observe(const Observation& obs) {
+bool Inventory::observe(const Observation& obs) {
     auto& src = sources_[obs.source];
-    if (src.name.empty()) {
+    bool changed = src.name.empty();
+    if (changed) {
         src.name = obs.source;
         src.up = true;
     }
     ++src.observations;
     src.last_seen = obs.time;
 
-    std::optional<CounterChange> change;
     std::visit(
         [&](const auto& body) {
             using T = std::decay_t<decltype(body)>;
             if constexpr (std::is_same_v<T, DeviceInfo>) {
-                auto& dev = device_entry(body.device, obs);
+                bool fresh = false;
+                auto& dev = device_entry(body.device, obs, fresh);
+                changed |= fresh || !(dev.info == body) || dev.source != obs.source;
                 dev.info = body;
                 dev.source = obs.source;
             } else if constexpr (std::is_same_v<T, DeviceList>) {
@@ -77,37 +84,55 @@ std::optional<CounterChange> Inventory::observe(const Observation& obs) {
                                         body.devices.end();
                     if (!listed && dev.present) {
                         dev.present = false;
-                        dev.changed = true;
+                        dev.touched = true;
                         dev.updated = obs.time;
                         for (auto& p : dev.ports) p.present = false;
+                        changed = true;
                     }
                 }
             } else if constexpr (std::is_same_v<T, PortStateSample>) {
-                auto& port = port_entry(body.port, obs);
-                port.info = body;
+                bool fresh = false;
+                auto& port = port_entry(body.port, obs, fresh);
+                // Most readings find what the last one found: copying it (its GIDs are strings)
+                // would be the round's largest allocation for nothing.
+                if (fresh || !(port.info == body)) {
+                    port.info = body;
+                    changed = true;
+                }
             } else if constexpr (std::is_same_v<T, PKeyTableSample>) {
-                port_entry(body.port, obs);
+                bool fresh = false;
+                port_entry(body.port, obs, fresh);
+                changed |= fresh;
             } else if constexpr (std::is_same_v<T, CounterSample>) {
-                auto& port = port_entry(body.port, obs);
+                bool fresh_port = false;
+                auto& port = port_entry(body.port, obs, fresh_port);
                 const uint32_t id = names_.intern(body.name);
                 CounterTrack* c = find_counter(port, body.kind, id);
                 const bool fresh = c == nullptr;
                 if (fresh) c = &add_counter(port, body.kind, id);
-                change = apply_counter_sample(*c, body, obs.time, fresh);
+                const CounterChange change = apply_counter_sample(*c, body, obs.time, fresh);
+                changed |= fresh_port || change != CounterChange::unchanged;
             } else if constexpr (std::is_same_v<T, AsyncEvent>) {
                 events_.push_back(EventRecord{obs.time, obs.source, body});
                 while (events_.size() > limits_.events) events_.pop_front();
+                changed = true;
             } else if constexpr (std::is_same_v<T, SourceStatus>) {
+                changed |= src.up != body.up || src.reason != body.reason;
                 src.up = body.up;
                 src.reason = body.reason;
             } else if constexpr (std::is_same_v<T, SampleError>) {
                 ++src.errors;
                 errors_.push_back(ErrorRecord{obs.time, obs.source, body});
                 while (errors_.size() > limits_.errors) errors_.pop_front();
+                changed = true;
+            } else {
+                // What the inventory does not judge (MR records, a partitions file) changes what
+                // the snapshot shows through the engine's modules.
+                changed = true;
             }
         },
         obs.body);
-    return change;
+    return changed;
 }
 
 const DeviceInfo* Inventory::device(std::string_view name) const {
@@ -210,14 +235,14 @@ void Inventory::fill_devices(Snapshot& snap, const Snapshot* previous,
     for (auto& [name, dev] : devices_) {
         while (old < old_end && previous->devices[old].info.device < name) ++old;
         const bool had = old < old_end && previous->devices[old].info.device == name;
-        if (had && !dev.changed && !rebuild.contains(name)) {
+        if (had && !dev.touched && !rebuild.contains(name)) {
             snap.devices.push_shared(previous->devices.shared(old));
             continue;
         }
         DeviceSnapshot ds = build_device(name, dev);
         for (auto& port : ds.ports) contribute(port);
         snap.devices.push_back(std::move(ds));
-        dev.changed = false;
+        dev.touched = false;
     }
 }
 

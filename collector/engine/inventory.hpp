@@ -26,8 +26,9 @@ class Inventory {
 public:
     explicit Inventory(InventoryLimits limits = {}) : limits_(limits) {}
 
-    // Applies an observation; returns the counter change for CounterSample bodies.
-    std::optional<CounterChange> observe(const Observation& obs);
+    // Applies an observation. Returns true when it changed what a snapshot shows beyond the times
+    // things were read: a reading that finds what the last one found returns false.
+    bool observe(const Observation& obs);
 
     const DeviceInfo* device(std::string_view name) const;
     Transport transport(std::string_view device) const;
@@ -35,8 +36,8 @@ public:
     const std::string& counter_name(const CounterTrack& c) const { return names_.name(c.name_id); }
     bool has_source(std::string_view name) const { return sources_.count(std::string(name)) != 0; }
 
-    // Fills the devices, their ports and counters. A device the inventory has not changed since
-    // the last fill, and that is not in `rebuild`, is taken from `previous` as it is; the others
+    // Fills the devices, their ports and counters. A device nothing was read of since the last
+    // fill, and that is not in `rebuild`, is taken from `previous` as it is; the others
     // are built afresh, `contribute` adding the modules' part to each of their ports.
     void fill_devices(Snapshot& snapshot, const Snapshot* previous,
                       const std::set<std::string, std::less<>>& rebuild,
@@ -65,13 +66,15 @@ private:
         std::string source;
         std::vector<PortEntry> ports;  // by port number
         TimePoint updated;
-        bool changed = true;  // since the last fill_devices()
+        bool touched = true;  // read or changed since the last fill_devices()
     };
 
     DeviceSnapshot build_device(const std::string& name, const DeviceEntry& dev) const;
 
-    DeviceEntry& device_entry(const std::string& name, const Observation& obs);
-    PortEntry& port_entry(const PortRef& ref, const Observation& obs);
+    // `fresh`: the device was not there, or not present, before this observation.
+    DeviceEntry& device_entry(const std::string& name, const Observation& obs, bool& fresh);
+    // `fresh`: the port (or its device) was not there, or not present, before this observation.
+    PortEntry& port_entry(const PortRef& ref, const Observation& obs, bool& fresh);
     const PortEntry* find_port(const PortRef& ref) const;
     static CounterTrack* find_counter(PortEntry& port, CounterKind kind, uint32_t name_id);
     CounterTrack& add_counter(PortEntry& port, CounterKind kind, uint32_t name_id);

@@ -31,6 +31,10 @@ struct RuntimeOptions {
     Duration max_wait = std::chrono::seconds(1);
     // Rounds of refresh routing per step; a rule that keeps asking cannot spin the loop.
     int max_refresh_rounds = 4;
+    // A round that read only what the last one read publishes no new snapshot until the last is
+    // this old (Engine::snapshot_on_change): the times things were read lag by less than this,
+    // and a new value, state or finding is published by the round that saw it. A scrape interval.
+    Duration reading_times_refresh = std::chrono::seconds(15);
     // Sees every observation right after the engine consumed it, in the engine's order: a
     // recording made through it replays exactly what the engine saw.
     std::function<void(const Observation&)> on_observation;
@@ -54,6 +58,9 @@ public:
     // One round at the clock's now: runs due polls (and, when `ready` is given, the event sources
     // whose descriptors are readable), feeds the engine, routes refreshes, publishes.
     void step(const std::vector<uint64_t>& ready = {});
+    // Publishes the engine's current state even where a round would have kept the last snapshot
+    // (RuntimeOptions::reading_times_refresh): the end of a playback, a one-shot reading.
+    void publish_current();
     // How long the loop may sleep before the next poll is due (capped by max_wait).
     Duration time_to_next_poll() const;
     // When the next poll is due; nothing when no source is polled.
@@ -105,6 +112,8 @@ private:
     void feed(std::vector<Observation>& batch);
     void route_refreshes();
     void publish(bool give_back_heap = false);
+    // Publishes `snap` unless the store already holds it; true when it did.
+    bool publish_if_new(SnapshotPtr snap);
 
     std::vector<Slot> slots_;
     std::vector<EventFd> event_fds_;

@@ -11,6 +11,8 @@ void play_until(CollectorRuntime& runtime, ManualClock& clock, TimePoint end, At
     clock.set(std::max(end, clock.now()));
     if (at_end == AtEnd::poll) runtime.poll_all_at(clock.now());
     runtime.step();
+    // What a playback leaves is its state at the end, the times things were read included.
+    runtime.publish_current();
 }
 
 }  // namespace rdmadiag::runtime
@@ -23,6 +25,7 @@ void run_once(CollectorRuntime& runtime, ManualClock& clock) {
         play_until(runtime, clock, clock.now() + *length);
     } else {
         runtime.step();
+        runtime.publish_current();
     }
 }
 

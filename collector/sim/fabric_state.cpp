@@ -123,6 +123,7 @@ Result<void> FabricState::apply(const EffectAction& action, TimePoint when,
             if constexpr (std::is_same_v<T, EventStep>) return apply_event(a, when, sink);
             if constexpr (std::is_same_v<T, MrStep>) return apply_mr(a, when, sink);
             if constexpr (std::is_same_v<T, DeviceStep>) return apply_device(a);
+            if constexpr (std::is_same_v<T, EnforcementStep>) return apply_enforcement(a);
         },
         action);
 }
@@ -265,6 +266,14 @@ Result<void> FabricState::apply_device(const DeviceStep& step) {
     dev->unseen = step.present;
     // Traffic counters do not grow while the device is gone.
     for (auto& p : dev->ports) p.last_counter_sample.reset();
+    return {};
+}
+
+Result<void> FabricState::apply_enforcement(const EnforcementStep& step) {
+    auto* port = find_port(step.port);
+    if (port == nullptr) return make_error("no port " + port_text(step.port));
+    port->state.partition_enforcement_inbound = step.inbound;
+    port->state.partition_enforcement_outbound = step.outbound;
     return {};
 }
 

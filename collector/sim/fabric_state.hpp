@@ -64,6 +64,7 @@ private:
     Result<void> apply_event(const EventStep& step, TimePoint when, sources::ObservationSink& sink);
     Result<void> apply_mr(const MrStep& step, TimePoint when, sources::ObservationSink& sink);
     Result<void> apply_device(const DeviceStep& step);
+    Result<void> apply_enforcement(const EnforcementStep& step);
     void grow_counters(PortEntry& port, TimePoint when);
 
     void emit(TimePoint when, ObservationBody body, sources::ObservationSink& sink) const;

@@ -111,7 +111,17 @@ struct DeviceStep {
     bool operator==(const DeviceStep&) const = default;
 };
 
-using StepAction = std::variant<PKeyEdit, CounterStep, PortStep, EventStep, MrStep, DeviceStep>;
+// A switch's external port starts or stops checking P_Keys: PortInfo's
+// PartitionEnforcementInbound and PartitionEnforcementOutbound.
+struct EnforcementStep {
+    PortRef port;
+    bool inbound = false;
+    bool outbound = false;
+    bool operator==(const EnforcementStep&) const = default;
+};
+
+using StepAction =
+    std::variant<PKeyEdit, CounterStep, PortStep, EventStep, MrStep, DeviceStep, EnforcementStep>;
 
 struct Step {
     Duration at{};  // from the start of the scenario (or of the loop iteration)
@@ -130,6 +140,10 @@ struct Scenario {
     std::vector<Step> steps;  // in time order
     Duration end{};           // natural end; the loop period when `loop` is set
     bool loop = false;
+    // The SM's partitions.conf the scenario carries (its `partitions.conf` lines), handed to the
+    // engine at time zero as the partitions source hands a file over. `path` names the scenario's
+    // file; the loader sets it.
+    std::optional<PartitionsConfText> partitions_conf;
     bool operator==(const Scenario&) const = default;
 };
 

@@ -174,6 +174,23 @@ struct DeviceVerb {
 // What a step's row tells its parser about the verb, beyond the verb's name.
 using StepVerbDetail = std::variant<std::monostate, PKeyVerb, CounterOp, PortVerb, DeviceVerb>;
 
+// The directions a switch port checks P_Keys in, as `enforce=` and `port-enforce` name them.
+struct Enforcement {
+    std::string_view name;
+    bool inbound = false;
+    bool outbound = false;
+};
+constexpr Enforcement kEnforcements[] = {
+    {"both", true, true}, {"in", true, false}, {"out", false, true}, {"off", false, false}};
+
+// A link a port declared (`peer=DEV:N`): joined to its other end once every port is declared.
+struct PendingLink {
+    PortRef port;
+    PortRef peer;
+    size_t line = 0;
+    size_t column = 0;
+};
+
 class Parser {
 public:
     Result<Scenario> run(std::string_view text);
@@ -202,6 +219,7 @@ private:
     Result<void> pkeys(Line& l);
     Result<void> counter(Line& l);
     Result<void> mr(Line& l);
+    Result<void> partitions_conf(Line& l);
     Result<void> at(Line& l);
 
     Result<StepAction> pkey_step(Line& l, const StepVerb& verb);
@@ -210,9 +228,11 @@ private:
     Result<StepAction> event_step(Line& l, const StepVerb& verb);
     Result<StepAction> mr_step(Line& l, const StepVerb& verb);
     Result<StepAction> device_step(Line& l, const StepVerb& verb);
+    Result<StepAction> enforce_step(Line& l, const StepVerb& verb);
     Result<void> pkey_argument(const Line& l, const Token& t, PKeyArg arg, PKeyEdit& e) const;
 
     Result<void> finish();
+    Result<void> link_ports();
 
     // Word parsers: the value or an error at the token.
     Result<Duration> duration(const Line& l, const Token& t, std::string_view text) const;
@@ -222,22 +242,30 @@ private:
     Result<PortRef> port_ref(const Line& l, const Token& t, bool declared) const;
     Result<ViewMask> views(const Line& l, const Token& t) const;
     Result<std::pair<uint16_t, uint16_t>> entry(const Line& l, const Token& t) const;
+    Result<Enforcement> enforcement(const Line& l, const Token& t, std::string_view text) const;
+    Result<void> switch_port(const Line& l, const Token& t, const PortRef& ref,
+                             std::string_view what) const;
 
     ScenarioPort* find_port(const PortRef& ref);
+    const DeviceInfo* find_device(std::string_view name) const;
     bool has_device(std::string_view name) const;
 
     Scenario sc_;
     bool end_set_ = false;
     size_t end_line_ = 0;
     size_t loop_line_ = 0;
+    size_t sm_port_guid_line_ = 0;
     Duration last_at_{};
+    std::vector<PendingLink> links_;
 };
 
 // Adding a directive or a step verb is adding its row here.
 const Parser::Directive Parser::kDirectives[] = {
-    {"title", &Parser::title},     {"end", &Parser::end},   {"loop", &Parser::loop},
-    {"device", &Parser::device},   {"port", &Parser::port}, {"pkeys", &Parser::pkeys},
-    {"counter", &Parser::counter}, {"mr", &Parser::mr},     {"at", &Parser::at},
+    {"title", &Parser::title},     {"end", &Parser::end},
+    {"loop", &Parser::loop},       {"device", &Parser::device},
+    {"port", &Parser::port},       {"pkeys", &Parser::pkeys},
+    {"counter", &Parser::counter}, {"mr", &Parser::mr},
+    {"at", &Parser::at},           {"partitions.conf", &Parser::partitions_conf},
 };
 
 const Parser::StepVerb Parser::kStepVerbs[] = {
@@ -256,6 +284,7 @@ const Parser::StepVerb Parser::kStepVerbs[] = {
     {"mr", &Parser::mr_step, std::monostate{}},
     {"device-remove", &Parser::device_step, DeviceVerb{false}},
     {"device-add", &Parser::device_step, DeviceVerb{true}},
+    {"port-enforce", &Parser::enforce_step, std::monostate{}},
 };
 
 // The row named `name`, or nullptr.
@@ -332,6 +361,26 @@ Result<std::pair<uint16_t, uint16_t>> Parser::entry(const Line& l, const Token& 
     return std::make_pair(static_cast<uint16_t>(idx), key);
 }
 
+Result<Enforcement> Parser::enforcement(const Line& l, const Token& t,
+                                        std::string_view text) const {
+    for (const Enforcement& e : kEnforcements) {
+        if (e.name == text) return e;
+    }
+    return l.error(t, "not a direction to enforce partitions in: '" + std::string(text) +
+                          "' (both, in, out, off)");
+}
+
+// Only a switch's external ports enforce partitions on their links.
+Result<void> Parser::switch_port(const Line& l, const Token& t, const PortRef& ref,
+                                 std::string_view what) const {
+    const DeviceInfo* dev = find_device(ref.device);
+    if (dev == nullptr || dev->node_type != "switch") {
+        return l.error(t, std::string(what) + ": " + ref.to_string() +
+                              " is not a switch's port (declare its device node_type=switch)");
+    }
+    return {};
+}
+
 ScenarioPort* Parser::find_port(const PortRef& ref) {
     for (auto& p : sc_.ports) {
         if (p.state.port == ref) return &p;
@@ -339,9 +388,15 @@ ScenarioPort* Parser::find_port(const PortRef& ref) {
     return nullptr;
 }
 
+const DeviceInfo* Parser::find_device(std::string_view name) const {
+    for (const auto& d : sc_.devices) {
+        if (d.device == name) return &d;
+    }
+    return nullptr;
+}
+
 bool Parser::has_device(std::string_view name) const {
-    return std::any_of(sc_.devices.begin(), sc_.devices.end(),
-                       [&](const DeviceInfo& d) { return d.device == name; });
+    return find_device(name) != nullptr;
 }
 
 Result<Scenario> Parser::run(std::string_view text) {
@@ -551,6 +606,23 @@ Result<void> Parser::port(Line& l) {
         if ((m & kDeviceView) == 0) return l.error(*vw, "every port has the device view");
         p.views = m;
     }
+    const Token* peer = RDMADIAG_TRY(l.option("peer"));
+    if (peer) {
+        auto other = parse_port_ref(peer->value());
+        if (!other || other->port == 0) {
+            return l.error(*peer, "not a port: '" + std::string(peer->value()) +
+                                      "' (peer=DEVICE:PORT, the other end of the link)");
+        }
+        if (*other == ref) return l.error(*peer, "a port is not linked to itself");
+        links_.push_back(PendingLink{ref, *other, l.number(), peer->column});
+    }
+    const Token* enforce = RDMADIAG_TRY(l.option("enforce"));
+    if (enforce) {
+        RDMADIAG_TRY(switch_port(l, *enforce, ref, "enforce"));
+        const Enforcement e = RDMADIAG_TRY(enforcement(l, *enforce, enforce->value()));
+        p.state.partition_enforcement_inbound = e.inbound;
+        p.state.partition_enforcement_outbound = e.outbound;
+    }
     RDMADIAG_TRY(l.no_unknown_options());
     if (size == 0) {
         // iWARP has no partitions: such a port shows no P_Key table in any view.
@@ -670,6 +742,32 @@ Result<void> Parser::mr(Line& l) {
     }
     RDMADIAG_TRY(l.no_unknown_options());
     sc_.mrs.push_back(std::move(m));
+    return {};
+}
+
+// One line of the SM's partitions.conf, quoted whole: unquoted, its `Name=PKey` and `GUID=full`
+// would read as options.
+Result<void> Parser::partitions_conf(Line& l) {
+    const Token* guid = RDMADIAG_TRY(l.option("sm_port_guid"));
+    if (l.positional_count() > 1 || !l.no_unknown_options()) {
+        return l.error(l.directive(),
+                       "quote the line of partitions.conf as one word: partitions.conf \"...\"");
+    }
+    if (!sc_.partitions_conf) sc_.partitions_conf = PartitionsConfText{};
+    PartitionsConfText& conf = *sc_.partitions_conf;
+    if (guid) {
+        if (sm_port_guid_line_ != 0) {
+            return l.error(*guid, "sm_port_guid given twice (first on line " +
+                                      std::to_string(sm_port_guid_line_) + ")");
+        }
+        const uint64_t v = RDMADIAG_TRY(number(l, *guid, guid->value(), ~uint64_t{0}, "GUID"));
+        if (v == 0) return l.error(*guid, "the SM's port GUID is not 0");
+        conf.sm_port_guid = v;
+        sm_port_guid_line_ = l.number();
+    }
+    // Every directive line is a line of the file, so the engine's line numbers count them.
+    if (l.positional_count() == 1) conf.text += l.positional(0).text;
+    conf.text += '\n';
     return {};
 }
 
@@ -892,8 +990,52 @@ Result<StepAction> Parser::device_step(Line& l, const StepVerb& verb) {
     return StepAction{DeviceStep{dev->text, std::get<DeviceVerb>(verb.detail).present}};
 }
 
+Result<StepAction> Parser::enforce_step(Line& l, const StepVerb&) {
+    const Token* t = RDMADIAG_TRY(l.need(2, "port (DEVICE:PORT)"));
+    const Token* dir = RDMADIAG_TRY(l.need(3, "directions (both, in, out, off)"));
+    RDMADIAG_TRY(l.no_more_positional(4));
+    EnforcementStep e;
+    e.port = RDMADIAG_TRY(port_ref(l, *t, true));
+    RDMADIAG_TRY(switch_port(l, *t, e.port, "port-enforce"));
+    const Enforcement how = RDMADIAG_TRY(enforcement(l, *dir, dir->text));
+    e.inbound = how.inbound;
+    e.outbound = how.outbound;
+    return StepAction{std::move(e)};
+}
+
+// Each `peer=` names the other end of a link, as a subnet sweep finds it: the peer's node GUID
+// and port number, on both ends (the other end may say so too, but not otherwise).
+Result<void> Parser::link_ports() {
+    auto at = [](const PendingLink& link, const std::string& message) {
+        return make_error(std::to_string(link.line) + ":" + std::to_string(link.column) + ": " +
+                          message);
+    };
+    for (const PendingLink& link : links_) {
+        ScenarioPort* other = find_port(link.peer);
+        if (other == nullptr) return at(link, "peer " + link.peer.to_string() + " is not declared");
+        for (const PortRef& end : {link.port, link.peer}) {
+            if (!find_device(end.device)->node_guid) {
+                return at(link, "a link names its ends by node GUID: declare " + end.device +
+                                    " with guid=");
+            }
+        }
+        ScenarioPort* self = find_port(link.port);
+        for (auto [from, to] : {std::pair{self, link.peer}, std::pair{other, link.port}}) {
+            const uint64_t guid = *find_device(to.device)->node_guid;
+            PortStateSample& s = from->state;
+            if (s.peer_node_guid && (*s.peer_node_guid != guid || *s.peer_port != to.port)) {
+                return at(link, from->state.port.to_string() + " is linked to another port");
+            }
+            s.peer_node_guid = guid;
+            s.peer_port = to.port;
+        }
+    }
+    return {};
+}
+
 Result<void> Parser::finish() {
     if (sc_.devices.empty()) return make_error("1:1: the scenario declares no device");
+    RDMADIAG_TRY(link_ports());
     const auto effects = compile_timeline(sc_);
     const Duration last = last_effect_time(effects);
     if (!end_set_) {

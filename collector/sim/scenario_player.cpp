@@ -35,6 +35,9 @@ void ScenarioPlayer::start(TimePoint start, sources::ObservationSink& sink) {
         status.event_coverage.push_back(EventCoverage{d.device, {}});
     }
     sink.emit(Observation{start, options_.source, std::move(status)});
+    // Once: the intent is the scenario's, not a round's, and the engine keeps what it was given.
+    if (scenario_.partitions_conf && options_.hand_over_partitions_conf)
+        sink.emit(Observation{start, options_.source, *scenario_.partitions_conf});
 }
 
 TimePoint ScenarioPlayer::next_effect_time() const {

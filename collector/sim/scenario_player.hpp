@@ -18,13 +18,17 @@ struct PlayerOptions {
     Duration counter_interval = std::chrono::seconds(1);
     Duration pkey_interval = std::chrono::seconds(10);
     std::string source = "sim";
+    // Whether the scenario's partitions.conf is handed to the engine at time zero; not when the
+    // collector reads one of its own, which takes its place.
+    bool hand_over_partitions_conf = true;
 };
 
 class ScenarioPlayer {
 public:
     ScenarioPlayer(Scenario scenario, PlayerOptions options);
 
-    // Fixes time zero of the scenario and emits the source's status. Later calls are ignored.
+    // Fixes time zero of the scenario and emits the source's status, then the scenario's
+    // partitions.conf if it has one. Later calls are ignored.
     void start(TimePoint start, sources::ObservationSink& sink);
     bool started() const { return started_; }
     TimePoint start_time() const { return start_; }

@@ -20,6 +20,7 @@ Result<Scenario> parse_named(std::string_view text, const std::string& name) {
     auto sc = parse_scenario(text);
     if (!sc) return make_error(name + ":" + sc.error().message);
     sc->name = name;
+    if (sc->partitions_conf) sc->partitions_conf->path = name + ".scn";
     return sc;
 }
 
@@ -88,6 +89,7 @@ Result<Scenario> load_scenario(std::string_view spec) {
     auto sc = parse_scenario(text);
     if (!sc) return make_error(path + ":" + sc.error().message);
     sc->name = file_stem(path);
+    if (sc->partitions_conf) sc->partitions_conf->path = path;
     return sc;
 }
 

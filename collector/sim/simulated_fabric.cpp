@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "collector/sim/shipped_scenarios.hpp"
+#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 
 namespace rdmadiag::sim {
 
@@ -34,6 +35,10 @@ Result<std::unique_ptr<SimulatedFabric>> make_simulated_fabric(
     options.counter_interval = settings.counter_interval;
     options.pkey_interval = settings.pkey_interval;
     options.source = std::string(kSimSourceName);
+    // A partitions.conf given to the collector (--partitions.conf, --intent) takes the place of the
+    // scenario's: the engine judges against one intent, the one asked for.
+    const auto conf = settings.extra.find(partitions_conf::kConfOption);
+    options.hand_over_partitions_conf = conf == settings.extra.end() || conf->second.empty();
     return std::make_unique<SimulatedFabric>(std::move(scenario), std::move(options));
 }
 

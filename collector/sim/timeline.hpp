@@ -16,8 +16,8 @@ struct TableEffect {
     bool operator==(const TableEffect&) const = default;
 };
 
-using EffectAction =
-    std::variant<TableEffect, CounterStep, PortStep, EventStep, MrStep, DeviceStep>;
+using EffectAction = std::variant<TableEffect, CounterStep, PortStep, EventStep, MrStep, DeviceStep,
+                                  EnforcementStep>;
 
 struct Effect {
     Duration at{};

@@ -9,7 +9,9 @@
 #endif
 
 #include "collector/json/snapshot_json.hpp"
+#include "collector/model/pkey.hpp"
 #include "gui/client/change_feed_json.hpp"
+#include "gui/client/partitions_json.hpp"
 
 namespace rdmadiag::gui::client {
 
@@ -57,6 +59,46 @@ void ApiFeed::watch_port(const std::optional<PortRef>& port) {
     watched_ = port;
 }
 
+void ApiFeed::watch_partitions(bool shown, std::optional<uint16_t> pkey) {
+    partitions_shown_ = shown;
+    partition_ = pkey ? std::optional<uint16_t>(pkey_base(*pkey)) : std::nullopt;
+}
+
+bool ApiFeed::partitions_due() const {
+    // Nothing in the change feed says whether the partition model changed; a new snapshot may
+    // have changed it, the same snapshot has not.
+    return partitions_shown_ && partitions_served_ &&
+           (partitions_read_at_ != since_ || partitions_read_for_ != partition_);
+}
+
+void ApiFeed::after(Request done) {
+    switch (done) {
+        case Request::changes:
+            if (watched_) {
+                send(Request::counters);
+                return;
+            }
+            [[fallthrough]];
+        case Request::snapshot:
+        case Request::counters:
+            if (partitions_due()) {
+                send(Request::partitions);
+                return;
+            }
+            break;
+        case Request::partitions:
+            if (partition_ && partitions_served_) {
+                send(Request::partition_members);
+                return;
+            }
+            partitions_read_for_ = partition_;
+            break;
+        case Request::partition_members:
+            break;
+    }
+    next_after(protocol_ == Protocol::snapshots ? options_.interval * 2 : options_.interval);
+}
+
 void ApiFeed::poll() {
     if (in_flight_) return;
     // The first answer is the change feed's full one (since=0): the whole fabric without its
@@ -86,6 +128,19 @@ void ApiFeed::send(Request what) {
             url.setQuery(q);
             break;
         }
+        case Request::partitions:
+            url = api_url("/api/v1/partitions");
+            partitions_read_at_ = since_;
+            break;
+        case Request::partition_members: {
+            url = api_url("/api/v1/partitions");
+            QUrlQuery q;
+            q.addQueryItem(QStringLiteral("pkey"),
+                           QString::fromStdString(format_pkey(*partition_)));
+            url.setQuery(q);
+            partitions_read_for_ = partition_;
+            break;
+        }
     }
     QNetworkRequest request(url);
     request.setRawHeader("Accept", "application/json");
@@ -105,6 +160,13 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
     if (reply != in_flight_) return;
     in_flight_ = nullptr;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const bool partitions =
+        in_flight_kind_ == Request::partitions || in_flight_kind_ == Request::partition_members;
+    if (partitions && reply->error() != QNetworkReply::NoError && status != 0) {
+        // The daemon answers; it only has no partitions to give.
+        on_partitions_refused(status, reply->readAll(), reply->errorString());
+        return;
+    }
     if (in_flight_kind_ == Request::changes && status == 404) {
         // An older daemon: follow it by whole snapshots from now on.
         protocol_ = Protocol::snapshots;
@@ -136,6 +198,10 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
         case Request::counters:
             on_counters(body);
             break;
+        case Request::partitions:
+        case Request::partition_members:
+            on_partitions(body);
+            break;
     }
 }
 
@@ -156,7 +222,7 @@ void ApiFeed::on_snapshot(const QByteArray& body) {
     // pages unless asked, and the window would hold hundreds of MB it no longer uses.
     malloc_trim(0);
 #endif
-    next_after(protocol_ == Protocol::snapshots ? options_.interval * 2 : options_.interval);
+    after(Request::snapshot);
 }
 
 void ApiFeed::on_changes(const QByteArray& body) {
@@ -189,11 +255,7 @@ void ApiFeed::on_changes(const QByteArray& body) {
 #ifdef __GLIBC__
     if (full) malloc_trim(0);  // the full answer's JSON tree is freed: give it back
 #endif
-    if (watched_) {
-        send(Request::counters);
-    } else {
-        next_after(options_.interval);
-    }
+    after(Request::changes);
 }
 
 void ApiFeed::on_counters(const QByteArray& body) {
@@ -203,7 +265,57 @@ void ApiFeed::on_counters(const QByteArray& body) {
             std::string_view(body.constData(), static_cast<size_t>(body.size())), *watched_);
         if (parsed) Q_EMIT countersReady(parsed->port, parsed->counters, parsed->time);
     }
-    next_after(options_.interval);
+    after(Request::counters);
+}
+
+void ApiFeed::on_partitions(const QByteArray& body) {
+    const Request done = in_flight_kind_;
+    const auto members_of =
+        done == Request::partition_members ? partitions_read_for_ : std::optional<uint16_t>();
+    auto parsed = parse_partitions_answer(
+        std::string_view(body.constData(), static_cast<size_t>(body.size())), members_of);
+    if (!parsed) {
+        Q_EMIT partitionsFailed(QStringLiteral("the partitions answer cannot be read: %1")
+                                    .arg(QString::fromStdString(parsed.error().message)));
+        // The members of a list that could not be read are not asked for this round.
+        if (done == Request::partitions) partitions_read_for_ = partition_;
+        after(Request::partition_members);  // the round ends here
+        return;
+    }
+    Q_EMIT partitionsReady(
+        std::make_shared<const models::PartitionListing>(std::move(parsed->listing)));
+    if (parsed->skipped_members > 0) {
+        Q_EMIT partitionsFailed(QStringLiteral("%1 member ports could not be read (%2)")
+                                    .arg(parsed->skipped_members)
+                                    .arg(QString::fromStdString(parsed->first_skip_reason)));
+    }
+    after(done);
+}
+
+void ApiFeed::on_partitions_refused(int status, const QByteArray& body, const QString& error) {
+    const Request done = in_flight_kind_;
+    // The daemon's errors are {"error": "...", "status": N}.
+    QString why = error;
+    const auto j = codec::Json::parse(body.constData(), body.constData() + body.size(), nullptr,
+                                      /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("error") && j["error"].is_string())
+        why = QString::fromStdString(j["error"].get<std::string>());
+    if (status == 404 && done == Request::partitions) {
+        partitions_served_ = false;  // not asked again
+        Q_EMIT partitionsFailed(
+            QStringLiteral("the daemon does not serve /api/v1/partitions (%1): it is older than "
+                           "this dashboard")
+                .arg(why));
+    } else {
+        Q_EMIT partitionsFailed(QStringLiteral("the daemon answered HTTP %1 to %2: %3")
+                                    .arg(status)
+                                    .arg(done == Request::partitions
+                                             ? QStringLiteral("the partition list")
+                                             : QStringLiteral("the partition's members"),
+                                         why));
+    }
+    if (done == Request::partitions) partitions_read_for_ = partition_;
+    after(Request::partition_members);  // the round ends here
 }
 
 void ApiFeed::next_after(std::chrono::milliseconds wait) {

@@ -3,11 +3,16 @@
 // never blocking). It reads GET /api/v1/snapshot once, then asks GET /api/v1/changes?since=N every
 // interval and hands on only what changed (deltaReady), so a quiet 12,000-port fabric costs a
 // few hundred bytes a second. The counters of the port being looked at (watch_port) are read on
-// their own, GET /api/v1/counters?device=D&port=N, after each change poll. A daemon without the
-// change feed (404) is polled for whole snapshots instead, as older versions of this client did.
+// their own, GET /api/v1/counters?device=D&port=N, after each change poll. So are the partitions
+// while they are looked at (watch_partitions): GET /api/v1/partitions, the list with member counts,
+// then ?pkey=P, the chosen partition's members. The API gives no revision of the partition model,
+// so they are read after every change poll that brought a new snapshot, and not at all while the
+// Partitions tab is hidden. A daemon without the change feed (404) is polled for whole snapshots
+// instead, as older versions of this client did.
 // A daemon that does not answer, answers an HTTP error or answers something it cannot read is
 // reported in words and retried with exponential backoff (1 s doubling to 30 s); the first good
-// answer resets it.
+// answer resets it. The partitions are the exception: an HTTP error or an answer that cannot be
+// read there is said on its own (partitionsFailed), since the daemon still answers.
 
 #include <QNetworkAccessManager>
 #include <QTimer>
@@ -43,17 +48,20 @@ public:
     void start() override;
     QString description() const override;
     void watch_port(const std::optional<PortRef>& port) override;
+    void watch_partitions(bool shown, std::optional<uint16_t> pkey) override;
 
     QUrl snapshot_url() const { return api_url("/api/v1/snapshot"); }
     std::chrono::milliseconds next_retry() const { return retry_; }
     int failures() const { return failures_; }
     Protocol protocol() const { return protocol_; }
     uint64_t since() const { return since_; }
+    // False once the daemon answered that it has no /api/v1/partitions (an older version).
+    bool serves_partitions() const { return partitions_served_; }
 
     static QUrl snapshot_url_for(const QUrl& base);
 
 private:
-    enum class Request { snapshot, changes, counters };
+    enum class Request { snapshot, changes, counters, partitions, partition_members };
 
     QUrl api_url(const char* path) const;
     void poll();
@@ -62,6 +70,10 @@ private:
     void on_snapshot(const QByteArray& body);
     void on_changes(const QByteArray& body);
     void on_counters(const QByteArray& body);
+    void on_partitions(const QByteArray& body);
+    void on_partitions_refused(int status, const QByteArray& body, const QString& error);
+    bool partitions_due() const;
+    void after(Request done);  // the rest of a poll round, then the wait for the next
     void next_after(std::chrono::milliseconds wait);
     void connected();
     void fail(const QString& why);
@@ -80,6 +92,12 @@ private:
     uint64_t since_ = 0;
     bool restart_ = false;  // the next full delta starts from scratch
     std::optional<PortRef> watched_;
+    bool partitions_shown_ = false;
+    std::optional<uint16_t> partition_;
+    bool partitions_served_ = true;
+    // What the partitions were last read for: the snapshot sequence and the chosen partition.
+    std::optional<uint64_t> partitions_read_at_;
+    std::optional<uint16_t> partitions_read_for_;
 };
 
 }  // namespace rdmadiag::gui::client

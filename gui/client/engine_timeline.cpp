@@ -5,19 +5,23 @@
 #include "collector/engine/default_engine.hpp"
 #include "collector/runtime/virtual_playback.hpp"
 #include "collector/sim/simulated_fabric.hpp"
+#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 
 namespace rdmadiag::gui::client {
 
 Result<std::unique_ptr<EngineTimeline>> EngineTimeline::create(SourceMaker make, TimePoint start,
-                                                               std::string description) {
+                                                               std::string description,
+                                                               std::vector<SourceMaker> beside) {
     std::unique_ptr<EngineTimeline> t(
-        new EngineTimeline(std::move(make), start, std::move(description)));
+        new EngineTimeline(std::move(make), start, std::move(description), std::move(beside)));
     RDMADIAG_TRY(t->restart());
     return t;
 }
 
-EngineTimeline::EngineTimeline(SourceMaker make, TimePoint start, std::string description)
+EngineTimeline::EngineTimeline(SourceMaker make, TimePoint start, std::string description,
+                               std::vector<SourceMaker> beside)
     : make_(std::move(make)),
+      beside_(std::move(beside)),
       start_(start),
       description_(std::move(description)),
       quiet_(common::LogLevel::error, common::LogFormat::logfmt, [](std::string_view) {}) {}
@@ -35,6 +39,12 @@ Result<void> EngineTimeline::restart() {
     clock_.set(start_);
     std::vector<std::unique_ptr<sources::Source>> sources;
     sources.push_back(std::move(src));
+    for (const auto& make_beside : beside_) {
+        auto other = RDMADIAG_TRY(make_beside());
+        const auto ok = other->availability();
+        if (!ok.available) return make_error(description_ + ": " + ok.reason);
+        sources.push_back(std::move(other));
+    }
     runtime_ = std::make_unique<runtime::CollectorRuntime>(std::move(sources), *engine_, store_,
                                                            clock_, quiet_);
     return {};
@@ -53,15 +63,26 @@ SnapshotPtr EngineTimeline::seek(Duration offset) {
 }
 
 Result<std::unique_ptr<EngineTimeline>> make_scenario_timeline(const std::string& scenario,
-                                                               TimePoint start) {
+                                                               TimePoint start,
+                                                               const std::string& partitions_conf) {
     const std::string name = scenario.empty() ? std::string("default") : scenario;
     SourceMaker make = [name]() -> Result<std::unique_ptr<sources::Source>> {
         sources::SourceSettings settings;
         settings.scenario = name;
         return sim::make_sim_source(settings);
     };
-    return EngineTimeline::create(std::move(make), start,
-                                  "scenario '" + name + "' (simulated fabric)");
+    std::string description = "scenario '" + name + "' (simulated fabric)";
+    std::vector<SourceMaker> beside;
+    if (!partitions_conf.empty()) {
+        beside.push_back([partitions_conf]() {
+            sources::SourceSettings settings;
+            settings.extra[partitions_conf::kConfOption] = partitions_conf;
+            return partitions_conf::make_partitions_conf_source(settings);
+        });
+        description += " against " + partitions_conf;
+    }
+    return EngineTimeline::create(std::move(make), start, std::move(description),
+                                  std::move(beside));
 }
 
 }  // namespace rdmadiag::gui::client

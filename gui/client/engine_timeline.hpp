@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "collector/common/log.hpp"
 #include "collector/common/result.hpp"
@@ -21,19 +22,23 @@ using SourceMaker = std::function<Result<std::unique_ptr<sources::Source>>()>;
 
 class EngineTimeline final : public Timeline {
 public:
-    // Fails when the source cannot be made or has no finite length.
+    // Fails when a source cannot be made or the first has no finite length. `beside` are
+    // sources that play alongside it without a timeline of their own (the SM's partitions.conf).
     static Result<std::unique_ptr<EngineTimeline>> create(SourceMaker make, TimePoint start,
-                                                          std::string description);
+                                                          std::string description,
+                                                          std::vector<SourceMaker> beside = {});
 
     Duration length() const override { return length_; }
     SnapshotPtr seek(Duration offset) override;
     std::string description() const override { return description_; }
 
 private:
-    EngineTimeline(SourceMaker make, TimePoint start, std::string description);
+    EngineTimeline(SourceMaker make, TimePoint start, std::string description,
+                   std::vector<SourceMaker> beside);
     Result<void> restart();
 
     SourceMaker make_;
+    std::vector<SourceMaker> beside_;
     TimePoint start_;
     std::string description_;
     Duration length_{};
@@ -44,8 +49,10 @@ private:
     std::unique_ptr<runtime::CollectorRuntime> runtime_;
 };
 
-// The simulated fabric playing `scenario` (a shipped name or a .scn file).
-Result<std::unique_ptr<EngineTimeline>> make_scenario_timeline(const std::string& scenario,
-                                                               TimePoint start);
+// The simulated fabric playing `scenario` (a shipped name or a .scn file); with
+// `partitions_conf`, the fabric is judged against that intent (opensm's partitions.conf), as
+// `rdmadiag serve --simulate --partitions.conf FILE` judges it.
+Result<std::unique_ptr<EngineTimeline>> make_scenario_timeline(
+    const std::string& scenario, TimePoint start, const std::string& partitions_conf = {});
 
 }  // namespace rdmadiag::gui::client

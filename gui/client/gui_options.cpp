@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QUrl>
 
+#include "collector/model/pkey.hpp"
 #include "collector/sim/shipped_scenarios.hpp"
 #include "gui/client/api_feed.hpp"
 #include "gui/client/engine_timeline.hpp"
@@ -37,6 +38,9 @@ QString gui_usage() {
         "  --screenshot FILE.png  render the window once (after --at) to FILE and exit\n"
         "  --size WxH             window size (default 1280x800)\n"
         "  --search TEXT          start with TEXT in the fabric's search box\n"
+        "  --partitions.conf FILE judge the scenario against this partitions.conf (opensm's),\n"
+        "                         as 'rdmadiag serve --simulate --partitions.conf FILE' does\n"
+        "  --partition PKEY       start on the Partitions tab with this partition chosen\n"
         "  --trace                print each snapshot and change applied, with the time, to\n"
         "                         stderr (scripts/bench-gui-scale reads it)\n"
         "  --list-scenarios       print the built-in scenarios and exit\n"
@@ -83,6 +87,13 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
             o.list_scenarios = true;
         } else if (arg == QLatin1String("--search")) {
             o.search = RDMADIAG_TRY(take()).toStdString();
+        } else if (arg == QLatin1String("--partitions.conf")) {
+            o.partitions_conf = RDMADIAG_TRY(take()).toStdString();
+            if (o.partitions_conf.empty()) return make_error("--partitions.conf expects a file");
+        } else if (arg == QLatin1String("--partition")) {
+            const auto pkey = parse_pkey(RDMADIAG_TRY(take()).toStdString());
+            if (!pkey) return make_error("--partition: " + pkey.error().message);
+            o.partition = pkey_base(*pkey);
         } else if (arg == QLatin1String("--trace")) {
             o.trace = true;
         } else if (arg == QLatin1String("--simulate")) {
@@ -143,6 +154,10 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
         }
     }
     if (!have_target) o.target = std::string(sim::kDefaultScenario);
+    if (!o.partitions_conf.empty() && o.mode != GuiOptions::Mode::simulate) {
+        // A daemon judges against its own file; a recording holds the intent it was made with.
+        return make_error("--partitions.conf goes with --simulate only");
+    }
     return o;
 }
 
@@ -188,8 +203,16 @@ Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
             break;
     }
     const TimePoint start = o.clock_start.value_or(SystemClock{}.now());
+    if (!o.partitions_conf.empty()) {
+        // Said now, in words: the source would only report itself down once playing.
+        QFile conf(QString::fromStdString(o.partitions_conf));
+        if (!conf.open(QIODevice::ReadOnly)) {
+            return make_error("cannot read " + o.partitions_conf + ": " +
+                              conf.errorString().toStdString());
+        }
+    }
     // The timeline first: a TRY inside new's arguments would leave the allocation behind.
-    auto timeline = RDMADIAG_TRY(make_scenario_timeline(o.target, start));
+    auto timeline = RDMADIAG_TRY(make_scenario_timeline(o.target, start, o.partitions_conf));
     auto* feed = new PlaybackFeed(std::move(timeline), parent);
     feed->set_speed(o.speed);
     return static_cast<SnapshotFeed*>(feed);

@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QStringList>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -29,8 +30,10 @@ struct GuiOptions {
     std::string screenshot;                // render once to this PNG and exit
     int width = 1280;
     int height = 800;
-    std::string search;  // start with this in the fabric search box
-    bool trace = false;  // print each snapshot and delta applied (stderr)
+    std::string search;                 // start with this in the fabric search box
+    std::string partitions_conf;        // a scenario is judged against this intent
+    std::optional<uint16_t> partition;  // start on the Partitions tab with this one (base P_Key)
+    bool trace = false;                 // print each snapshot and delta applied (stderr)
     bool help = false;
     bool list_scenarios = false;
 };

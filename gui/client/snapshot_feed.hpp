@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collector/model/snapshot.hpp"
+#include "gui/models/partition_listing.hpp"
 #include "gui/models/snapshot_delta.hpp"
 
 namespace rdmadiag::gui::client {
@@ -28,6 +29,10 @@ public:
     // The port whose counters the user looks at. A feed whose snapshots carry every port's
     // counters ignores it; a daemon's change feed reads only this port's.
     virtual void watch_port(const std::optional<PortRef>& port);
+    // Whether the partitions are looked at (`shown`), and which partition's members (a base
+    // P_Key). A feed whose snapshots carry the engine's partition model ignores it; a daemon's
+    // change feed does not carry partitions, so they are read on their own while shown.
+    virtual void watch_partitions(bool shown, std::optional<uint16_t> pkey);
 
     FeedHealth health() const { return health_; }
     QString status_text() const { return status_; }
@@ -41,6 +46,10 @@ Q_SIGNALS:
                        const std::vector<rdmadiag::CounterState>& counters,
                        rdmadiag::TimePoint time);
     void statusChanged(rdmadiag::gui::client::FeedHealth health, const QString& text);
+    // A /api/v1/partitions answer: every partition, or one partition's members.
+    void partitionsReady(std::shared_ptr<const rdmadiag::gui::models::PartitionListing> listing);
+    // Why the partitions could not be read, while the daemon itself answers.
+    void partitionsFailed(const QString& why);
 
 protected:
     void set_status(FeedHealth health, const QString& text);

@@ -19,6 +19,12 @@ void DashboardModels::apply(SnapshotPtr snapshot) {
     mrs.set_snapshot(s);
     if (!port_ || !s.find_port(*port_)) port_ = default_port(s);
     refresh_port_views();
+    partitions.set_findings(s.findings);
+    if (s.partitions && s.partitions != partition_model_) {
+        partition_model_ = s.partitions;
+        show_partition_model();
+    }
+    refresh_partition_findings();
 }
 
 Snapshot& DashboardModels::own_snapshot() {
@@ -57,6 +63,8 @@ DeltaEffect DashboardModels::apply_delta(SnapshotDelta delta) {
     findings.set_findings(s.findings, s.time);
     if (full || effect.events_changed) events.set_events(s.events);
     if (full || effect.mrs_changed || effect.findings_changed) mrs.set_snapshot(s);
+    if (full || effect.findings_changed) partitions.set_findings(s.findings);
+    refresh_partition_findings();  // their ages move too
     if (!port_ || !s.find_port(*port_)) {
         port_ = default_port(s);
         refresh_port_views();
@@ -86,6 +94,11 @@ void DashboardModels::reset() {
     pkey_changes.clear();
     snapshot_.reset();
     own_.reset();
+    // Another run, or the start of a playback: its partitions are read again.
+    partition_model_.reset();
+    partitions_info_ = {};
+    partitions.clear();
+    partition_members.clear();
 }
 
 void DashboardModels::select_port(std::optional<PortRef> port) {
@@ -98,6 +111,97 @@ void DashboardModels::refresh_port_views() {
     const TimePoint now = snapshot_ ? snapshot_->time : TimePoint{};
     pkeys.set_port(p, now);
     counters.set_port(p, now);
+}
+
+void DashboardModels::take_partitions_header(const PartitionListing& listing) {
+    partitions_info_.have = true;
+    partitions_info_.intent = listing.intent;
+    partitions_info_.intent_file = listing.intent_file;
+    partitions_info_.unresolved = listing.unresolved;
+    partitions_info_.problem.clear();
+}
+
+void DashboardModels::show_partition_model() {
+    const PartitionListing all = listing_of(*partition_model_);
+    take_partitions_header(all);
+    partitions.set_listing(all);
+    choose_partition();
+    if (partition_) {
+        PartitionListing one = listing_of(*partition_model_, partition_);
+        partition_members.set_members(*partition_, std::move(one.members));
+    } else {
+        partition_members.clear();
+    }
+}
+
+void DashboardModels::set_partitions(const PartitionListing& listing) {
+    if (!listing.members_of) {
+        take_partitions_header(listing);
+        partitions.set_listing(listing);
+        const auto before = partition_;
+        choose_partition();
+        if (partition_ != before || !partition_) {
+            partition_members.clear();
+            refresh_partition_findings();
+        }
+        return;
+    }
+    if (listing.members_of != partition_) return;  // an answer for an earlier choice
+    take_partitions_header(listing);
+    if (listing.partitions.empty()) {
+        partition_members.clear();  // gone; the next list answer chooses another
+        return;
+    }
+    partitions.update_row(listing.partitions.front());
+    partition_members.set_members(*partition_, listing.members);
+}
+
+void DashboardModels::set_partitions_problem(const QString& why) {
+    partitions_info_.problem = why;
+}
+
+void DashboardModels::select_partition(std::optional<uint16_t> pkey) {
+    if (pkey) pkey = pkey_base(*pkey);
+    if (pkey == partition_) return;
+    partition_ = pkey;
+    if (partition_ && partition_model_) {
+        PartitionListing one = listing_of(*partition_model_, partition_);
+        partition_members.set_members(*partition_, std::move(one.members));
+    } else {
+        partition_members.clear();
+    }
+    refresh_partition_findings();
+}
+
+void DashboardModels::choose_partition() {
+    if (partition_ && partitions.row_of(*partition_) >= 0) return;
+    partition_ = default_partition(partitions);
+}
+
+void DashboardModels::refresh_partition_findings() {
+    std::vector<Finding> mine;
+    if (snapshot_ && partition_) {
+        for (const auto& f : snapshot_->findings) {
+            if (f.subject.device.empty() && f.subject.pkey &&
+                pkey_base(*f.subject.pkey) == *partition_) {
+                mine.push_back(f);
+            }
+        }
+    }
+    partition_findings.set_findings(std::move(mine), snapshot_ ? snapshot_->time : TimePoint{});
+}
+
+std::optional<uint16_t> default_partition(const PartitionListModel& partitions) {
+    for (int r = 0; r < partitions.rowCount(); ++r) {
+        const PartitionRow* row = partitions.row_at(r);
+        if (row->differences && *row->differences > 0) return row->pkey;
+    }
+    for (int r = 0; r < partitions.rowCount(); ++r) {
+        if (partitions.index(r, 0).data(PartitionListModel::FindingsRole).toInt() > 0)
+            return partitions.row_at(r)->pkey;
+    }
+    if (partitions.rowCount() > 0) return partitions.row_at(0)->pkey;
+    return std::nullopt;
 }
 
 std::optional<PortRef> default_port(const Snapshot& snapshot) {

@@ -41,11 +41,13 @@ QString NodeNames::port(std::string_view device, std::optional<uint32_t> port) c
 }
 
 QString NodeNames::subject(const FindingSubject& s) const {
-    QString text = port(s.device, s.port);
-    if (s.index) text += QStringLiteral(" index %1").arg(*s.index);
-    if (s.pkey) text += QStringLiteral(" pkey ") + qs(format_pkey(*s.pkey));
-    if (s.mr) text += QStringLiteral(" mr %1").arg(*s.mr);
-    return text;
+    // A finding about a partition names no device: "pkey 0x0011" alone.
+    QStringList parts;
+    if (!s.device.empty()) parts << port(s.device, s.port);
+    if (s.index) parts << QStringLiteral("index %1").arg(*s.index);
+    if (s.pkey) parts << QStringLiteral("pkey ") + qs(format_pkey(*s.pkey));
+    if (s.mr) parts << QStringLiteral("mr %1").arg(*s.mr);
+    return parts.join(QLatin1Char(' '));
 }
 
 QString NodeNames::with_key(std::string_view device) const {

@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "collector/model/pkey.hpp"
 #include "gui/models/display_text.hpp"
 #include "gui/models/findings_model.hpp"
 #include "gui/widgets/copyable_table_view.hpp"
@@ -49,6 +50,8 @@ FindingsPanel::FindingsPanel(models::FindingsModel* model, QWidget* parent)
         const Finding* f = model_->finding_at(src.row());
         if (f && f->subject.port) {
             Q_EMIT portActivated(models::qs(f->subject.device), static_cast<int>(*f->subject.port));
+        } else if (f && f->subject.device.empty() && f->subject.pkey) {
+            Q_EMIT partitionActivated(pkey_base(*f->subject.pkey));
         }
     });
 }

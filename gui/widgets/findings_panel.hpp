@@ -26,6 +26,8 @@ public:
 Q_SIGNALS:
     // The user picked a finding about a port (to show that port's tables).
     void portActivated(const QString& device, int port);
+    // The user picked a finding about a partition (a base P_Key).
+    void partitionActivated(int pkey);
 
 private:
     void show_detail();

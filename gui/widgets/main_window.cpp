@@ -18,6 +18,7 @@
 #include "gui/widgets/filtered_table.hpp"
 #include "gui/widgets/findings_panel.hpp"
 #include "gui/widgets/mr_panel.hpp"
+#include "gui/widgets/partitions_panel.hpp"
 #include "gui/widgets/playback_bar.hpp"
 
 namespace rdmadiag::gui::widgets {
@@ -32,6 +33,7 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
       events_(new FilteredTable(&models_.events, models::EventModel::SortRole,
                                 tr("Filter events (Ctrl+F): PKEY_CHANGE, mlx5_0, ..."), this)),
       mrs_(new MrPanel(&models_.mrs, this)),
+      partitions_(new PartitionsPanel(models_, this)),
       connection_(new QLabel(this)),
       snapshot_info_(new QLabel(this)) {
     feed_->setParent(this);
@@ -45,6 +47,7 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
     tabs_->addTab(counters_, tr("&Counters"));
     tabs_->addTab(events_, tr("&Events"));
     tabs_->addTab(mrs_, tr("&Memory regions"));
+    tabs_->addTab(partitions_, tr("&Partitions"));
     tabs_->setDocumentMode(true);
 
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -67,7 +70,7 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
     statusBar()->addWidget(connection_, 1);
     statusBar()->addPermanentWidget(snapshot_info_);
 
-    // Keyboard: Ctrl+1 findings, Ctrl+2..5 the tabs; Alt+letter also picks a tab.
+    // Keyboard: Ctrl+1 findings, Ctrl+2..6 the tabs; Alt+letter also picks a tab.
     auto add_focus = [this](const QKeySequence& keys, std::function<void()> go) {
         auto* a = new QAction(this);
         a->setShortcut(keys);
@@ -75,7 +78,7 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
         addAction(a);
     };
     add_focus(QKeySequence(Qt::CTRL | Qt::Key_1), [this] { findings_->setFocus(); });
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < tabs_->count(); ++i) {
         add_focus(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_2 + i)), [this, i] {
             tabs_->setCurrentIndex(i);
             tabs_->currentWidget()->setFocus();
@@ -96,11 +99,31 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
                 models_.set_port_counters(port, counters, time);
                 if (models_.current_port() == port) counters_->refresh();
             });
+    connect(feed_, &client::SnapshotFeed::partitionsReady, this,
+            [this](const std::shared_ptr<const models::PartitionListing>& listing) {
+                if (!listing) return;
+                models_.set_partitions(*listing);
+                partitions_->refresh();
+                follow_partitions();
+            });
+    connect(feed_, &client::SnapshotFeed::partitionsFailed, this, [this](const QString& why) {
+        models_.set_partitions_problem(why);
+        partitions_->refresh();
+    });
     connect(feed_, &client::SnapshotFeed::statusChanged, this, &MainWindow::on_status);
     connect(findings_, &FindingsPanel::portActivated, this, [this](const QString& dev, int port) {
         fabric_->show_port(PortRef{dev.toStdString(), static_cast<uint32_t>(port)});
         tabs_->setCurrentWidget(fabric_);
     });
+    connect(findings_, &FindingsPanel::partitionActivated, this,
+            [this](int pkey) { show_partition(static_cast<uint16_t>(pkey)); });
+    connect(partitions_, &PartitionsPanel::portActivated, this,
+            [this](const QString& dev, int port) {
+                fabric_->show_port(PortRef{dev.toStdString(), static_cast<uint32_t>(port)});
+                tabs_->setCurrentWidget(fabric_);
+            });
+    connect(partitions_, &PartitionsPanel::partitionSelected, this, &MainWindow::follow_partitions);
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::follow_partitions);
     connect(fabric_, &FabricPanel::portSelected, this, [this] {
         follow_current_port();
         counters_->refresh();
@@ -119,7 +142,13 @@ void MainWindow::show_snapshot(SnapshotPtr snapshot) {
     if (!snapshot) return;
     models_.apply(std::move(snapshot));
     follow_current_port();
+    follow_partitions();
     refresh_panels();
+}
+
+void MainWindow::show_partition(uint16_t pkey) {
+    tabs_->setCurrentWidget(partitions_);
+    partitions_->show_partition(pkey);
 }
 
 void MainWindow::show_delta(models::SnapshotDelta delta, bool restart) {
@@ -134,6 +163,8 @@ void MainWindow::show_delta(models::SnapshotDelta delta, bool restart) {
         counters_->refresh();
     }
     if (effect.mrs_changed || effect.findings_changed) mrs_->refresh();
+    if (restart || effect.findings_changed) partitions_->refresh();
+    follow_partitions();
     show_snapshot_info();
 }
 
@@ -141,11 +172,16 @@ void MainWindow::follow_current_port() {
     feed_->watch_port(models_.current_port());
 }
 
+void MainWindow::follow_partitions() {
+    feed_->watch_partitions(tabs_->currentWidget() == partitions_, models_.current_partition());
+}
+
 void MainWindow::refresh_panels() {
     findings_->refresh();
     fabric_->refresh();
     counters_->refresh();
     mrs_->refresh();
+    partitions_->refresh();
     show_snapshot_info();
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The dashboard window: findings first (top), then tabs for the fabric and its P_Key tables,
-// counters, the async-event timeline and memory regions. The status bar says where the data
-// comes from and whether it is flowing.
+// counters, the async-event timeline, memory regions and partitions. The status bar says where the
+// data comes from and whether it is flowing.
 
 #include <QMainWindow>
 #include <memory>
@@ -19,6 +19,7 @@ class FabricPanel;
 class FilteredTable;
 class FindingsPanel;
 class MrPanel;
+class PartitionsPanel;
 
 class MainWindow final : public QMainWindow {
     Q_OBJECT
@@ -38,6 +39,9 @@ public:
     CountersPanel* counters_panel() const { return counters_; }
     FilteredTable* events_panel() const { return events_; }
     MrPanel* mr_panel() const { return mrs_; }
+    PartitionsPanel* partitions_panel() const { return partitions_; }
+    // Opens the Partitions tab on this partition (a base P_Key).
+    void show_partition(uint16_t pkey);
     QTabWidget* tabs() const { return tabs_; }
     QLabel* connection_label() const { return connection_; }
     client::SnapshotFeed* feed() const { return feed_; }
@@ -47,6 +51,7 @@ private:
     void refresh_panels();
     void show_snapshot_info();
     void follow_current_port();  // tells the feed whose counters to read
+    void follow_partitions();    // ... and whether, and which, partitions to read
 
     models::DashboardModels models_;
     client::SnapshotFeed* feed_;
@@ -56,6 +61,7 @@ private:
     CountersPanel* counters_;
     FilteredTable* events_;
     MrPanel* mrs_;
+    PartitionsPanel* partitions_;
     QLabel* connection_;
     QLabel* snapshot_info_;
 };

@@ -28,7 +28,8 @@ import rdmadiag_bed as bed  # noqa: E402
 
 HOSTS = 3
 EXPECTED_ALERTS = ["RdmadiagPKeyCacheStale", "RdmadiagPKeyViolationsAfterChange",
-                   "RdmadiagMrNeedsDereg", "RdmadiagSourceDown", "RdmadiagCounterSaturated"]
+                   "RdmadiagMrNeedsDereg", "RdmadiagSourceDown", "RdmadiagCounterSaturated",
+                   "RdmadiagPartitionMembersDiffer"]
 
 
 def main():

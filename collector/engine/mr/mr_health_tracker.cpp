@@ -388,6 +388,7 @@ void MrHealthTracker::tick(EngineContext& ctx) {
             // Learned the transport late: the advice changes, and the finding says so.
             rec.transport = now_transport;
             rec.advice = mr_advice(rec.state, rec.transport, rec.owner);
+            ++revision_;
             raised = false;
             judge(rec, ctx);
         }
@@ -408,6 +409,7 @@ void MrHealthTracker::prune(TimePoint now) {
         if (!expired && deregistered_.size() <= settings_.max_deregistered) break;
         mrs_.erase(first->second);
         deregistered_.erase(first);
+        ++revision_;
     }
 }
 

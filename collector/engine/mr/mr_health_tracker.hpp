@@ -35,6 +35,8 @@ public:
     void observe(const Observation& obs, EngineContext& ctx) override;
     void tick(EngineContext& ctx) override;
     void contribute(Snapshot& snapshot) const override;
+    // Observations of MRs change the snapshot anyway; this counts what ticks change.
+    uint64_t revision() const override { return revision_; }
 
     const MrRecord* find(const std::string& device, uint64_t mr) const;
     size_t tracked() const { return mrs_.size(); }
@@ -72,6 +74,7 @@ private:
     std::map<std::string, Listing> listings_;  // last netlink listing per device
     std::deque<MrRecovery> recoveries_;
     uint64_t dropped_ = 0;
+    uint64_t revision_ = 0;
 };
 
 }  // namespace rdmadiag::engine::mr

@@ -16,6 +16,33 @@ std::optional<size_t> violation_counter_index(const CounterSample& sample) {
     return std::nullopt;
 }
 
+// What port_state() shows of a port, but the times its views were last confirmed, folded into one
+// number: a re-read that finds the same table leaves it as it was.
+uint64_t shown_digest(const PortPKeyTrack& t) {
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&h](uint64_t v) {
+        h ^= v;
+        h *= 1099511628211ull;
+    };
+    auto mix_time = [&mix](TimePoint p) {
+        mix(static_cast<uint64_t>(p.time_since_epoch().count()));
+    };
+    mix(static_cast<uint64_t>(t.cache));
+    mix(t.reload_pending);
+    mix(t.stale_since.has_value());
+    if (t.stale_since) mix_time(*t.stale_since);
+    for (auto v : kAllPKeyViews) {
+        const TrackedView& view = t.view(v);
+        mix(view.present());
+        if (!view.present()) continue;
+        mix(view.generation);
+        mix_time(view.changed);
+        mix(view.loaded_generation);
+        mix(view.source);
+    }
+    return h;
+}
+
 }  // namespace
 
 PKeyViewState PKeyViews::materialize(PKeyView v, const TrackedView& t) const {
@@ -223,6 +250,11 @@ void PKeyViews::evaluate(rules::PKeyRuleContext& rc) {
     next = std::min(next, engine::pkey::rules::judge_violations_quiet(rc));
     t.next_check = next;
     next_check_ = std::min(next_check_, next);
+    const uint64_t shown = shown_digest(t);
+    if (shown != t.shown) {
+        t.shown = shown;
+        ++revision_;
+    }
 }
 
 void PKeyViews::tick(EngineContext& ctx) {

@@ -30,6 +30,7 @@ public:
     void contribute(Snapshot& snapshot) const override;
     void take_changed_devices(std::set<std::string, std::less<>>& devices) override;
     void contribute_port(PortSnapshot& port) const override;
+    uint64_t revision() const override { return revision_; }
 
     // The view as the snapshot shows it (nullptr when not seen).
     std::optional<PKeyViewState> view(const PortRef& port, PKeyView v) const;
@@ -62,6 +63,7 @@ private:
     std::deque<PKeyDiff> history_;
     std::vector<std::string> source_names_;
     TimePoint next_check_ = TimePoint::max();
+    uint64_t revision_ = 0;
 };
 
 }  // namespace rdmadiag::engine::pkey

@@ -58,6 +58,9 @@ struct PortPKeyTrack {
     uint8_t port_findings = 0;
     // Touched since the last snapshot showed it: its device is built again for the next one.
     bool unshown = true;
+    // A digest of what the snapshot shows of the port but the times its views were read: when it
+    // moves, the module's part of the snapshot changed.
+    uint64_t shown = 0;
 
     // The view to update (a MAD view is made on first use).
     TrackedView& view(PKeyView v) {

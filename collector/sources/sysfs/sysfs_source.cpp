@@ -246,9 +246,10 @@ public:
     // What the counter methods need to know of the port comes back. The state is read on every
     // pass. The physical state too, except while the port stays Active: a logical state past
     // Down needs the physical link up, so it is carried then and read again with the other
-    // attributes. Those (LIDs, rate, capabilities, link layer) change only with the states, so
-    // they are read again when either changed, on the tables cadence (`all`) and on a refresh
-    // after an event, and carried in between.
+    // attributes. Those (LIDs, rate, capabilities, link layer) change with the states, or with an
+    // event that says so (LID_CHANGE, SM_CHANGE, CLIENT_REREGISTER: the engine then asks for a
+    // refresh), so they are read again when either state changed, with the whole tables (`all`)
+    // and on a refresh, and carried in between.
     sources::PortFacts port_state(const PortRef& port, bool all) {
         Folder dir(port_dir(port.device, port.port), port.to_string() + " ");
         PortStateSample s;
@@ -474,13 +475,12 @@ public:
         const std::string prefix = port.to_string() + " " + std::string(folder);
         Folder dir(port_dir(port.device, port.port) + "/" + std::string(folder), prefix + "/");
         const bool legacy = folder == kLegacyCountersFolder;
-        if (!files.classified) {
+        if (files.fast.size() != files.names.size()) {
             files.fast.clear();
             for (const auto& file : files.names) {
                 files.fast.push_back(
                     sources::fast_reason(kind, legacy ? legacy_counter_name(file) : file));
             }
-            files.classified = true;
         }
         // Narrow counters are each a firmware query when read from their files: read on a fast
         // pass only while they move (KnownPort::narrow_fast_until), with the slow tier always.
@@ -696,7 +696,7 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         for (uint32_t p : *ports) {
             PortRef port{dev, p};
             if (parts.tables || !gids_.contains(port)) pass.read_gids(port, parts.whole_tables);
-            const auto facts = pass.port_state(port, parts.tables);
+            const auto facts = pass.port_state(port, parts.whole_tables);
             if (parts.tables) pass.pkey_table(port, parts.whole_tables);
             if (parts.counters.any()) pass.port_counters(port, facts, parts.counters);
         }

@@ -129,9 +129,8 @@ private:
         std::vector<std::string> names;  // sorted
         std::vector<HeldSlot> slots;     // by name
         // By name, for counter folders: each counter's tier, and why it is fast (filled by the
-        // first pass that reads the folder).
+        // first pass that reads the folder: until then it is shorter than `names`).
         std::vector<std::optional<sources::FastReason>> fast;
-        bool classified = false;
     };
     std::map<std::string, std::vector<uint32_t>> ports_;
     std::map<std::pair<PortRef, std::string>, std::optional<Listing>> listings_;

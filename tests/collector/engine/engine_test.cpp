@@ -111,5 +111,54 @@ TEST(Engine, ADeviceWhosePKeyStateMovesWithTimeAloneIsBuiltAgain) {
     EXPECT_EQ(e->snapshot()->devices[0].revision, stale->devices[0].revision);
 }
 
+constexpr Duration kRefresh = std::chrono::seconds(15);
+
+TEST(Engine, ReadingsThatFindWhatTheLastFoundKeepTheLastSnapshotUntilItIsOld) {
+    auto e = make_default_engine();
+    e->consume(obs(1, test::counter("a", 1, "symbol_error", 1)));
+    e->consume(obs(1, test::pkeys("a", 1, {0xffff})));
+    auto first = e->snapshot_on_change(kRefresh);
+    for (int t = 2; t <= 15; ++t) {
+        e->consume(obs(t, test::counter("a", 1, "symbol_error", 1)));
+        e->consume(obs(t, test::pkeys("a", 1, {0xffff})));
+        EXPECT_EQ(e->snapshot_on_change(kRefresh), first) << "at " << t << " s";
+    }
+    // As old as the refresh: published again with the times of the last readings.
+    e->consume(obs(16, test::counter("a", 1, "symbol_error", 1)));
+    auto refreshed = e->snapshot_on_change(kRefresh);
+    ASSERT_NE(refreshed, first);
+    EXPECT_EQ(refreshed->find_port(PortRef{"a", 1})->counters.at(0).updated, at(16));
+    EXPECT_EQ(refreshed->devices[0].revision, first->devices[0].revision);
+    // A new value is published at once, and so is a new table.
+    e->consume(obs(17, test::counter("a", 1, "symbol_error", 2)));
+    auto counted = e->snapshot_on_change(kRefresh);
+    ASSERT_NE(counted, refreshed);
+    EXPECT_EQ(counted->find_port(PortRef{"a", 1})->counters.at(0).raw, 2u);
+    e->consume(obs(18, test::pkeys("a", 1, {0xffff, 0x8001})));
+    auto moved = e->snapshot_on_change(kRefresh);
+    ASSERT_NE(moved, counted);
+    EXPECT_EQ(moved->pkey_changes.size(), 1u);
+}
+
+TEST(Engine, WhatTimeAloneChangesIsPublishedAtOnce) {
+    auto e = make_default_engine();
+    SourceStatus watching{true, "", {EventCoverage{"b", {}}}};
+    e->consume(obs(1, watching, "events"));
+    e->consume(obs(1, test::pkeys("b", 1, {0xffff})));
+    e->consume(obs(2, test::pkeys("b", 1, {0xffff, 0x8001})));
+    auto pending = e->snapshot_on_change(kRefresh);
+    ASSERT_EQ(pending->find_port(PortRef{"b", 1})->pkeys.cache, CacheJudgement::pending);
+    // The same table read again within the grace period: nothing new.
+    e->consume(obs(3, test::pkeys("b", 1, {0xffff, 0x8001})));
+    EXPECT_EQ(e->snapshot_on_change(kRefresh), pending);
+    // The grace period ends with no PKEY_CHANGE: the cache is judged stale and a finding raised,
+    // long before the refresh would have come.
+    e->advance(at(12));
+    auto stale = e->snapshot_on_change(kRefresh);
+    ASSERT_NE(stale, pending);
+    EXPECT_EQ(stale->find_port(PortRef{"b", 1})->pkeys.cache, CacheJudgement::stale);
+    EXPECT_FALSE(stale->findings.empty());
+}
+
 }  // namespace
 }  // namespace rdmadiag::engine

@@ -57,6 +57,22 @@ bool has(const std::vector<Finding>& fs, const std::string& rule) {
     return std::any_of(fs.begin(), fs.end(), [&](const Finding& f) { return f.rule == rule; });
 }
 
+// A default engine fed the whole recording through the replay source, its clock then moved to
+// `until`.
+std::unique_ptr<engine::Engine> replay_into_engine(Recording recording, TimePoint until) {
+    auto replayed = engine::make_default_engine();
+    class Feed final : public sources::ObservationSink {
+    public:
+        explicit Feed(engine::Engine& e) : e_(e) {}
+        void emit(Observation o) override { e_.consume(o); }
+        engine::Engine& e_;
+    } feed(*replayed);
+    ReplaySource source(std::move(recording), ReplaySettings{0, 4096});
+    while (!source.finished()) source.poll(TimePoint{}, feed);
+    replayed->advance(until);
+    return replayed;
+}
+
 // Plays the scenario on virtual time, returning every observation in the order the engine got it.
 std::vector<Observation> play(const std::string& name, engine::Engine& engine) {
     sources::SourceSettings settings;
@@ -127,16 +143,7 @@ TEST_P(SimulatedScenario, FindingsFireAndTheRecordingReplaysToThem) {
     EXPECT_TRUE(recording->problems.empty());
     EXPECT_EQ(recording->observations, observations)
         << "stale recording: rerun with RDMADIAG_UPDATE_RECORDINGS=1";
-    auto replayed = engine::make_default_engine();
-    class Feed final : public sources::ObservationSink {
-    public:
-        explicit Feed(engine::Engine& e) : e_(e) {}
-        void emit(Observation o) override { e_.consume(o); }
-        engine::Engine& e_;
-    } feed(*replayed);
-    ReplaySource source(std::move(*recording), ReplaySettings{0, 4096});
-    while (!source.finished()) source.poll(TimePoint{}, feed);
-    replayed->advance(direct->now());
+    auto replayed = replay_into_engine(std::move(*recording), direct->now());
     EXPECT_EQ(all_findings(*replayed), findings);
 }
 
@@ -148,6 +155,43 @@ std::string param_name(const ::testing::TestParamInfo<Expectation>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Shipped, SimulatedScenario, ::testing::ValuesIn(expectations()),
                          param_name);
+
+// A scenario's own partitions.conf is an observation like the partitions source's: recorded with
+// the rest, it replays to the same partition model and the same findings.
+TEST(SimulatedPartitions, TheScenariosIntentIsRecordedAndReplaysToTheSameJudgement) {
+    auto direct = engine::make_default_engine();
+    const auto observations = play("partition-drift", *direct);
+    size_t intents = 0;
+    for (const auto& o : observations)
+        intents += std::holds_alternative<PartitionsConfText>(o.body);
+    EXPECT_EQ(intents, 1u);
+    // Partitions are judged as a snapshot is made.
+    const auto a = direct->snapshot();
+    const auto findings = all_findings(*direct);
+    for (const char* rule : {"partition.member_missing", "partition.unexpected_member",
+                             "partition.membership_mismatch", "partition.enforcement_off"}) {
+        EXPECT_TRUE(has(findings, rule)) << rule;
+    }
+
+    std::stringstream text;
+    RecordingHeader h;
+    h.created = observations.front().time;
+    h.origin = "rdmadiag record --simulate=partition-drift";
+    Recorder rec(text, h);
+    for (const auto& o : observations) rec.emit(o);
+    ASSERT_TRUE(rec.good());
+    auto recording = read_recording(text);
+    ASSERT_TRUE(recording.ok()) << recording.error().message;
+    EXPECT_TRUE(recording->problems.empty());
+    EXPECT_EQ(recording->observations, observations);
+
+    auto replayed = replay_into_engine(std::move(*recording), direct->now());
+    const auto b = replayed->snapshot();
+    EXPECT_EQ(all_findings(*replayed), findings);
+    ASSERT_NE(a->partitions, nullptr);
+    ASSERT_NE(b->partitions, nullptr);
+    EXPECT_EQ(*b->partitions, *a->partitions);
+}
 
 TEST(SimulatedCounters, ResetAndWrapKeepTheTotalMonotonic) {
     for (const char* name : {"counter-reset", "counter-wrap-16bit"}) {

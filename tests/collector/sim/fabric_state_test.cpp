@@ -271,5 +271,32 @@ TEST(FabricState, UnpluggedDeviceIsNotSeenUntilItReturns) {
     EXPECT_TRUE(all_of<DeviceInfo>(sink.observations).empty());
 }
 
+TEST(FabricState, ASwitchPortChangesItsEnforcement) {
+    auto sc = parse_scenario(
+        "device sw node_type=switch guid=0x5\nport sw:1 pkeys=0 enforce=both peer=hca:1\n"
+        "device hca guid=0x6\nport hca:1\n");
+    ASSERT_TRUE(sc.ok()) << sc.error().message;
+    FabricState s(*sc, "sim");
+    const PortRef sw{"sw", 1};
+    sources::VectorSink sink;
+    ASSERT_TRUE(s.apply(EnforcementStep{sw, false, true}, {}, sink).ok());
+    EXPECT_TRUE(sink.observations.empty());
+    EXPECT_EQ(s.port_state(sw)->partition_enforcement_inbound, false);
+    EXPECT_EQ(s.port_state(sw)->partition_enforcement_outbound, true);
+    EXPECT_FALSE(s.apply(EnforcementStep{PortRef{"sw", 2}, true, true}, {}, sink).ok());
+    // The next poll of port states says it, with the link.
+    s.sample_counters(TimePoint{} + 1s, sink);
+    bool seen = false;
+    for (const auto& st : all_of<PortStateSample>(sink.observations)) {
+        if (st.body.port != sw) continue;
+        seen = true;
+        EXPECT_EQ(st.body.partition_enforcement_inbound, false);
+        EXPECT_EQ(st.body.partition_enforcement_outbound, true);
+        EXPECT_EQ(st.body.peer_node_guid, 0x6u);
+        EXPECT_EQ(st.body.peer_port, 1u);
+    }
+    EXPECT_TRUE(seen);
+}
+
 }  // namespace
 }  // namespace rdmadiag::sim

@@ -351,7 +351,88 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"at 1s device-remove rxe0\nat 2s device-remove rxe0\n", 2, 7, "already removed"},
         ErrorCase{"end 10s\nat 9s pkey-set mlx5_0:1 2 0x8002 event=2s\n", 2, 7,
                   "after the scenario's end"},
-        ErrorCase{"end 0s\nloop\n", 2, 1, "looping scenario needs an end"}));
+        ErrorCase{"end 0s\nloop\n", 2, 1, "looping scenario needs an end"},
+        // The SM's partitions.conf: a line quoted whole, the SM's port once.
+        ErrorCase{"partitions.conf Default=0x7fff : ALL=full ;\n", 1, 1, "quote the line"},
+        ErrorCase{"partitions.conf \"a\" \"b\"\n", 1, 1, "quote the line"},
+        ErrorCase{"partitions.conf \"a\" sm_port_guid=1\npartitions.conf \"b\" sm_port_guid=2\n", 2,
+                  21, "sm_port_guid given twice (first on line"},
+        ErrorCase{"partitions.conf \"a\" sm_port_guid=0\n", 1, 21, "is not 0"},
+        ErrorCase{"partitions.conf \"a\" sm_port_guid=x\n", 1, 21, "not a valid GUID"},
+        // Links and a switch port's partition enforcement.
+        ErrorCase{"port mlx5_0:2 enforce=both\n", 1, 15, "not a switch's port"},
+        ErrorCase{"device sw node_type=switch guid=0x5\nport sw:1 enforce=sideways\n", 2, 11,
+                  "not a direction to enforce partitions in"},
+        ErrorCase{"port mlx5_0:2 peer=mlx5_0\n", 1, 15, "not a port"},
+        ErrorCase{"port mlx5_0:2 peer=mlx5_0:2\n", 1, 15, "not linked to itself"},
+        ErrorCase{"port mlx5_0:2 peer=nodev:1\n", 1, 15, "peer nodev:1 is not declared"},
+        ErrorCase{"port mlx5_0:2 peer=rxe0:1\n", 1, 15, "declare rxe0 with guid="},
+        ErrorCase{"device sw node_type=switch guid=0x5\nport sw:1 pkeys=0 peer=mlx5_0:1\n"
+                  "port sw:2 pkeys=0 peer=mlx5_0:1\n",
+                  3, 19, "mlx5_0:1 is linked to another port"},
+        ErrorCase{"at 1s port-enforce mlx5_0:1 off\n", 1, 20, "not a switch's port"},
+        ErrorCase{
+            "device sw node_type=switch guid=0x5\nport sw:1\nat 1s port-enforce sw:1 sideways\n", 3,
+            25, "not a direction"},
+        ErrorCase{"device sw node_type=switch guid=0x5\nport sw:1\nat 1s port-enforce sw:1\n", 3,
+                  25, "missing directions"},
+        ErrorCase{"at 1s port-enforce sw:9 off\n", 1, 20, "not declared"}));
+
+TEST(ScenarioParser, CarriesThePartitionsConfLineByLine) {
+    const auto sc = parse_ok(
+        "device d0 guid=0x10\n"
+        "port d0:1 port_guid=0x10\n"
+        "partitions.conf \"# the SM's file\"\n"
+        "partitions.conf \"Default=0x7fff : ALL=full, SELF=full ;\" "
+        "sm_port_guid=0x0002c903000000aa\n"
+        "partitions.conf \"\"\n"
+        "partitions.conf\n"
+        "partitions.conf \"Storage=0x8011 : 0x10=full ;\"   # a scenario comment\n");
+    ASSERT_TRUE(sc.partitions_conf.has_value());
+    EXPECT_EQ(sc.partitions_conf->text,
+              "# the SM's file\nDefault=0x7fff : ALL=full, SELF=full ;\n\n\n"
+              "Storage=0x8011 : 0x10=full ;\n");
+    EXPECT_EQ(sc.partitions_conf->sm_port_guid, 0x0002c903000000aaull);
+    // The loader names the file it came from; text alone has none.
+    EXPECT_EQ(sc.partitions_conf->path, "");
+    EXPECT_FALSE(parse_ok("device d0\n").partitions_conf.has_value());
+}
+
+TEST(ScenarioParser, LinksBothEndsAndReadsEnforcement) {
+    const auto sc = parse_ok(
+        "device guid:0x0008f10400000001 node_type=switch guid=0x0008f10400000001\n"
+        "port guid:0x0008f10400000001:1 pkeys=0 enforce=both peer=hca:1\n"
+        "port guid:0x0008f10400000001:2 pkeys=0 enforce=in\n"
+        "port guid:0x0008f10400000001:3 pkeys=0 enforce=out peer=hca2:1\n"
+        "port guid:0x0008f10400000001:4 pkeys=0\n"
+        "device hca guid=0x0c42a10300000001\n"
+        "port hca:1 peer=guid:0x0008f10400000001:1\n"
+        "device hca2 guid=0x0c42a10300000002\n"
+        "port hca2:1\n"
+        "at 5s port-enforce guid:0x0008f10400000001:1 off\n");
+    ASSERT_EQ(sc.ports.size(), 6u);
+    const auto& s1 = sc.ports[0].state;
+    EXPECT_EQ(s1.peer_node_guid, 0x0c42a10300000001ull);
+    EXPECT_EQ(s1.peer_port, 1u);
+    EXPECT_EQ(s1.partition_enforcement_inbound, true);
+    EXPECT_EQ(s1.partition_enforcement_outbound, true);
+    EXPECT_EQ(sc.ports[1].state.partition_enforcement_inbound, true);
+    EXPECT_EQ(sc.ports[1].state.partition_enforcement_outbound, false);
+    EXPECT_FALSE(sc.ports[1].state.peer_node_guid.has_value());
+    EXPECT_EQ(sc.ports[2].state.partition_enforcement_inbound, false);
+    EXPECT_EQ(sc.ports[2].state.partition_enforcement_outbound, true);
+    // Not said: unknown, as a source that did not read PortInfo leaves it.
+    EXPECT_FALSE(sc.ports[3].state.partition_enforcement_inbound.has_value());
+    // Each link names the other end on both sides, whichever side declared it.
+    EXPECT_EQ(sc.ports[4].state.peer_node_guid, 0x0008f10400000001ull);
+    EXPECT_EQ(sc.ports[4].state.peer_port, 1u);
+    EXPECT_EQ(sc.ports[5].state.peer_node_guid, 0x0008f10400000001ull);
+    EXPECT_EQ(sc.ports[5].state.peer_port, 3u);
+    EXPECT_FALSE(sc.ports[4].state.partition_enforcement_inbound.has_value());
+    ASSERT_EQ(sc.steps.size(), 1u);
+    EXPECT_EQ(std::get<EnforcementStep>(sc.steps[0].action),
+              (EnforcementStep{PortRef{"guid:0x0008f10400000001", 1}, false, false}));
+}
 
 TEST(ScenarioParser, SubnetNodesAreNamedByGuid) {
     // The MAD source's subnet-scope device names, so a scenario can model one subnet collector.
@@ -445,10 +526,35 @@ TEST(ScenarioParser, MangledShippedScenarioNeverCrashes) {
 }
 
 TEST(ScenarioParser, KeywordsInEveryPositionNeverCrash) {
-    const std::vector<std::string> words = {
-        "at", "1s",      "+1s",  "pkey-set", "pkey-move", "mlx5_0:1", "mlx5_0",  "0x8001",
-        "7",  "event",   "mr",   "17",       "FASTREG",   "views=sm", "event=",  "=",
-        "\"", "counter", "port", "device",   "loop",      "end",      "status=", "pkeys"};
+    const std::vector<std::string> words = {"at",
+                                            "1s",
+                                            "+1s",
+                                            "pkey-set",
+                                            "pkey-move",
+                                            "mlx5_0:1",
+                                            "mlx5_0",
+                                            "0x8001",
+                                            "7",
+                                            "event",
+                                            "mr",
+                                            "17",
+                                            "FASTREG",
+                                            "views=sm",
+                                            "event=",
+                                            "=",
+                                            "\"",
+                                            "counter",
+                                            "port",
+                                            "device",
+                                            "loop",
+                                            "end",
+                                            "status=",
+                                            "pkeys",
+                                            "partitions.conf",
+                                            "port-enforce",
+                                            "peer=mlx5_0:1",
+                                            "enforce=off",
+                                            "sm_port_guid="};
     std::mt19937 rng(99);
     for (int round = 0; round < 500; ++round) {
         std::string line;

@@ -185,6 +185,30 @@ TEST(ScenarioPlayer, WithoutLoopTheFabricStaysAsItEnded) {
     EXPECT_EQ(all_of<CounterSample>(obs).size(), 91u * 2);
 }
 
+TEST(ScenarioPlayer, HandsOverItsPartitionsConfOnceAtTimeZero) {
+    Scenario sc = story(
+        "end 10s\nloop\ndevice ib0\nport ib0:1\npartitions.conf \"Default=0x7fff : ALL=full ;\"\n"
+        "at 4s event ib0 DEVICE_FATAL\n");
+    sc.partitions_conf->path = "story.scn";
+    ScenarioPlayer p(sc, options());
+    auto obs = play(p, 35s, 1s, false);
+    auto handed = all_of<PartitionsConfText>(obs);
+    ASSERT_EQ(handed.size(), 1u);  // not once a round: the intent is the scenario's
+    EXPECT_EQ(handed[0].time, t0());
+    EXPECT_EQ(handed[0].body,
+              (PartitionsConfText{"story.scn", "Default=0x7fff : ALL=full ;\n", std::nullopt}));
+    // Right after the source's status, before any sample.
+    ASSERT_GE(obs.size(), 2u);
+    EXPECT_TRUE(std::holds_alternative<SourceStatus>(obs[0].body));
+    EXPECT_TRUE(std::holds_alternative<PartitionsConfText>(obs[1].body));
+
+    // Kept back when the collector reads a partitions.conf of its own.
+    PlayerOptions without = options();
+    without.hand_over_partitions_conf = false;
+    ScenarioPlayer q(sc, without);
+    EXPECT_TRUE(all_of<PartitionsConfText>(play(q, 5s, 1s, false)).empty());
+}
+
 TEST(ScenarioPlayer, ALoopThatCannotRepeatSaysSoAndGoesOn) {
     ScenarioPlayer p(story("end 10s\nloop\ndevice ib0\nport ib0:1\ndevice ib1\nport ib1:1\n"
                            "at 5s device-remove ib1\nat 6s event ib0:1 LID_CHANGE\n"),

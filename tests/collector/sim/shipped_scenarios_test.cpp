@@ -66,6 +66,7 @@ TEST(ShippedScenarios, AllAreThereInNameOrder) {
                                                     "mr-iwarp-reinvalidate",
                                                     "mr-unknown-timeout",
                                                     "mr-xprtrdma-stuck",
+                                                    "partition-drift",
                                                     "pkey-change-missed-event",
                                                     "pkey-change-with-event",
                                                     "pkey-flapping",

@@ -82,6 +82,20 @@ TEST(SimulatedFabric, LoadsAScenarioFile) {
     EXPECT_EQ((*fabric)->natural_end(), 1s + sim::kDefaultTail);
 }
 
+TEST(SimulatedFabric, AScenarioFilesPartitionsConfIsNamedByTheFile) {
+    ScenarioFile file("device d0\nport d0:1\npartitions.conf \"Default=0x7fff : ALL=full ;\"\n");
+    sources::SourceSettings settings;
+    settings.scenario = file.path();
+    auto fabric = make_simulated_fabric(settings);
+    ASSERT_TRUE(fabric.ok()) << fabric.error().message;
+    ASSERT_TRUE((*fabric)->scenario().partitions_conf.has_value());
+    EXPECT_EQ((*fabric)->scenario().partitions_conf->path, file.path());
+    settings.scenario = "partition-drift";
+    fabric = make_simulated_fabric(settings);
+    ASSERT_TRUE(fabric.ok()) << fabric.error().message;
+    EXPECT_EQ((*fabric)->scenario().partitions_conf->path, "partition-drift.scn");
+}
+
 TEST(SimulatedFabric, BadScenarioFileNamesFileLineAndColumn) {
     ScenarioFile file("device d0\nport d0:1 lid=banana\n");
     sources::SourceSettings settings;

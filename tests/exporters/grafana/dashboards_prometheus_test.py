@@ -7,7 +7,8 @@
   fabric  a scenario this test writes: a subnet seen by one collector, every node named
           guid:0x... with its NodeDescription, many more ports than a panel may show, and on
           chosen ports errors, a stale cache, a divergent sm view, violations after a change, a
-          saturated counter and a counter reset.
+          saturated counter and a counter reset; judged against a partitions.conf this test
+          writes too, which three partitions' ports do not match.
 
 Every panel, annotation and template variable query of both dashboards is sent the way Grafana
 sends it (variables resolved in order from their own queries, $__interval, $__rate_interval and
@@ -18,7 +19,9 @@ as an operator would). Checks:
   - no query fails;
   - no query returns more than MAX_SERIES series, although the fabric has FABRIC_PORTS ports;
   - the panels that must show each trouble show it (MUST_SHOW below), and the worst-ports table
-    names exactly the ten ports the fabric scenario gave the most errors.
+    names exactly the ten ports the fabric scenario gave the most errors;
+  - the partition panels count, per P_Key, the members partitions.conf gives and the ports hold,
+    and exactly the differing members the fabric's intent leads to.
 
 Usage: dashboards_prometheus_test.py RDMADIAG_BINARY SOURCE_DIR"""
 
@@ -37,13 +40,15 @@ SPINES, LEAVES, LEAF_PORTS, HOSTS = 2, 8, 36, 200
 FABRIC_PORTS = SPINES * LEAF_PORTS + LEAVES * LEAF_PORTS + HOSTS
 TROUBLE_AT = 12  # seconds into the scenarios: after Prometheus scraped the healthy fabric
 ERROR_PORTS = 12
+STORAGE, STORAGE_LIMITED = 185, 5  # hosts partitions.conf gives 0x8002, and how many as limited
 OVERVIEW = "rdmadiag-fabric-overview.json"
 DETAIL = "rdmadiag-port-detail.json"
 
 
-def fabric_scenario(path):
-    """Writes the fabric scenario; returns what it will do, for the checks: the ports (device,
-    port) of each trouble, each device's NodeDescription and every port's errors."""
+def fabric_scenario(path, intent_path):
+    """Writes the fabric scenario and its partitions.conf; returns what it will do, for the
+    checks: the ports (device, port) of each trouble, each device's NodeDescription, every port's
+    errors, and the members of each P_Key that will differ from the file."""
     lines = ['title "One subnet collector: spines, leaves, hosts; errors on a few ports"',
              "end 60s"]
     desc, ports, errors = {}, [], {}
@@ -52,8 +57,10 @@ def fabric_scenario(path):
         dev = f"guid:0x{guid:016x}"
         desc[dev] = name
         lines.append(f'device {dev} node_type={node_type} guid=0x{guid:016x} desc="{name}"')
+        # An HCA's port GUID is what partitions.conf names it by.
+        port_guid = f" port_guid=0x{guid:016x}" if node_type == "CA" else ""
         for p in range(1, nports + 1):
-            lines.append(f"port {dev}:{p} lid={len(ports) + 1} sm_lid=1 pkeys={pkeys}")
+            lines.append(f"port {dev}:{p} lid={len(ports) + 1} sm_lid=1 pkeys={pkeys}{port_guid}")
             for c in ("symbol_error", "port_rcv_errors", "link_downed"):
                 lines.append(f"counter {dev}:{p} {c} 0")
             ports.append((dev, str(p)))
@@ -97,8 +104,27 @@ def fabric_scenario(path):
         lines.append(f"at {at}s {step}")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
+
+    # Every host holds 0x8001 and 0x8002 (full). The file gives 0x8002 to the first STORAGE
+    # hosts only, STORAGE_LIMITED of them as limited members, and 0x8003 (nobody holds it) to
+    # three: the rest hold 0x8002 unexpectedly, the limited ones hold the other membership, the
+    # three miss 0x8003, and the stale port's 0x8004 is in no partition the file defines.
+    guid = {dev: int(dev[len("guid:0x"):], 16) for dev in hosts}
+    full, limited = hosts[:STORAGE - STORAGE_LIMITED], hosts[STORAGE - STORAGE_LIMITED:STORAGE]
+    members = [f"0x{guid[d]:016x}=full" for d in full] + \
+              [f"0x{guid[d]:016x}=limited" for d in limited]
+    backup = ", ".join(f"0x{guid[d]:016x}=full" for d in hosts[:3])
+    with open(intent_path, "w") as f:
+        f.write("Default=0x7fff : ALL=full ;\n"
+                "Compute=0x8001 : ALL_CAS=full ;\n"
+                "Storage=0x8002 :\n    " + ",\n    ".join(members) + " ;\n"
+                f"Backup=0x8003 : {backup} ;\n")
+    differing = {"0x0001": 0, "0x0002": HOSTS - STORAGE + STORAGE_LIMITED, "0x0003": 3,
+                 "0x0004": 1, "0x7fff": 0}
+    intended = {"0x0002": (STORAGE - STORAGE_LIMITED, STORAGE_LIMITED), "0x0003": (3, 0)}
     return {"desc": desc, "errors": errors, "stale": stale, "diverging": diverging,
-            "violated": violated, "saturated": saturated, "reset": reset}
+            "violated": violated, "saturated": saturated, "reset": reset,
+            "differing": differing, "intended": intended}
 
 
 def latest(series):
@@ -160,6 +186,8 @@ class Run:
                 self.failures.append(f"{what}: {e}")
                 continue
             self.count(what, len(result))
+            for r in result:
+                r["refId"] = q["refId"]
             out.setdefault(q["panel"], []).extend(result)
         return out
 
@@ -184,14 +212,16 @@ def main():
 
     with bed.Bed("grafana") as b:
         fabric_file = os.path.join(b.dir, "fabric.scn")
-        fabric = fabric_scenario(fabric_file)
+        intent_file = os.path.join(b.dir, "partitions.conf")
+        fabric = fabric_scenario(fabric_file, intent_file)
         fast = ["--interval.pkeys=1s", "--interval.counters=1s"]
         targets = {}
         for name, args in (("stale", ["--simulate=pkey-change-missed-event"]),
                            ("mr", ["--simulate=mr-xprtrdma-stuck", "--source.sysfs",
                                    f"--path.sysfs={os.path.join(b.dir, 'no-sysfs')}",
                                    "--metrics.detail=full"]),
-                           ("fabric", [f"--simulate={fabric_file}"])):
+                           ("fabric", [f"--simulate={fabric_file}",
+                                       f"--partitions.conf={intent_file}"])):
             _, port, _ = b.start_daemon(rdmadiag, args + fast, name=name)
             targets[name] = f"127.0.0.1:{port}"
         instance = {v: k for k, v in targets.items()}
@@ -210,11 +240,16 @@ def main():
                 'rdmadiag_findings{rule="pkey.view_divergence"} > 0'),
             "pkey.violations_after_change": lambda: prom.query(
                 'rdmadiag_findings{rule="pkey.violations_after_change"} > 0'),
+            "0x8004 outside partitions.conf": lambda: prom.query(
+                'rdmadiag_partition_differing_members{pkey="0x0004"} == 1'),
         }
-        missing = []
+        missing = list(troubles)
 
+        # Each trouble counts once seen: some are moments (a finding held for a while after a
+        # change, an MR stuck until the scenario deregisters it), and on a slow machine the last
+        # to come may come after the first has passed.
         def every_trouble_seen():
-            missing[:] = [what for what, seen in troubles.items() if not seen()]
+            missing[:] = [what for what in missing if not troubles[what]()]
             return not missing
 
         try:
@@ -266,7 +301,9 @@ def main():
         must([latest(r) for r in overview.get("Stale P_Key caches", [])] == [len(stale_ports)],
              "the stat counts both stale caches")
         findings = ports_in("Active findings (first 50)")
-        must(stale_ports <= findings, f"active findings {sorted(findings)} lack a stale cache")
+        # A partition's findings name no device or port: those labels are absent.
+        must(stale_ports <= findings,
+             f"active findings {sorted(findings, key=str)} lack a stale cache")
         rules = {r["metric"].get("rule") for r in overview.get("Findings by rule and severity", [])
                  if max(float(v) for _, v in r["values"]) > 0}
         for rule in ("pkey.cache_stale", "pkey.view_divergence", "pkey.violations_after_change",
@@ -289,6 +326,32 @@ def main():
         must({(r["metric"].get("instance"), r["metric"].get("source"))
               for r in overview.get("Sources down (first 20)", [])}
              == {(targets["mr"], "sysfs")}, "sysfs down on the mr collector")
+
+        # Partitions: only the fabric collector has a partitions.conf; its P_Keys differ as the
+        # intent was written to make them, the total is their sum, and the members table counts
+        # what the file gives and what the ports hold.
+        fab = targets["fabric"]
+        differing_rows = overview.get("Partition members differing from partitions.conf", [])
+        differing = {r["metric"].get("pkey"): latest(r) for r in differing_rows
+                     if r["refId"] == "B" and r["metric"].get("instance") == fab}
+        want_differing = {k: float(v) for k, v in fabric["differing"].items() if v}
+        must(differing == want_differing,
+             f"differing members per P_Key {differing}, expected {want_differing}")
+        totals = [latest(r) for r in differing_rows if r["refId"] == "A"]
+        must(totals == [float(sum(fabric["differing"].values()))],
+             f"all partitions' differing members {totals}")
+        members = {}
+        for r in overview.get("Partition members by view (10 P_Keys, most differing first)", []):
+            m = r["metric"]
+            if m.get("instance") == fab:
+                members[(m.get("pkey"), m.get("view"), r["refId"])] = latest(r)
+        for pkey, (full, limited) in fabric["intended"].items():
+            got = (members.get((pkey, "intent", "A")), members.get((pkey, "intent", "B")))
+            must(got == (float(full), float(limited)),
+                 f"{pkey} intended full/limited {got}, expected {(full, limited)}")
+        got = (members.get(("0x0002", "sma", "A")), members.get(("0x0002", "sma", "B")),
+               members.get(("0x0002", "sma", "C")))
+        must(got == (float(HOSTS), 0.0, 0.0), f"0x0002 held full/limited/both {got}")
 
         # The port detail: each collector's first device and port, as Grafana opens it.
         for target in targets.values():

@@ -17,10 +17,12 @@ namespace {
 const QString kRdmadiag = QStringLiteral(RDMADIAG_BINARY_DIR "/cli/rdmadiag");
 
 // Starts the daemon on a free loopback port and returns the port, or 0 (with the log in `why`).
-int start_daemon(QProcess& p, QString& why) {
+int start_daemon(QProcess& p, QString& why,
+                 const QStringList& simulate = {QStringLiteral("--simulate=mr-xprtrdma-stuck")}) {
     p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(kRdmadiag, {QStringLiteral("serve"), QStringLiteral("--web.listen-address=127.0.0.1:0"),
-                        QStringLiteral("--simulate=mr-xprtrdma-stuck")});
+    p.start(kRdmadiag, QStringList{QStringLiteral("serve"),
+                                   QStringLiteral("--web.listen-address=127.0.0.1:0")} +
+                           simulate);
     if (!p.waitForStarted(10000)) {
         why = p.errorString();
         return 0;
@@ -94,6 +96,59 @@ TEST(ApiFeedDaemon, ReadsALiveDaemonAndReportsWhenItGoesAway) {
     while (feed.health() != FeedHealth::failing) ASSERT_TRUE(status.wait(10000));
     EXPECT_TRUE(feed.status_text().contains(QStringLiteral("Connection refused")))
         << feed.status_text().toStdString();
+}
+
+// The daemon judging its simulated fabric against an intent: the feed reads its partitions as
+// the daemon serves them, the list and then one partition's member ports.
+TEST(ApiFeedDaemon, ReadsTheDaemonsPartitionsWhileAskedTo) {
+    if (!QFileInfo(kRdmadiag).isExecutable()) {
+        GTEST_SKIP() << kRdmadiag.toStdString()
+                     << " not built (the HTTP exporter needs Boost, OpenSSL and zlib)";
+    }
+    QProcess daemon;
+    QString why;
+    const int port =
+        start_daemon(daemon, why,
+                     {QStringLiteral("--simulate"), QStringLiteral("--partitions.conf"),
+                      QStringLiteral(RDMADIAG_FIXTURES "/partitions/sim-default.conf")});
+    ASSERT_GT(port, 0) << "rdmadiag serve did not start: " << why.toStdString();
+    ApiFeedOptions options;
+    options.interval = std::chrono::milliseconds(100);
+    ApiFeed feed(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)), options);
+    std::vector<models::PartitionListing> got;
+    QStringList failures;
+    QObject::connect(
+        &feed, &SnapshotFeed::partitionsReady,
+        [&](const std::shared_ptr<const models::PartitionListing>& l) { got.push_back(*l); });
+    QObject::connect(&feed, &SnapshotFeed::partitionsFailed,
+                     [&](const QString& w) { failures << w; });
+    QSignalSpy ready(&feed, &SnapshotFeed::partitionsReady);
+    feed.watch_partitions(true, 0x8003);
+    feed.start();
+    // The daemon judges once the partitions source has read the file: until then the model has
+    // no intent.
+    auto judged = [&] {
+        return std::any_of(got.begin(), got.end(), [](const models::PartitionListing& l) {
+            return l.members_of && l.intent && !l.members.empty();
+        });
+    };
+    while (!judged()) ASSERT_TRUE(ready.wait(10000)) << failures.join(' ').toStdString();
+    EXPECT_TRUE(failures.isEmpty()) << failures.join(' ').toStdString();
+    const auto& members = std::find_if(got.rbegin(), got.rend(), [](const auto& l) {
+                              return l.members_of && l.intent;
+                          })->members;
+    ASSERT_EQ(members.size(), 2u);
+    EXPECT_EQ(members[0].node, "node01 HCA-1");
+    EXPECT_EQ(members[0].difference, MemberDifference::mismatch);
+    EXPECT_EQ(members[1].difference, MemberDifference::missing);
+    const auto list = std::find_if(got.rbegin(), got.rend(),
+                                   [](const auto& l) { return !l.members_of && l.intent; });
+    ASSERT_NE(list, got.rend());
+    EXPECT_GE(list->partitions.size(), 4u);
+    ASSERT_TRUE(list->intent_file.has_value());
+    EXPECT_TRUE(list->intent_file->path.ends_with("sim-default.conf"));
+    daemon.terminate();
+    daemon.waitForFinished(10000);
 }
 
 }  // namespace

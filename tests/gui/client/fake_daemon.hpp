@@ -8,9 +8,22 @@
 #include <QMap>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <chrono>
 #include <functional>
 
+#include "gui/client/api_feed.hpp"
+
 namespace rdmadiag::gui::testing {
+
+// A feed's timing against a fake daemon on loopback: polls and first retries every 20 ms, so the
+// tests take milliseconds, with a timeout long enough for a loaded machine.
+inline client::ApiFeedOptions fast_feed_options() {
+    client::ApiFeedOptions o;
+    o.interval = std::chrono::milliseconds(20);
+    o.first_retry = std::chrono::milliseconds(20);
+    o.timeout = std::chrono::milliseconds(2000);
+    return o;
+}
 
 class FakeDaemon : public QObject {
 public:
@@ -34,6 +47,8 @@ public:
     QMap<QByteArray, QByteArray> routes;  // path (no query) -> body
     // path -> the body for a request's target (query included), for answers that depend on it
     QMap<QByteArray, std::function<QByteArray(const QByteArray& target)>> handlers;
+    // path -> the HTTP status for a request's target, where it is not 200
+    QMap<QByteArray, std::function<int(const QByteArray& target)>> statuses;
     QList<QByteArray> targets;  // every request's target, in order
     int requests = 0;
 
@@ -53,6 +68,10 @@ private:
         QByteArray status = "200 OK";
         QByteArray payload =
             handlers.contains(path) ? handlers.value(path)(target) : routes.value(path);
+        if (const int code = statuses.contains(path) ? statuses.value(path)(target) : 200;
+            code != 200) {
+            status = QByteArray::number(code) + (code == 404 ? " Not Found" : " Error");
+        }
         if (!routes.contains(path) && !handlers.contains(path)) {
             status = "404 Not Found";
             payload = "{\"error\":\"no such route\"}";

@@ -70,6 +70,36 @@ TEST(GuiOptions, BadArgumentsSayWhy) {
     EXPECT_FALSE(parse_gui_options(args({"--clock.start", "yesterday"})).ok());
 }
 
+TEST(GuiOptions, AnIntentForASimulationAndAPartitionToStartOn) {
+    auto o = parse_gui_options(
+        args({"--simulate", "--partitions.conf", "site.conf", "--partition", "0x8011"}));
+    ASSERT_TRUE(o.ok()) << o.error().message;
+    EXPECT_EQ(o->partitions_conf, "site.conf");
+    EXPECT_EQ(o->partition, 0x0011) << "the partition, whichever member's key names it";
+    EXPECT_EQ(parse_gui_options(args({"--partition=17"}))->partition, 0x0011);
+    EXPECT_EQ(parse_gui_options(args({"--partition", "0xzz"})).error().message,
+              "--partition: not a P_Key: '0xzz'");
+    // A daemon judges against its own file; a recording holds the intent it was made with.
+    EXPECT_EQ(parse_gui_options(args({"http://d:9857", "--partitions.conf", "site.conf"}))
+                  .error()
+                  .message,
+              "--partitions.conf goes with --simulate only");
+    EXPECT_FALSE(parse_gui_options(args({"capture.jsonl", "--partitions.conf=site.conf"})).ok());
+
+    GuiOptions missing;
+    missing.partitions_conf = "/nonexistent/partitions.conf";
+    auto feed = make_feed(missing);
+    ASSERT_FALSE(feed.ok());
+    EXPECT_EQ(feed.error().message.rfind("cannot read /nonexistent/partitions.conf", 0), 0u)
+        << feed.error().message;
+    GuiOptions judged;
+    judged.partitions_conf = std::string(RDMADIAG_FIXTURES) + "/partitions/sim-default.conf";
+    auto played = make_feed(judged);
+    ASSERT_TRUE(played.ok()) << played.error().message;
+    EXPECT_TRUE((*played)->description().contains(QStringLiteral("sim-default.conf")));
+    delete *played;
+}
+
 TEST(GuiOptions, FeedsForEachMode) {
     GuiOptions o;
     o.target = "mr-xprtrdma-stuck";

@@ -32,6 +32,10 @@ TEST(NodeNames, SubnetNodesByDescriptionLocalDevicesByName) {
     subject.index = 5;
     subject.pkey = 0x8010;
     EXPECT_EQ(names.subject(subject), QStringLiteral("node0002 HCA-1 port 1 index 5 pkey 0x8010"));
+    // A partition's finding names its P_Key alone.
+    FindingSubject partition;
+    partition.pkey = 0x0011;
+    EXPECT_EQ(names.subject(partition), QStringLiteral("pkey 0x0011"));
 
     DeviceSnapshot renamed = s.devices.front();
     renamed.info.node_desc = "Leaf001-new";

@@ -17,22 +17,13 @@
 
 #include "collector/sources/mad/local_pma_reader.hpp"
 #include "collector/sources/mad/umad_transport.hpp"
+#include "tests/collector/sources/mad/ibsim_bed.hpp"
 
 namespace rdmadiag::mad {
 namespace {
 
 using Values = std::map<std::string, uint64_t>;
-
-std::string run(const std::string& cmd) {
-    std::string out;
-    FILE* p = popen((cmd + " 2>/dev/null").c_str(), "r");
-    if (p == nullptr) return out;
-    std::array<char, 4096> buf{};
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-    pclose(p);
-    return out;
-}
+using ibsim_bed::run;
 
 // perfquery [-x] of the local port 1, by field name.
 Values perfquery(bool extended) {

@@ -554,9 +554,10 @@ TEST(SysfsSourceCadence, PKeyIntervalShorterThanCountersSetsThePollInterval) {
     EXPECT_EQ(source_at(fixture("mlx5-ib"), s)->poll_interval(), seconds(5));
 }
 
-// The port's other attributes are read with the tables, and at once when the port's state
-// changes; the state itself on every pass; the folder listings with the whole tables.
-TEST(SysfsSourceCadence, PortAttributesFollowTheStateAndTheTables) {
+// The port's other attributes are read with the whole tables, on a refresh (the engine asks for
+// one on LID_CHANGE, SM_CHANGE, ...) and at once when the port's state changes; the state itself
+// on every pass; the folder listings with the whole tables.
+TEST(SysfsSourceCadence, PortAttributesFollowTheStateARefreshAndTheWholeTables) {
     test::TempTree tmp;
     ASSERT_TRUE(tmp.ok());
     tmp.add_fixture("mlx5-ib");
@@ -576,13 +577,17 @@ TEST(SysfsSourceCadence, PortAttributesFollowTheStateAndTheTables) {
     ASSERT_TRUE(first.lid.has_value());
     const std::string port = tmp.path() + "/class/infiniband/mlx5_0/ports/1";
 
-    // A new LID alone waits for the tables; the state is read on every pass.
+    // A new LID alone waits for a refresh or the whole tables, not the tables' pass; the state is
+    // read on every pass.
     ASSERT_TRUE(test::write_text_file(port + "/lid", "0x77\n").ok());
     auto carried = only<PortStateSample>(poll(1));
     EXPECT_EQ(carried.lid, first.lid);
     EXPECT_EQ(carried.rate, first.rate);
     EXPECT_EQ(carried.cap_mask, first.cap_mask);
-    EXPECT_EQ(only<PortStateSample>(poll(10)).lid, 0x77u);
+    EXPECT_EQ(only<PortStateSample>(poll(10)).lid, first.lid);
+    sources::VectorSink refreshed;
+    src->refresh(PortRef{"mlx5_0", 1}, at(seconds(10)), refreshed);
+    EXPECT_EQ(only<PortStateSample>(refreshed.observations).lid, 0x77u);
 
     // A state change brings every attribute with it.
     ASSERT_TRUE(test::write_text_file(port + "/lid", "0x78\n").ok());
@@ -606,13 +611,16 @@ TEST(SysfsSourceCadence, PortAttributesFollowTheStateAndTheTables) {
     auto carried_up = only<PortStateSample>(poll(14));
     EXPECT_EQ(carried_up.phys_state, 5u);
     EXPECT_EQ(carried_up.phys_state_text, "LinkUp");
-    EXPECT_EQ(only<PortStateSample>(poll(20)).phys_state, 6u) << "read again with the tables";
+    EXPECT_EQ(only<PortStateSample>(poll(20)).phys_state, 5u) << "carried past the tables";
 
-    // A counter file that appears is listed with the next whole tables.
+    // A counter file that appears is listed with the next whole tables, which read the
+    // attributes again.
     ASSERT_TRUE(test::write_text_file(port + "/hw_counters/new_counter", "5\n").ok());
     EXPECT_FALSE(counters_by_name(poll(21), CounterKind::hw).contains("new_counter"));
     EXPECT_FALSE(counters_by_name(poll(30), CounterKind::hw).contains("new_counter"));
-    EXPECT_TRUE(counters_by_name(poll(40), CounterKind::hw).contains("new_counter"));
+    const auto whole = poll(40);
+    EXPECT_TRUE(counters_by_name(whole, CounterKind::hw).contains("new_counter"));
+    EXPECT_EQ(only<PortStateSample>(whole).phys_state, 6u);
 }
 
 TEST(SysfsSourceSettings, ReadsOptionHoldsFilesOpenOnlyOnAMountedSysfs) {
