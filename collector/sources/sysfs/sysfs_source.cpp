@@ -215,7 +215,7 @@ public:
     // tables cadence and the whole table when it differs, with the whole tables, after a state
     // change and on refresh: a RoCE port's table has 255 entries, filled from the first free one.
     void read_gids(const PortRef& port, KnownPort& known, bool whole) {
-        auto& listed = listed_files(port, known, "gids", false, true);
+        auto& listed = listed_files(port, known, PortFolder::gids, false, true);
         if (!listed) {
             known.gids.emplace();
             return;
@@ -419,7 +419,7 @@ public:
             std::optional<Listing>* legacy = nullptr;
             std::vector<std::string_view> superseded;
             if (due.slow) {
-                if (auto& ext = listed_files(port, known, kLegacyCountersFolder)) {
+                if (auto& ext = listed_files(port, known, PortFolder::counters_ext)) {
                     legacy = &ext;
                     for (const auto& file : ext->names) {
                         superseded.push_back(legacy_counter_name(file));
@@ -427,7 +427,7 @@ public:
                 }
             }
             const MethodValues* by_method = nullptr;
-            if (auto& files = listed_files(port, known, "counters")) {
+            if (auto& files = listed_files(port, known, PortFolder::counters)) {
                 // Kernels that made counters/ for every port print "N/A (no PMA)" in each file
                 // of a device that has no PMA at all (iWARP): nothing to read there, no error,
                 // and no PMA to ask.
@@ -444,7 +444,7 @@ public:
             }
         }
         if (due.reads(CounterKind::hw)) {
-            if (auto& files = listed_files(port, known, "hw_counters")) {
+            if (auto& files = listed_files(port, known, PortFolder::hw_counters)) {
                 counters(port, known, "hw_counters", *files, CounterKind::hw, due, {},
                          methods.read(CounterKind::hw, port, facts));
             }
@@ -456,10 +456,11 @@ public:
     // counters/, a driver without statistics no hw_counters/, and only mlx4 has counters_ext/.
     // Listed with the whole tables and kept between, as the ports are.
     // With `numbered`, only names that are table indexes, in index order ("10" after "2").
-    std::optional<Listing>& listed_files(const PortRef& port, KnownPort& known,
-                                         std::string_view folder, bool optional = true,
-                                         bool numbered = false) {
-        if (auto it = known.listings.find(folder); it != known.listings.end()) return it->second;
+    std::optional<Listing>& listed_files(const PortRef& port, KnownPort& known, PortFolder which,
+                                         bool optional = true, bool numbered = false) {
+        FolderListing& kept = known.listings[static_cast<size_t>(which)];
+        if (kept.listed) return kept.listing;
+        const std::string_view folder = folder_name(which);
         const std::string path = known.dir + "/" + std::string(folder);
         auto names = listing(path, port.to_string() + " " + std::string(folder), optional);
         // A folder that must be there and cannot be listed is tried (and reported) again.
@@ -477,7 +478,23 @@ public:
             listed->slots.resize(names->size());
             listed->names = std::move(*names);
         }
-        return known.listings.emplace(std::string(folder), std::move(listed)).first->second;
+        kept.listed = true;
+        kept.listing = std::move(listed);
+        return kept.listing;
+    }
+
+    static std::string_view folder_name(PortFolder which) {
+        switch (which) {
+            case PortFolder::counters:
+                return "counters";
+            case PortFolder::counters_ext:
+                return kLegacyCountersFolder;
+            case PortFolder::hw_counters:
+                return "hw_counters";
+            case PortFolder::gids:
+                return "gids";
+        }
+        return "";
     }
 
     // Emits the counters of `folder` whose tier is due and that are not `superseded`: the
@@ -629,14 +646,14 @@ void SysfsSource::forget_devices_except(const std::vector<std::string>& devices)
 
 void SysfsSource::forget_listings() {
     ports_.clear();
-    for (auto& [port, known] : known_ports_) known.listings.clear();
+    for (auto& [port, known] : known_ports_) known.listings = {};
 }
 
 void SysfsSource::forget_listings_of(const std::string& device) {
     ports_.erase(device);
     for (auto it = known_ports_.lower_bound(PortRef{device, 0});
          it != known_ports_.end() && it->first.device == device; ++it) {
-        it->second.listings.clear();
+        it->second.listings = {};
     }
 }
 
@@ -698,7 +715,9 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         forget_devices_except({});
         return;
     }
-    pass.emit(DeviceList{*devices});
+    // Nearly every pass lists the devices of the last one: the engine is told when they changed,
+    // and with the whole tables.
+    if (parts.whole_tables || *devices != last_devices_) pass.emit(DeviceList{*devices});
     forget_devices_except(*devices);
     // The listings of ports and counter folders, and the devices' identity, are taken afresh
     // with the whole tables: they change only when a device registers again, which the device

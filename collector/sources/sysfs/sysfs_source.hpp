@@ -126,6 +126,13 @@ private:
         bool suspect = false;
         std::vector<HeldSlot> slots;  // the head's entries, where the reader holds them
     };
+    // The folders of a port whose listings are kept.
+    enum class PortFolder : uint8_t { counters, counters_ext, hw_counters, gids };
+    static constexpr size_t kPortFolders = 4;
+    struct FolderListing {
+        bool listed = false;             // since the listings were last forgotten
+        std::optional<Listing> listing;  // nullopt: the port has no such folder
+    };
     // Everything carried for one port between passes, found once per pass.
     struct KnownPort {
         std::string dir;  // <class_dir>/<device>/ports/<port>
@@ -142,10 +149,9 @@ private:
         uint64_t narrow_sum = 0;
         bool narrow_read = false;
         std::optional<TimePoint> narrow_fast_until;
-        std::optional<PortGids> gids;       // read at least once
-        std::optional<CarriedTable> table;  // last read whole without a fault
-        // The counter and GID folders listed (nullopt: the port has no such folder).
-        std::map<std::string, std::optional<Listing>, std::less<>> listings;
+        std::optional<PortGids> gids;                      // read at least once
+        std::optional<CarriedTable> table;                 // last read whole without a fault
+        std::array<FolderListing, kPortFolders> listings;  // by PortFolder
     };
     std::map<PortRef, KnownPort> known_ports_;
     KnownPort& known_port(const PortRef& port);
