@@ -12,8 +12,10 @@ Transport infer_transport(const DeviceInfo& info, std::optional<LinkLayer> link_
     return info.transport;
 }
 
-Inventory::DeviceEntry& Inventory::device_entry(const std::string& name, const Observation& obs) {
+Inventory::DeviceEntry& Inventory::device_entry(const std::string& name, const Observation& obs,
+                                                bool& fresh) {
     auto it = devices_.find(name);
+    fresh = it == devices_.end() || !it->second.present;
     if (it == devices_.end()) {
         DeviceEntry e;
         e.info.device = name;
@@ -39,9 +41,7 @@ void reserve_one_more(std::vector<T>& v) {
 
 Inventory::PortEntry& Inventory::port_entry(const PortRef& ref, const Observation& obs,
                                             bool& fresh) {
-    const auto known = devices_.find(ref.device);
-    fresh = known == devices_.end() || !known->second.present;
-    auto& dev = device_entry(ref.device, obs);
+    auto& dev = device_entry(ref.device, obs, fresh);
     auto it = std::lower_bound(dev.ports.begin(), dev.ports.end(), ref.port,
                                [](const PortEntry& p, uint32_t n) { return p.info.port.port < n; });
     if (it == dev.ports.end() || it->info.port.port != ref.port) {
@@ -60,8 +60,6 @@ Inventory::PortEntry& Inventory::port_entry(const PortRef& ref, const Observatio
 
 bool Inventory::observe(const Observation& obs) {
     auto& src = sources_[obs.source];
-    // Anything the inventory does not judge here (MR records, a partitions file) changes what the
-    // snapshot shows through the engine's modules: counted as a change.
     bool changed = src.name.empty();
     if (changed) {
         src.name = obs.source;
@@ -74,10 +72,9 @@ bool Inventory::observe(const Observation& obs) {
         [&](const auto& body) {
             using T = std::decay_t<decltype(body)>;
             if constexpr (std::is_same_v<T, DeviceInfo>) {
-                const auto before = devices_.find(body.device);
-                const bool was_present = before != devices_.end() && before->second.present;
-                auto& dev = device_entry(body.device, obs);
-                changed |= !was_present || !(dev.info == body) || dev.source != obs.source;
+                bool fresh = false;
+                auto& dev = device_entry(body.device, obs, fresh);
+                changed |= fresh || !(dev.info == body) || dev.source != obs.source;
                 dev.info = body;
                 dev.source = obs.source;
             } else if constexpr (std::is_same_v<T, DeviceList>) {
@@ -129,6 +126,8 @@ bool Inventory::observe(const Observation& obs) {
                 while (errors_.size() > limits_.errors) errors_.pop_front();
                 changed = true;
             } else {
+                // What the inventory does not judge (MR records, a partitions file) changes what
+                // the snapshot shows through the engine's modules.
                 changed = true;
             }
         },

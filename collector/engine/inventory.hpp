@@ -71,7 +71,8 @@ private:
 
     DeviceSnapshot build_device(const std::string& name, const DeviceEntry& dev) const;
 
-    DeviceEntry& device_entry(const std::string& name, const Observation& obs);
+    // `fresh`: the device was not there, or not present, before this observation.
+    DeviceEntry& device_entry(const std::string& name, const Observation& obs, bool& fresh);
     // `fresh`: the port (or its device) was not there, or not present, before this observation.
     PortEntry& port_entry(const PortRef& ref, const Observation& obs, bool& fresh);
     const PortEntry* find_port(const PortRef& ref) const;

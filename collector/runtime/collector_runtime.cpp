@@ -218,21 +218,19 @@ void CollectorRuntime::route_refreshes() {
     // Requests beyond the last round wait for the next step.
 }
 
-void CollectorRuntime::publish_current() {
-    auto snap = engine_.snapshot();
-    if (snap == store_.latest()) return;
+bool CollectorRuntime::publish_if_new(SnapshotPtr snap) {
+    if (snap == store_.latest()) return false;
     store_.publish(std::move(snap));
     ++stats_.snapshots_published;
-    store_.publish_stats(stats_);
+    return true;
+}
+
+void CollectorRuntime::publish_current() {
+    if (publish_if_new(engine_.snapshot())) store_.publish_stats(stats_);
 }
 
 void CollectorRuntime::publish(bool give_back_heap) {
-    auto snap = engine_.snapshot_on_change(options_.reading_times_refresh);
-    const bool fresh = snap != store_.latest();
-    if (fresh) {
-        store_.publish(std::move(snap));
-        ++stats_.snapshots_published;
-    }
+    publish_if_new(engine_.snapshot_on_change(options_.reading_times_refresh));
     const auto wall = std::chrono::steady_clock::now();
     // Small rounds free a little each (replaced devices, scrape and API buffers on the server's
     // threads): given back every few seconds too, so it does not pile up as resident free heap.

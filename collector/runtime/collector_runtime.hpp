@@ -112,6 +112,8 @@ private:
     void feed(std::vector<Observation>& batch);
     void route_refreshes();
     void publish(bool give_back_heap = false);
+    // Publishes `snap` unless the store already holds it; true when it did.
+    bool publish_if_new(SnapshotPtr snap);
 
     std::vector<Slot> slots_;
     std::vector<EventFd> event_fds_;

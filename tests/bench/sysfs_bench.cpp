@@ -4,6 +4,10 @@
 //
 //   build/tests/bench/sysfs_bench [--benchmark_repetitions=5] [--devices=N]
 //
+// BM_SysfsSteadyMinute: a minute of a daemon's polls at the default cadences (state and the fast
+// counter tier every second, the slow tier every 15 s, P_Key and GID heads every 10 s) with the
+// files held open, as on a mounted sysfs: the source's share of `rdmadiag serve`'s steady CPU.
+//
 // The tree is written under RDMADIAG_SYSFS_BENCH_DIR, or <build>/bench-data/sysfs, on every run.
 
 #include <benchmark/benchmark.h>
@@ -84,8 +88,30 @@ void BM_BareFileIo(benchmark::State& state) {
     state.counters["files"] = static_cast<double>(g_files.size());
 }
 
+void BM_SysfsSteadyMinute(benchmark::State& state) {
+    sysfs::SysfsSource src(settings(),
+                           std::make_unique<sysfs::PosixSysfsReader>(sysfs::held_file_budget()));
+    rdmadiag::TimePoint now{};
+    rdmadiag::sources::VectorSink sink;
+    // The first pass lists and opens everything: not what a daemon does every second.
+    src.poll(now, sink);
+    size_t observations = 0;
+    for (auto _ : state) {
+        observations = 0;
+        for (int second = 0; second < 60; ++second) {
+            now += std::chrono::seconds(1);
+            sink.observations.clear();
+            src.poll(now, sink);
+            observations += sink.observations.size();
+        }
+        benchmark::DoNotOptimize(sink.observations.data());
+    }
+    state.counters["observations_per_minute"] = static_cast<double>(observations);
+}
+
 BENCHMARK(BM_SysfsFullSample)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_BareFileIo)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_SysfsSteadyMinute)->Unit(benchmark::kMicrosecond);
 
 // Prints as usual and keeps each benchmark's mean real and CPU time for the closing ratio.
 class RatioReporter : public benchmark::ConsoleReporter {

@@ -43,22 +43,43 @@ Transport transport_of(const std::optional<std::string>& node_type, std::optiona
 // the error subject ("mlx5_0:1 counters/symbol_error") is only built when there is an error.
 class Folder {
 public:
-    Folder(std::string path, std::string subject_prefix)
-        : path_(std::move(path)), base_(path_.size() + 1), subject_(std::move(subject_prefix)) {
+    // `owner_dir`: the folder of the device, or of its port `port` (0: the device's own files);
+    // `folder`: the folder's name below it ("" for that folder itself). Every view must outlive
+    // the Folder.
+    Folder(std::string_view owner_dir, std::string_view folder, std::string_view device,
+           uint32_t port = 0)
+        : device_(device), port_(port), folder_(folder) {
+        path_.reserve(owner_dir.size() + folder.size() + 32);
+        path_ += owner_dir;
+        if (!folder.empty()) {
+            path_ += '/';
+            path_ += folder;
+        }
+        dir_size_ = path_.size();
         path_ += '/';
+        base_ = path_.size();
     }
     const std::string& path(std::string_view name) {
         path_.resize(base_);
         path_ += name;
         return path_;
     }
-    std::string subject(std::string_view name) const { return subject_ + std::string(name); }
-    std::string dir() const { return path_.substr(0, base_ - 1); }
+    std::string subject(std::string_view name) const {
+        std::string out(device_);
+        if (port_ != 0) (out += ':') += std::to_string(port_);
+        out += ' ';
+        if (!folder_.empty()) (out += folder_) += '/';
+        return out += name;
+    }
+    std::string dir() const { return path_.substr(0, dir_size_); }
 
 private:
     std::string path_;
-    size_t base_;
-    std::string subject_;
+    size_t dir_size_ = 0;
+    size_t base_ = 0;
+    std::string_view device_;
+    uint32_t port_;
+    std::string_view folder_;
 };
 
 // One walk over the tree: the reads, the parsing and the observations of a single poll or
@@ -111,17 +132,16 @@ public:
 
     // Listed on the tables cadence and kept between: a device's ports do not come and go while
     // it stays registered, and a device that goes away leaves the device list first.
-    std::optional<std::vector<uint32_t>> ports_of(const std::string& dev) {
-        if (auto it = src_.ports_.find(dev); it != src_.ports_.end()) return it->second;
+    const std::vector<uint32_t>* ports_of(const std::string& dev) {
+        if (auto it = src_.ports_.find(dev); it != src_.ports_.end()) return &it->second;
         auto names = listing(device_dir(dev) + "/ports", dev + " ports", false);
-        if (!names) return std::nullopt;
-        auto ports = numbered_entries(*names);
-        src_.ports_[dev] = ports;
-        return ports;
+        if (!names) return nullptr;
+        return &(src_.ports_[dev] = numbered_entries(*names));
     }
 
     void device_info(const std::string& dev, std::optional<uint32_t> first_port) {
-        Folder dir(device_dir(dev), dev + " ");
+        const std::string dev_dir = device_dir(dev);
+        Folder dir(dev_dir, "", dev);
         DeviceInfo info;
         info.device = dev;
         if (auto t = value(dir, "node_type", sysfs::parse_node_type)) {
@@ -144,8 +164,8 @@ public:
         std::optional<LinkLayer> link;
         if (first_port) {
             char buf[sysfs::kReadBufferSize];
-            auto n = src_.reader_->read_file(port_dir(dev, *first_port) + "/link_layer", buf,
-                                             sizeof buf);
+            auto n = src_.reader_->read_file(
+                dev_dir + "/ports/" + std::to_string(*first_port) + "/link_layer", buf, sizeof buf);
             if (n) {
                 auto l = sysfs::parse_link_layer(std::string_view(buf, *n));
                 if (l) link = *l;
@@ -194,19 +214,17 @@ public:
     // The port's GIDs, in index order. Like a P_Key table (pkey_table), the head is read on the
     // tables cadence and the whole table when it differs, with the whole tables, after a state
     // change and on refresh: a RoCE port's table has 255 entries, filled from the first free one.
-    void read_gids(const PortRef& port, bool whole) {
-        auto& listed = listed_files(port, "gids", false, true);
+    void read_gids(const PortRef& port, KnownPort& known, bool whole) {
+        auto& listed = listed_files(port, known, PortFolder::gids, false, true);
         if (!listed) {
-            src_.gids_[port] = PortGids{};
+            known.gids.emplace();
             return;
         }
         const std::vector<std::string>& names = listed->names;
-        const std::string prefix = port.to_string() + " gids";
-        Folder dir(port_dir(port.device, port.port) + "/gids", prefix + "/");
-        auto known = src_.gids_.find(port);
-        if (!whole && known != src_.gids_.end() && known->second.complete &&
-            !known->second.suspect && known->second.table.size() == names.size()) {
-            const auto& carried = known->second.table;
+        Folder dir(known.dir, "gids", port.device, port.port);
+        if (!whole && known.gids && known.gids->complete && !known.gids->suspect &&
+            known.gids->table.size() == names.size()) {
+            const auto& carried = known.gids->table;
             const size_t head =
                 table_head(carried, [](const sysfs::Gid& g) { return !g.is_zero(); });
             auto name_of = [&](size_t pos) -> const std::string& { return names[pos]; };
@@ -230,7 +248,7 @@ public:
             if (names[pos] == "0") out.port_guid = gid->interface_id();
             out.gids.push_back(gid->to_string());
         }
-        src_.gids_[port] = std::move(out);
+        known.gids = std::move(out);
     }
 
     // The attributes port_state reads only when the state changed, from one sample to another.
@@ -243,18 +261,18 @@ public:
         to.cap_mask = from.cap_mask;
     }
 
-    // What the counter methods need to know of the port comes back. The state is read on every
-    // pass. The physical state too, except while the port stays Active: a logical state past
+    // Reads the port's state; emit_port_state sends it once the GIDs are read (a change of state
+    // has them read whole). The caller decides when the state is read (SysfsSource::sample). The
+    // physical state is read with it, except while the port stays Active: a logical state past
     // Down needs the physical link up, so it is carried then and read again with the other
     // attributes. Those (LIDs, rate, capabilities, link layer) change with the states, or with an
     // event that says so (LID_CHANGE, SM_CHANGE, CLIENT_REREGISTER: the engine then asks for a
     // refresh), so they are read again when either state changed, with the whole tables (`all`)
     // and on a refresh, and carried in between.
-    sources::PortFacts port_state(const PortRef& port, bool all) {
-        Folder dir(port_dir(port.device, port.port), port.to_string() + " ");
+    PortStateSample port_state(const PortRef& port, KnownPort& known, bool all) {
+        Folder dir(known.dir, "", port.device, port.port);
         PortStateSample s;
         s.port = port;
-        KnownPort& known = src_.known_ports_[port];
         HeldSlot* slot = known.slots.data();
         s.state = value(dir, "state", sysfs::parse_port_state, false, slot++);
         const PortStateSample* last = known.read ? &known.last : nullptr;
@@ -274,10 +292,8 @@ public:
             // A port coming up is given its P_Keys (and, on InfiniBand, its subnet prefix) by the
             // SM: read its tables whole.
             if (last && last->state != s.state) {
-                if (auto t = src_.tables_.find(port); t != src_.tables_.end()) {
-                    t->second.suspect = true;
-                }
-                if (auto g = src_.gids_.find(port); g != src_.gids_.end()) g->second.suspect = true;
+                if (known.table) known.table->suspect = true;
+                if (known.gids) known.gids->suspect = true;
                 // A link that went down or came up counts link_downed, symbol errors, ...
                 known.narrow_fast_until = now_ + src_.narrow_fast_hold();
             }
@@ -301,11 +317,17 @@ public:
             a.phys_state_text = s.phys_state_text;
             carry_attributes(s, a);
         }
-        if (auto it = src_.gids_.find(port); it != src_.gids_.end()) {
-            s.gids = it->second.gids;
+        return s;
+    }
+
+    // Sends a state read by port_state with the port's GIDs; what the counter methods need to
+    // know of the port comes back.
+    sources::PortFacts emit_port_state(PortStateSample s, const KnownPort& known) {
+        if (known.gids) {
+            s.gids = known.gids->gids;
             // GID 0's interface ID is the port GUID on InfiniBand only; RoCE derives it from
             // the MAC address.
-            if (s.link_layer == LinkLayer::infiniband) s.port_guid = it->second.port_guid;
+            if (s.link_layer == LinkLayer::infiniband) s.port_guid = known.gids->port_guid;
         }
         sources::PortFacts facts{s.state, s.link_layer, s.lid};
         emit(std::move(s));
@@ -314,12 +336,11 @@ public:
 
     // The port's P_Key table: its head where the table carried from the last whole read still
     // stands for the rest (SysfsSource's comment says when), the whole table otherwise.
-    void pkey_table(const PortRef& port, bool whole) {
-        auto it = src_.tables_.find(port);
-        if (!whole && it != src_.tables_.end() && !it->second.suspect) {
-            CarriedTable& carried = it->second;
+    void pkey_table(const PortRef& port, KnownPort& known, bool whole) {
+        if (!whole && known.table && !known.table->suspect) {
+            CarriedTable& carried = *known.table;
             const std::vector<uint16_t>& keys = carried.table.keys;
-            Folder dir(port_dir(port.device, port.port) + "/pkeys", port.to_string() + " pkeys/");
+            Folder dir(known.dir, "pkeys", port.device, port.port);
             const size_t head = table_head(keys, [](uint16_t k) { return !pkey_is_empty(k); });
             auto name_of = [](size_t pos) { return std::to_string(pos); };
             if (head_reads_as(dir, keys, head, carried.slots, name_of, sysfs::parse_pkey_entry)) {
@@ -331,15 +352,14 @@ public:
                 return;
             }
         }
-        whole_pkey_table(port);
+        whole_pkey_table(port, known);
     }
 
-    void whole_pkey_table(const PortRef& port) {
-        const std::string prefix = port.to_string() + " pkeys";
-        Folder dir(port_dir(port.device, port.port) + "/pkeys", prefix + "/");
+    void whole_pkey_table(const PortRef& port, KnownPort& known) {
+        Folder dir(known.dir, "pkeys", port.device, port.port);
         // The kernel makes pkeys/ only for a port that has a P_Key table (pkey_tbl_len > 0):
         // iWARP ports have none. Its absence is the port's nature, not a failed read.
-        auto names = listing(dir.dir(), prefix, true);
+        auto names = listing(dir.dir(), port.to_string() + " pkeys", true);
         if (!names) return;
         auto indexes = numbered_entries(*names);
         // P_Key indexes are 16 bits wide; an entry beyond that is not part of any table.
@@ -368,23 +388,22 @@ public:
         // Only a table read without a fault is carried: one with unreadable entries is read whole
         // on every tables pass, as its faults are reported on every pass.
         if (s.table.complete()) {
-            CarriedTable& c = src_.tables_[port];
+            CarriedTable& c = known.table ? *known.table : known.table.emplace();
             c.table = s.table;
             c.suspect = false;
         } else {
-            src_.tables_.erase(port);
+            known.table.reset();
         }
         emit(std::move(s));
     }
 
     // P_Key violations on the port (constraint errors in, out): a rise makes its table suspect.
-    void note_violations(const PortRef& port, std::string_view name, uint64_t value) {
+    static void note_violations(KnownPort& known, std::string_view name, uint64_t value) {
         const bool in = name == "port_rcv_constraint_errors";
         if (!in && name != "port_xmit_constraint_errors") return;
-        auto it = src_.tables_.find(port);
-        if (it == src_.tables_.end()) return;
-        uint64_t& seen = it->second.violations[in ? 0 : 1];
-        if (value > seen) it->second.suspect = true;
+        if (!known.table) return;
+        uint64_t& seen = known.table->violations[in ? 0 : 1];
+        if (value > seen) known.table->suspect = true;
         seen = value;
     }
 
@@ -392,7 +411,7 @@ public:
     // forms, read instead of the counters/ files they extend) and hw_counters/ (the driver's).
     // The tiers decide which counters are read; each folder's counter method, where one answers
     // for the port, how (counter_methods.hpp), the files otherwise.
-    void port_counters(const PortRef& port, const sources::PortFacts& facts,
+    void port_counters(const PortRef& port, KnownPort& known, const sources::PortFacts& facts,
                        sources::CounterTiers due) {
         CounterMethods& methods = src_.methods_;
         if (due.reads(CounterKind::pma)) {
@@ -400,32 +419,33 @@ public:
             std::optional<Listing>* legacy = nullptr;
             std::vector<std::string_view> superseded;
             if (due.slow) {
-                if (auto& ext = listed_files(port, kLegacyCountersFolder)) {
+                if (auto& ext = listed_files(port, known, PortFolder::counters_ext)) {
                     legacy = &ext;
                     for (const auto& file : ext->names) {
                         superseded.push_back(legacy_counter_name(file));
                     }
                 }
             }
-            const MethodValues* known = nullptr;
-            if (auto& files = listed_files(port, "counters")) {
+            const MethodValues* by_method = nullptr;
+            if (auto& files = listed_files(port, known, PortFolder::counters)) {
                 // Kernels that made counters/ for every port print "N/A (no PMA)" in each file
                 // of a device that has no PMA at all (iWARP): nothing to read there, no error,
                 // and no PMA to ask.
                 const bool no_pma = src_.without_pma_.contains(port.device);
-                if (!no_pma) known = methods.read(CounterKind::pma, port, facts);
-                counters(port, "counters", *files, CounterKind::pma, due, superseded, known,
-                         no_pma);
+                if (!no_pma) by_method = methods.read(CounterKind::pma, port, facts);
+                counters(port, known, "counters", *files, CounterKind::pma, due, superseded,
+                         by_method, no_pma);
             }
             // Where the PMA answered with PortCountersExtended its 64-bit values stand for these
             // files too; its 32-bit PortCounters fields never do.
             if (legacy) {
-                counters(port, kLegacyCountersFolder, **legacy, CounterKind::pma, due, {}, known);
+                counters(port, known, kLegacyCountersFolder, **legacy, CounterKind::pma, due, {},
+                         by_method);
             }
         }
         if (due.reads(CounterKind::hw)) {
-            if (auto& files = listed_files(port, "hw_counters")) {
-                counters(port, "hw_counters", *files, CounterKind::hw, due, {},
+            if (auto& files = listed_files(port, known, PortFolder::hw_counters)) {
+                counters(port, known, "hw_counters", *files, CounterKind::hw, due, {},
                          methods.read(CounterKind::hw, port, facts));
             }
         }
@@ -436,13 +456,12 @@ public:
     // counters/, a driver without statistics no hw_counters/, and only mlx4 has counters_ext/.
     // Listed with the whole tables and kept between, as the ports are.
     // With `numbered`, only names that are table indexes, in index order ("10" after "2").
-    std::optional<Listing>& listed_files(const PortRef& port, std::string_view folder,
+    std::optional<Listing>& listed_files(const PortRef& port, KnownPort& known, PortFolder which,
                                          bool optional = true, bool numbered = false) {
-        auto key = std::make_pair(port, std::string(folder));
-        if (auto it = src_.listings_.find(key); it != src_.listings_.end()) {
-            return it->second;
-        }
-        const std::string path = port_dir(port.device, port.port) + "/" + std::string(folder);
+        FolderListing& kept = known.listings[static_cast<size_t>(which)];
+        if (kept.listed) return kept.listing;
+        const std::string_view folder = folder_name(which);
+        const std::string path = known.dir + "/" + std::string(folder);
         auto names = listing(path, port.to_string() + " " + std::string(folder), optional);
         // A folder that must be there and cannot be listed is tried (and reported) again.
         if (!names && !optional) return unlisted_;
@@ -459,23 +478,40 @@ public:
             listed->slots.resize(names->size());
             listed->names = std::move(*names);
         }
-        return src_.listings_.emplace(std::move(key), std::move(listed)).first->second;
+        kept.listed = true;
+        kept.listing = std::move(listed);
+        return kept.listing;
+    }
+
+    static std::string_view folder_name(PortFolder which) {
+        switch (which) {
+            case PortFolder::counters:
+                return "counters";
+            case PortFolder::counters_ext:
+                return kLegacyCountersFolder;
+            case PortFolder::hw_counters:
+                return "hw_counters";
+            case PortFolder::gids:
+                return "gids";
+        }
+        return "";
     }
 
     // Emits the counters of `folder` whose tier is due and that are not `superseded`: the
     // value a counter method gave (`known`) where there is one, the file's otherwise. With
     // `no_pma`, a file that says "N/A (no PMA)" is absent rather than an error.
-    void counters(const PortRef& port, std::string_view folder, Listing& files, CounterKind kind,
-                  sources::CounterTiers due, const std::vector<std::string_view>& superseded,
-                  const MethodValues* known, bool no_pma = false) {
+    void counters(const PortRef& port, KnownPort& watch, std::string_view folder, Listing& files,
+                  CounterKind kind, sources::CounterTiers due,
+                  const std::vector<std::string_view>& superseded, const MethodValues* known,
+                  bool no_pma = false) {
         auto parse = [no_pma](std::string_view text) -> Result<std::optional<uint64_t>> {
             if (no_pma && sysfs::is_no_pma(text)) return std::optional<uint64_t>{};
             return std::optional<uint64_t>(RDMADIAG_TRY(sysfs::parse_counter(text)));
         };
-        const std::string prefix = port.to_string() + " " + std::string(folder);
-        Folder dir(port_dir(port.device, port.port) + "/" + std::string(folder), prefix + "/");
+        Folder dir(watch.dir, folder, port.device, port.port);
         const bool legacy = folder == kLegacyCountersFolder;
         if (files.fast.size() != files.names.size()) {
+            files.reported.assign(files.names.size(), std::nullopt);
             files.fast.clear();
             for (const auto& file : files.names) {
                 files.fast.push_back(
@@ -484,12 +520,7 @@ public:
         }
         // Narrow counters are each a firmware query when read from their files: read on a fast
         // pass only while they move (KnownPort::narrow_fast_until), with the slow tier always.
-        KnownPort* watch = nullptr;
-        if (auto it = src_.known_ports_.find(port); it != src_.known_ports_.end()) {
-            watch = &it->second;
-        }
-        const bool narrow_fast =
-            watch && watch->narrow_fast_until && now_ < *watch->narrow_fast_until;
+        const bool narrow_fast = watch.narrow_fast_until && now_ < *watch.narrow_fast_until;
         uint64_t narrow_sum = 0;
         bool narrow_by_file = false;
         for (size_t k = 0; k < files.names.size(); ++k) {
@@ -526,7 +557,12 @@ public:
                 narrow_sum += v;
                 narrow_by_file = true;
             }
-            if (kind == CounterKind::pma) note_violations(port, name, v);
+            if (kind == CounterKind::pma) note_violations(watch, name, v);
+            // A fast pass reports a counter only when it moved since it was last reported: the
+            // same value again tells the engine nothing, and it costs as much as the read. Every
+            // slow pass reports every counter it reads, so none is reported less often.
+            if (!due.slow && files.reported[k] == v) continue;
+            files.reported[k] = v;
             CounterSample c;
             c.port = port;
             c.name = std::string(name);
@@ -535,19 +571,16 @@ public:
             c.kind = kind;
             emit(std::move(c));
         }
-        if (narrow_by_file && watch) {
-            if (watch->narrow_read && narrow_sum != watch->narrow_sum) {
-                watch->narrow_fast_until = now_ + src_.narrow_fast_hold();
+        if (narrow_by_file) {
+            if (watch.narrow_read && narrow_sum != watch.narrow_sum) {
+                watch.narrow_fast_until = now_ + src_.narrow_fast_hold();
             }
-            watch->narrow_sum = narrow_sum;
-            watch->narrow_read = true;
+            watch.narrow_sum = narrow_sum;
+            watch.narrow_read = true;
         }
     }
 
     std::string device_dir(const std::string& dev) const { return src_.class_dir_ + "/" + dev; }
-    std::string port_dir(const std::string& dev, uint32_t port) const {
-        return device_dir(dev) + "/ports/" + std::to_string(port);
-    }
 
 private:
     SysfsSource& src_;
@@ -607,21 +640,28 @@ void SysfsSource::forget_devices_except(const std::vector<std::string>& devices)
     }
     std::erase_if(described_, gone);
     std::erase_if(without_pma_, gone);
-    std::erase_if(gids_, [&](const auto& kv) { return gone(kv.first.device); });
     std::erase_if(known_ports_, [&](const auto& kv) { return gone(kv.first.device); });
-    std::erase_if(tables_, [&](const auto& kv) { return gone(kv.first.device); });
-    std::erase_if(listings_, [&](const auto& kv) { return gone(kv.first.first.device); });
     std::erase_if(ports_, [&](const auto& kv) { return gone(kv.first); });
 }
 
 void SysfsSource::forget_listings() {
     ports_.clear();
-    listings_.clear();
+    for (auto& [port, known] : known_ports_) known.listings = {};
 }
 
 void SysfsSource::forget_listings_of(const std::string& device) {
     ports_.erase(device);
-    std::erase_if(listings_, [&](const auto& kv) { return kv.first.first.device == device; });
+    for (auto it = known_ports_.lower_bound(PortRef{device, 0});
+         it != known_ports_.end() && it->first.device == device; ++it) {
+        it->second.listings = {};
+    }
+}
+
+SysfsSource::KnownPort& SysfsSource::known_port(const PortRef& port) {
+    auto [it, added] = known_ports_.try_emplace(port);
+    if (added)
+        it->second.dir = class_dir_ + "/" + port.device + "/ports/" + std::to_string(port.port);
+    return it->second;
 }
 
 std::vector<common::Figure> SysfsSource::figures() const {
@@ -675,7 +715,9 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         forget_devices_except({});
         return;
     }
-    pass.emit(DeviceList{*devices});
+    // Nearly every pass lists the devices of the last one: the engine is told when they changed,
+    // and with the whole tables.
+    if (parts.whole_tables || *devices != last_devices_) pass.emit(DeviceList{*devices});
     forget_devices_except(*devices);
     // The listings of ports and counter folders, and the devices' identity, are taken afresh
     // with the whole tables: they change only when a device registers again, which the device
@@ -695,10 +737,20 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         if (!ports) continue;
         for (uint32_t p : *ports) {
             PortRef port{dev, p};
-            if (parts.tables || !gids_.contains(port)) pass.read_gids(port, parts.whole_tables);
-            const auto facts = pass.port_state(port, parts.whole_tables);
-            if (parts.tables) pass.pkey_table(port, parts.whole_tables);
-            if (parts.counters.any()) pass.port_counters(port, facts, parts.counters);
+            KnownPort& known = known_port(port);
+            // An Active port's state is read with the slow tier and the tables, and at once after
+            // a port event (refresh): a port going down raises PORT_ERR where an event source
+            // watches it. A port in any other state is read on every pass: it is coming up.
+            const bool read_state = parts.tables || parts.counters.slow || !known.read ||
+                                    known.last.state != PortState::active;
+            std::optional<PortStateSample> state;
+            if (read_state) state = pass.port_state(port, known, parts.whole_tables);
+            if (parts.tables || !known.gids) pass.read_gids(port, known, parts.whole_tables);
+            const auto facts =
+                state ? pass.emit_port_state(std::move(*state), known)
+                      : sources::PortFacts{known.last.state, known.last.link_layer, known.last.lid};
+            if (parts.tables) pass.pkey_table(port, known, parts.whole_tables);
+            if (parts.counters.any()) pass.port_counters(port, known, facts, parts.counters);
         }
     }
     methods_.end_pass();
@@ -733,9 +785,11 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
         if (port.port != 0 && p != port.port) continue;
         found = true;
         PortRef one{port.device, p};
-        pass.read_gids(one, true);
-        pass.port_state(one, true);
-        pass.pkey_table(one, true);
+        KnownPort& record = known_port(one);
+        auto state = pass.port_state(one, record, true);
+        pass.read_gids(one, record, true);
+        pass.emit_port_state(std::move(state), record);
+        pass.pkey_table(one, record, true);
     }
     if (!found) {
         pass.emit(SampleError{port.to_string(), "cannot refresh: no such port", ENOENT});

@@ -1,16 +1,18 @@
 #pragma once
 // The sysfs source: reads <root>/class/infiniband/<device>/... and turns it into observations.
 //
-// Four cadences: port state and the fast counter tier every counter_interval; the slow tier
-// (data, packet and hw counters: collector/sources/counter_tiers.hpp) every
-// slow_counter_interval; GIDs and the P_Key tables every pkey_interval, plus on refresh(port)
-// after an event; device identity and the folder listings with the whole tables. Each entry of a
-// P_Key table is a driver query (a firmware command on mlx5), so a tables pass reads a table's
-// head: its entries up to the last one in use and kTableGuard more, where a subnet manager puts a
-// new P_Key (it fills the first free entries). The rest of the table is carried from the last whole
-// read, and the whole table is read again when the head changed, after a state change or rising
-// P_Key violations, on refresh, and at least every sysfs.pkey_full_interval (default 5 minutes).
-// GID tables (255 entries on a RoCE port) are read the same way.
+// Four cadences: the fast counter tier, and the state of ports that are not Active, every
+// counter_interval; the slow tier (data, packet and hw counters:
+// collector/sources/counter_tiers.hpp) every slow_counter_interval; port states, GIDs and the P_Key
+// tables every pkey_interval, plus on refresh(port) after an event (an Active port's state comes
+// with the slow tier and the tables); device identity and the folder listings with the whole
+// tables. Each entry of a P_Key table is a driver query (a firmware command on mlx5), so a tables
+// pass reads a table's head: its entries up to the last one in use and kTableGuard more, where a
+// subnet manager puts a new P_Key (it fills the first free entries). The rest of the table is
+// carried from the last whole read, and the whole table is read again when the head changed, after
+// a state change or rising P_Key violations, on refresh, and at least every
+// sysfs.pkey_full_interval (default 5 minutes). GID tables (255 entries on a RoCE port) are read
+// the same way.
 //
 // A value file that cannot be read or parsed costs only that value: it is left out (never 0) and
 // reported as a SampleError. A file the kernel does not create for that device (pkeys/ of an iWARP
@@ -93,8 +95,12 @@ private:
     std::optional<TimePoint> next_tables_;
     std::optional<TimePoint> next_whole_tables_;
 
-    // What the slow cadence learnt, carried by the fast one: GIDs and the port GUID per port,
-    // and which devices already had their identity read.
+    std::set<std::string> described_;        // devices whose identity was read
+    std::vector<std::string> last_devices_;  // as forget_devices_except last saw them
+    // Devices that by their node type have no PMA (iWARP, usNIC).
+    std::set<std::string> without_pma_;
+
+    // What the slow cadence learnt of a port's GIDs, carried by the fast one.
     struct PortGids {
         std::vector<std::string> gids;  // the non-zero ones, as sysfs prints them
         std::optional<uint64_t> port_guid;
@@ -102,15 +108,37 @@ private:
         bool complete = false;          // every entry was read
         bool suspect = false;           // the port's state changed since: read it whole
     };
-    std::map<PortRef, PortGids> gids_;
-    std::set<std::string> described_;
-    std::vector<std::string> last_devices_;  // as forget_devices_except last saw them
-    // Devices that by their node type have no PMA (iWARP, usNIC).
-    std::set<std::string> without_pma_;
-    // Per port: the attributes last read in full, carried while the state stays
-    // (Pass::port_state), and where the reader holds the port's own files (state, phys_state,
-    // lid, sm_lid, lid_mask_count, link_layer, rate, cap_mask).
+    // A folder's listing, kept between whole table passes, with where each file is held.
+    struct Listing {
+        std::vector<std::string> names;  // sorted
+        std::vector<HeldSlot> slots;     // by name
+        // By name, for counter folders: each counter's tier, and why it is fast (filled by the
+        // first pass that reads the folder: until then it is shorter than `names`).
+        std::vector<std::optional<sources::FastReason>> fast;
+        std::vector<std::optional<uint64_t>> reported;  // by name: the value last emitted
+    };
+    // The port's P_Key table as last read whole, for the passes that read only its head.
+    struct CarriedTable {
+        PKeyTable table;
+        // The P_Key violations seen (PortCounters' constraint errors in and out), and whether
+        // they rose or the port's state changed since the table was read: read it whole next.
+        std::array<uint64_t, 2> violations{};
+        bool suspect = false;
+        std::vector<HeldSlot> slots;  // the head's entries, where the reader holds them
+    };
+    // The folders of a port whose listings are kept.
+    enum class PortFolder : uint8_t { counters, counters_ext, hw_counters, gids };
+    static constexpr size_t kPortFolders = 4;
+    struct FolderListing {
+        bool listed = false;             // since the listings were last forgotten
+        std::optional<Listing> listing;  // nullopt: the port has no such folder
+    };
+    // Everything carried for one port between passes, found once per pass.
     struct KnownPort {
+        std::string dir;  // <class_dir>/<device>/ports/<port>
+        // The attributes last read in full, carried while the state stays (Pass::port_state),
+        // and where the reader holds the port's own files (state, phys_state, lid, sm_lid,
+        // lid_mask_count, link_layer, rate, cap_mask).
         PortStateSample last;
         bool read = false;
         std::array<HeldSlot, 8> slots;
@@ -121,30 +149,14 @@ private:
         uint64_t narrow_sum = 0;
         bool narrow_read = false;
         std::optional<TimePoint> narrow_fast_until;
+        std::optional<PortGids> gids;                      // read at least once
+        std::optional<CarriedTable> table;                 // last read whole without a fault
+        std::array<FolderListing, kPortFolders> listings;  // by PortFolder
     };
     std::map<PortRef, KnownPort> known_ports_;
-    // Listings kept between whole table passes: each device's ports, each port's counter and
-    // GID folders (nullopt: the port has no such folder), with where each file is held.
-    struct Listing {
-        std::vector<std::string> names;  // sorted
-        std::vector<HeldSlot> slots;     // by name
-        // By name, for counter folders: each counter's tier, and why it is fast (filled by the
-        // first pass that reads the folder: until then it is shorter than `names`).
-        std::vector<std::optional<sources::FastReason>> fast;
-    };
+    KnownPort& known_port(const PortRef& port);
+    // Each device's ports, listed with the whole tables and kept between.
     std::map<std::string, std::vector<uint32_t>> ports_;
-    std::map<std::pair<PortRef, std::string>, std::optional<Listing>> listings_;
-
-    // Each port's P_Key table as last read whole, for the passes that read only its head.
-    struct CarriedTable {
-        PKeyTable table;
-        // The P_Key violations seen (PortCounters' constraint errors in and out), and whether
-        // they rose or the port's state changed since the table was read: read it whole next.
-        std::array<uint64_t, 2> violations{};
-        bool suspect = false;
-        std::vector<HeldSlot> slots;  // the head's entries, where the reader holds them
-    };
-    std::map<PortRef, CarriedTable> tables_;
     Duration full_table_interval_;
 
     // Drops what the source knows of devices not in `devices` (sorted).

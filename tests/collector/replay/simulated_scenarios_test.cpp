@@ -57,6 +57,22 @@ bool has(const std::vector<Finding>& fs, const std::string& rule) {
     return std::any_of(fs.begin(), fs.end(), [&](const Finding& f) { return f.rule == rule; });
 }
 
+// A default engine fed the whole recording through the replay source, its clock then moved to
+// `until`.
+std::unique_ptr<engine::Engine> replay_into_engine(Recording recording, TimePoint until) {
+    auto replayed = engine::make_default_engine();
+    class Feed final : public sources::ObservationSink {
+    public:
+        explicit Feed(engine::Engine& e) : e_(e) {}
+        void emit(Observation o) override { e_.consume(o); }
+        engine::Engine& e_;
+    } feed(*replayed);
+    ReplaySource source(std::move(recording), ReplaySettings{0, 4096});
+    while (!source.finished()) source.poll(TimePoint{}, feed);
+    replayed->advance(until);
+    return replayed;
+}
+
 // Plays the scenario on virtual time, returning every observation in the order the engine got it.
 std::vector<Observation> play(const std::string& name, engine::Engine& engine) {
     sources::SourceSettings settings;
@@ -127,16 +143,7 @@ TEST_P(SimulatedScenario, FindingsFireAndTheRecordingReplaysToThem) {
     EXPECT_TRUE(recording->problems.empty());
     EXPECT_EQ(recording->observations, observations)
         << "stale recording: rerun with RDMADIAG_UPDATE_RECORDINGS=1";
-    auto replayed = engine::make_default_engine();
-    class Feed final : public sources::ObservationSink {
-    public:
-        explicit Feed(engine::Engine& e) : e_(e) {}
-        void emit(Observation o) override { e_.consume(o); }
-        engine::Engine& e_;
-    } feed(*replayed);
-    ReplaySource source(std::move(*recording), ReplaySettings{0, 4096});
-    while (!source.finished()) source.poll(TimePoint{}, feed);
-    replayed->advance(direct->now());
+    auto replayed = replay_into_engine(std::move(*recording), direct->now());
     EXPECT_EQ(all_findings(*replayed), findings);
 }
 
@@ -178,16 +185,7 @@ TEST(SimulatedPartitions, TheScenariosIntentIsRecordedAndReplaysToTheSameJudgeme
     EXPECT_TRUE(recording->problems.empty());
     EXPECT_EQ(recording->observations, observations);
 
-    auto replayed = engine::make_default_engine();
-    class Feed final : public sources::ObservationSink {
-    public:
-        explicit Feed(engine::Engine& e) : e_(e) {}
-        void emit(Observation o) override { e_.consume(o); }
-        engine::Engine& e_;
-    } feed(*replayed);
-    ReplaySource source(std::move(*recording), ReplaySettings{0, 4096});
-    while (!source.finished()) source.poll(TimePoint{}, feed);
-    replayed->advance(direct->now());
+    auto replayed = replay_into_engine(std::move(*recording), direct->now());
     const auto b = replayed->snapshot();
     EXPECT_EQ(all_findings(*replayed), findings);
     ASSERT_NE(a->partitions, nullptr);

@@ -6,11 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "collector/engine/default_engine.hpp"
 #include "collector/engine/mr/mr_health_tracker.hpp"
-#include "collector/runtime/collector_runtime.hpp"
-#include "collector/sim/simulated_fabric.hpp"
-#include "tests/collector/sim/sim_test_support.hpp"
+#include "tests/collector/sim/scenario_run.hpp"
 
 namespace rdmadiag::sim {
 namespace {
@@ -18,28 +15,9 @@ namespace {
 using namespace std::chrono_literals;
 using sim::testing::t0;
 
-class XprtrdmaStuckMr : public ::testing::Test {
+class XprtrdmaStuckMr : public testing::ScenarioRun {
 protected:
-    void SetUp() override {
-        sources::SourceSettings settings;
-        settings.scenario = "mr-xprtrdma-stuck";
-        auto f = make_simulated_fabric(settings);
-        ASSERT_TRUE(f.ok()) << f.error().message;
-        engine = engine::make_default_engine();
-        std::vector<std::unique_ptr<sources::Source>> sources;
-        sources.push_back(std::move(*f));
-        runtime = std::make_unique<runtime::CollectorRuntime>(std::move(sources), *engine, store,
-                                                              clock, log);
-    }
-
-    // Polls the source every 100 ms up to t0() + at, through the collector's own loop.
-    void run_to(Duration at) {
-        for (; now <= t0() + at; now += 100ms) {
-            clock.set(now);
-            runtime->poll_all_at(now);
-            runtime->step();
-        }
-    }
+    void SetUp() override { start("mr-xprtrdma-stuck"); }
 
     const MrRecord* mr(uint64_t id) {
         snap = engine->snapshot();
@@ -56,13 +34,7 @@ protected:
         return engine->findings().find(rule, subject);
     }
 
-    ManualClock clock{t0()};
-    common::Logger log{common::LogLevel::error, common::LogFormat::logfmt, [](std::string_view) {}};
-    publish::SnapshotStore store;
-    std::unique_ptr<runtime::CollectorRuntime> runtime;
-    std::unique_ptr<engine::Engine> engine;
     SnapshotPtr snap;
-    TimePoint now = t0();
 };
 
 TEST_F(XprtrdmaStuckMr, FlushThenBindErrorThenDeregRaisesAndClearsNeedsDereg) {

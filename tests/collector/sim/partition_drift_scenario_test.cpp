@@ -5,11 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "collector/engine/default_engine.hpp"
 #include "collector/engine/partitions/partition_findings.hpp"
-#include "collector/runtime/collector_runtime.hpp"
-#include "collector/sim/simulated_fabric.hpp"
-#include "tests/collector/sim/sim_test_support.hpp"
+#include "tests/collector/sim/scenario_run.hpp"
 
 namespace rdmadiag::sim {
 namespace {
@@ -19,28 +16,9 @@ using sim::testing::t0;
 
 constexpr uint16_t kStorage = 0x0011;
 
-class PartitionDrift : public ::testing::Test {
+class PartitionDrift : public testing::ScenarioRun {
 protected:
-    void SetUp() override {
-        sources::SourceSettings settings;
-        settings.scenario = "partition-drift";
-        auto f = make_simulated_fabric(settings);
-        ASSERT_TRUE(f.ok()) << f.error().message;
-        engine = engine::make_default_engine();
-        std::vector<std::unique_ptr<sources::Source>> sources;
-        sources.push_back(std::move(*f));
-        runtime = std::make_unique<runtime::CollectorRuntime>(std::move(sources), *engine, store,
-                                                              clock, log);
-    }
-
-    // Polls the source every 100 ms up to t0() + at, through the collector's own loop.
-    void run_to(Duration at) {
-        for (; now <= t0() + at; now += 100ms) {
-            clock.set(now);
-            runtime->poll_all_at(now);
-            runtime->step();
-        }
-    }
+    void SetUp() override { start("partition-drift"); }
 
     const Finding* active(std::string_view rule) const {
         FindingSubject subject;
@@ -74,13 +52,6 @@ protected:
     static bool says(const Finding* f, std::string_view text) {
         return f != nullptr && f->evidence.find(text) != std::string::npos;
     }
-
-    ManualClock clock{t0()};
-    common::Logger log{common::LogLevel::error, common::LogFormat::logfmt, [](std::string_view) {}};
-    publish::SnapshotStore store;
-    std::unique_ptr<runtime::CollectorRuntime> runtime;
-    std::unique_ptr<engine::Engine> engine;
-    TimePoint now = t0();
 };
 
 TEST_F(PartitionDrift, EachFindingAppearsAtItsStep) {

@@ -13,11 +13,8 @@ namespace {
 using testing::FakeDaemon;
 
 ApiFeedOptions fast() {
-    ApiFeedOptions o;
-    o.interval = std::chrono::milliseconds(20);
-    o.first_retry = std::chrono::milliseconds(20);
+    ApiFeedOptions o = testing::fast_feed_options();
     o.max_retry = std::chrono::milliseconds(80);
-    o.timeout = std::chrono::milliseconds(2000);
     return o;
 }
 

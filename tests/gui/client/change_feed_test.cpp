@@ -19,6 +19,7 @@ namespace rdmadiag::gui::client {
 namespace {
 
 using testing::FakeDaemon;
+using testing::fast_feed_options;
 using json = codec::Json;
 
 // A device as the feed writes it: the snapshot's shape, a revision, and no counters.
@@ -92,14 +93,6 @@ TEST(ChangeFeedJson, ReadsOnePortsCounters) {
     EXPECT_FALSE(parse_port_counters(j.dump(), PortRef{"mlx5_0", 2}).ok());
 }
 
-ApiFeedOptions fast() {
-    ApiFeedOptions o;
-    o.interval = std::chrono::milliseconds(20);
-    o.first_retry = std::chrono::milliseconds(20);
-    o.timeout = std::chrono::milliseconds(2000);
-    return o;
-}
-
 // The `since` of every change poll the daemon saw.
 std::vector<uint64_t> since_values(const FakeDaemon& d) {
     std::vector<uint64_t> out;
@@ -141,7 +134,7 @@ TEST(ApiFeedChanges, TheFullAnswerThenDeltasFromItsSequenceAndTheWatchedPortsCou
          json::array({json{
              {"device", "mlx5_0"}, {"port", 1}, {"counters", s.devices[1].ports[0].counters}}})}});
 
-    ApiFeed feed(QUrl(daemon.url()), fast());
+    ApiFeed feed(QUrl(daemon.url()), fast_feed_options());
     int snapshots = 0;
     std::vector<models::SnapshotDelta> deltas;
     std::vector<bool> restarts;
@@ -201,7 +194,7 @@ TEST(ApiFeedChanges, AnotherDaemonRunStartsOverFromScratch) {
         if (from_scratch) return bytes(full_answer("run-2", s, 6));
         return bytes(changes("run-2", 5));
     };
-    ApiFeed feed(QUrl(daemon.url()), fast());
+    ApiFeed feed(QUrl(daemon.url()), fast_feed_options());
     std::vector<bool> restarts;
     std::vector<bool> fulls;
     QObject::connect(&feed, &SnapshotFeed::deltaReady,
@@ -230,7 +223,7 @@ TEST(ApiFeedChanges, ADaemonWithoutAChangeFeedIsReadWhole) {
     ASSERT_TRUE(daemon.listen());
     daemon.routes["/api/v1/snapshot"] = QByteArray::fromStdString(
         testing::read_text(testing::api_fixture_path("mr-xprtrdma-stuck-30s.json")));
-    ApiFeed feed(QUrl(daemon.url()), fast());
+    ApiFeed feed(QUrl(daemon.url()), fast_feed_options());
     int snapshots = 0;
     QObject::connect(&feed, &SnapshotFeed::snapshotReady, [&](SnapshotPtr) { ++snapshots; });
     QSignalSpy spy(&feed, &SnapshotFeed::snapshotReady);

@@ -8,9 +8,22 @@
 #include <QMap>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <chrono>
 #include <functional>
 
+#include "gui/client/api_feed.hpp"
+
 namespace rdmadiag::gui::testing {
+
+// A feed's timing against a fake daemon on loopback: polls and first retries every 20 ms, so the
+// tests take milliseconds, with a timeout long enough for a loaded machine.
+inline client::ApiFeedOptions fast_feed_options() {
+    client::ApiFeedOptions o;
+    o.interval = std::chrono::milliseconds(20);
+    o.first_retry = std::chrono::milliseconds(20);
+    o.timeout = std::chrono::milliseconds(2000);
+    return o;
+}
 
 class FakeDaemon : public QObject {
 public:

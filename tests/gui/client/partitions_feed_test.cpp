@@ -16,15 +16,8 @@ namespace rdmadiag::gui::client {
 namespace {
 
 using testing::FakeDaemon;
+using testing::fast_feed_options;
 using json = codec::Json;
-
-ApiFeedOptions fast() {
-    ApiFeedOptions o;
-    o.interval = std::chrono::milliseconds(20);
-    o.first_retry = std::chrono::milliseconds(20);
-    o.timeout = std::chrono::milliseconds(2000);
-    return o;
-}
 
 QByteArray changes(uint64_t sequence, bool full) {
     json j{{"instance", "run-1"},
@@ -75,7 +68,7 @@ TEST(ApiFeedPartitions, ReadOnlyWhileLookedAtAndOncePerSnapshot) {
     PartitionsDaemon d;
     ASSERT_TRUE(d.snap);
     ASSERT_TRUE(d.daemon.listen());
-    ApiFeed feed(QUrl(d.daemon.url()), fast());
+    ApiFeed feed(QUrl(d.daemon.url()), fast_feed_options());
     std::vector<models::PartitionListing> got;
     QObject::connect(
         &feed, &SnapshotFeed::partitionsReady,
@@ -127,7 +120,7 @@ TEST(ApiFeedPartitions, ADaemonWithoutPartitionsIsToldOnceAndNotAskedAgain) {
     daemon.handlers["/api/v1/changes"] = [&](const QByteArray& target) {
         return changes(++sequence, target.endsWith("since=0"));
     };
-    ApiFeed feed(QUrl(daemon.url()), fast());
+    ApiFeed feed(QUrl(daemon.url()), fast_feed_options());
     QStringList failures;
     QObject::connect(&feed, &SnapshotFeed::partitionsFailed,
                      [&](const QString& why) { failures << why; });
@@ -164,7 +157,7 @@ TEST(ApiFeedPartitions, AGonePartitionAnErrorAndAnUnreadableAnswerAreSaidInWords
         if (target.endsWith("pkey=0x0042")) return 404;
         return target.contains("pkey=") ? 200 : list_status;
     };
-    ApiFeed feed(QUrl(d.daemon.url()), fast());
+    ApiFeed feed(QUrl(d.daemon.url()), fast_feed_options());
     QStringList failures;
     std::vector<models::PartitionListing> got;
     QObject::connect(&feed, &SnapshotFeed::partitionsFailed,

@@ -1,6 +1,7 @@
-// The two counter tiers of the sysfs source: the fast tier and the port state every
-// counter_interval, the slow tier only when slow_counter_interval is due. Narrow counters read
-// from their files are on the fast cadence only while they move or after a change of state.
+// The two counter tiers of the sysfs source: the fast tier every counter_interval, the slow tier
+// only when slow_counter_interval is due. An Active port's state comes with the slow tier (and the
+// tables), any other port's with every pass. Narrow counters read from their files are on the
+// fast cadence only while they move or after a change of state.
 
 #include <gtest/gtest.h>
 
@@ -37,7 +38,8 @@ const std::set<std::string> kFindingPma{"port_xmit_constraint_errors",
                                         "port_rcv_constraint_errors"};
 
 struct Poll {
-    std::set<std::string> pma, hw;
+    std::set<std::string> pma, hw;            // counters reported
+    std::set<std::string> read_pma, read_hw;  // counters/ and hw_counters/ files read
     size_t states = 0;
     size_t reads = 0;  // files read
 };
@@ -62,6 +64,14 @@ public:
         }
         p.states = all<PortStateSample>(sink.observations).size();
         p.reads = reader_->reads.size();
+        for (const auto& path : reader_->reads) {
+            for (auto [folder, set] :
+                 {std::pair{"/counters/", &p.read_pma}, std::pair{"/hw_counters/", &p.read_hw}}) {
+                if (auto at = path.find(folder); at != std::string::npos) {
+                    set->insert(path.substr(at + std::string_view(folder).size()));
+                }
+            }
+        }
         last_reads_ = reader_->reads;
         EXPECT_TRUE(all<SampleError>(sink.observations).empty());
         return p;
@@ -85,15 +95,18 @@ TEST(SysfsCounterTiers, FastCountersEveryPollSlowOnlyWhenDue) {
     for (int i = 0; i <= 10; ++i) {
         auto p = src.poll(seconds(100 + i));
         const bool slow = i % 5 == 0;
-        EXPECT_EQ(p.states, 1u) << "poll " << i;  // the port state keeps the fast cadence
+        // The port is Active: its state comes with the slow tier.
+        EXPECT_EQ(p.states, slow ? 1u : 0u) << "poll " << i;
         if (slow) {
             EXPECT_EQ(p.pma.size(), 21u) << "poll " << i;
             EXPECT_EQ(p.hw.size(), 18u) << "poll " << i;
             EXPECT_TRUE(p.pma.contains("port_xmit_data"));
             EXPECT_TRUE(p.pma.contains("port_xmit_wait"));
         } else {
-            // The narrow counters have not moved: the fast tier is the counters findings read.
-            EXPECT_EQ(p.pma, kFindingPma) << "poll " << i;
+            // The narrow counters have not moved: the fast tier is the counters findings read,
+            // and as their values have not moved either, none is reported.
+            EXPECT_EQ(p.read_pma, kFindingPma) << "poll " << i;
+            EXPECT_TRUE(p.pma.empty()) << "poll " << i;
             EXPECT_TRUE(p.hw.empty()) << "poll " << i;
             // Not read, not merely not reported.
             for (const auto& path : src.last_reads()) {
@@ -113,9 +126,8 @@ TEST(SysfsCounterTiers, AFastPassReadsFarFewerFiles) {
     src.poll(seconds(0));  // everything: identity, GIDs, tables, both tiers
     const auto slow = src.poll(seconds(15));
     const auto fast = src.poll(seconds(16));
-    // The port's state each time (the physical state of an Active port and its other
-    // attributes come with the tables); 2 counters (the narrow ones are quiet) against 21 + 18.
-    EXPECT_EQ(fast.reads, 1u + 2u);
+    // 2 counters (the narrow ones are quiet) against the Active port's state, 21 and 18.
+    EXPECT_EQ(fast.reads, 2u);
     EXPECT_EQ(slow.reads, 1u + 21u + 18u);
 }
 
@@ -129,7 +141,7 @@ TEST(SysfsCounterTiers, Mlx4CountersExtIsLeftAloneOnFastPasses) {
     EXPECT_TRUE(first.pma.contains("unicast_rcv_packets"));
     auto fast = src.poll(seconds(1));
     EXPECT_FALSE(fast.pma.contains("port_xmit_data"));
-    EXPECT_TRUE(fast.pma.contains("port_rcv_constraint_errors"));
+    EXPECT_TRUE(fast.read_pma.contains("port_rcv_constraint_errors"));
     for (const auto& path : src.last_reads()) {
         EXPECT_EQ(path.find("/counters_ext/"), std::string::npos) << path;
     }
@@ -160,8 +172,8 @@ TEST(SysfsCounterTiers, SlowAndFastCadencesKeepTheirOwnSlots) {
     std::vector<std::pair<bool, bool>> seen;  // (fast read, slow read)
     for (int t = 0; t <= 6; ++t) {
         auto p = src.poll(seconds(t));
-        seen.emplace_back(p.pma.contains("port_rcv_constraint_errors"),
-                          p.pma.contains("port_rcv_data"));
+        seen.emplace_back(p.read_pma.contains("port_rcv_constraint_errors"),
+                          p.read_pma.contains("port_rcv_data"));
     }
     const std::vector<std::pair<bool, bool>> want{{true, true},  {false, false}, {true, false},
                                                   {false, true}, {true, false},  {false, false},
@@ -186,15 +198,16 @@ protected:
     // Whether poll t read the narrow counters, and whether it read them all.
     bool narrow_read(int t) {
         auto p = src_->poll(seconds(t));
-        EXPECT_EQ(p.states, 1u) << "poll " << t;
-        EXPECT_TRUE(
-            std::includes(p.pma.begin(), p.pma.end(), kFindingPma.begin(), kFindingPma.end()))
+        states_ += p.states;
+        const auto& read = p.read_pma;
+        EXPECT_TRUE(std::includes(read.begin(), read.end(), kFindingPma.begin(), kFindingPma.end()))
             << "poll " << t;
-        const bool any = p.pma.contains("symbol_error");
+        const bool any = read.contains("symbol_error");
         if (any) {
-            EXPECT_TRUE(std::includes(p.pma.begin(), p.pma.end(), kFastPma.begin(), kFastPma.end()))
+            EXPECT_TRUE(std::includes(read.begin(), read.end(), kFastPma.begin(), kFastPma.end()))
                 << "poll " << t;
         }
+        last_ = std::move(p);
         return any;
     }
     double fast_ports() {
@@ -207,6 +220,8 @@ protected:
 
     test::TempTree tmp_;
     std::unique_ptr<TieredSource> src_;
+    size_t states_ = 0;  // port states the polls reported
+    Poll last_;          // what the last narrow_read saw
     std::string port_ = tmp_.path() + "/class/infiniband/mlx5_0/ports/1/";
 };
 
@@ -244,12 +259,62 @@ TEST_F(NarrowCounters, KeepMovingKeepsThemFast) {
 TEST_F(NarrowCounters, AChangeOfStateReadsThemFast) {
     narrow_read(0);
     EXPECT_FALSE(narrow_read(1));
-    // The link went down: link_downed and the error counters are read on the next passes.
+    // The link went down. The Active port's state is read again by the slow pass at 5 (or at
+    // once after the PORT_ERR event, through refresh); from there link_downed and the error
+    // counters are read on every pass, and so is the state of the port that is not Active.
     write("state", "1: DOWN");
     write("phys_state", "3: Disabled");
-    EXPECT_TRUE(narrow_read(2));
-    EXPECT_TRUE(narrow_read(3));
+    EXPECT_FALSE(narrow_read(2));
+    EXPECT_EQ(states_, 1u);
+    for (int t = 3; t <= 4; ++t) narrow_read(t);
+    EXPECT_TRUE(narrow_read(5));
+    EXPECT_EQ(states_, 2u);
+    EXPECT_TRUE(narrow_read(6));
+    EXPECT_TRUE(narrow_read(7));
+    EXPECT_EQ(states_, 4u);
     EXPECT_EQ(fast_ports(), 1);
+}
+
+TEST_F(NarrowCounters, AFastPassReportsOnlyTheCountersThatMoved) {
+    narrow_read(0);
+    EXPECT_EQ(last_.pma.size(), 21u) << "a slow pass reports every counter";
+    narrow_read(1);
+    EXPECT_TRUE(last_.pma.empty());
+    write("counters/port_rcv_constraint_errors", "3");
+    narrow_read(2);
+    EXPECT_EQ(last_.pma, std::set<std::string>{"port_rcv_constraint_errors"});
+    narrow_read(3);
+    EXPECT_TRUE(last_.pma.empty()) << "3 again";
+    // A bad cable: symbol_error moves and the narrow counters are read on every pass; only the
+    // one that moved is reported.
+    write("counters/symbol_error", "7");
+    EXPECT_TRUE(narrow_read(5));
+    EXPECT_EQ(last_.pma.size(), 21u);
+    write("counters/symbol_error", "9");
+    EXPECT_TRUE(narrow_read(6));
+    EXPECT_EQ(last_.pma, std::set<std::string>{"symbol_error"});
+    narrow_read(10);
+    EXPECT_EQ(last_.pma.size(), 21u) << "and every counter with each slow pass";
+}
+
+TEST_F(NarrowCounters, APortComingUpHasItsStateReadEveryPass) {
+    write("state", "2: INIT");
+    narrow_read(0);
+    for (int t = 1; t <= 3; ++t) narrow_read(t);
+    EXPECT_EQ(states_, 4u);
+    // Active at 3.5: seen by the pass at 4, and from then on read with the slow tier.
+    write("state", "4: ACTIVE");
+    for (int t = 4; t <= 9; ++t) narrow_read(t);
+    EXPECT_EQ(states_, 4u + 1u + 1u);  // the pass at 4, the slow pass at 5
+}
+
+TEST_F(NarrowCounters, ARefreshReadsAnActivePortsStateAtOnce) {
+    narrow_read(0);
+    narrow_read(1);
+    EXPECT_EQ(states_, 1u);
+    sources::VectorSink sink;
+    src_->source().refresh(PortRef{"mlx5_0", 1}, at(seconds(1) + milliseconds(500)), sink);
+    EXPECT_EQ(all<PortStateSample>(sink.observations).size(), 1u);
 }
 
 TEST(SysfsCounterTiers, OneShotSamplesReadBothTiers) {
