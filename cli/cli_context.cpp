@@ -53,6 +53,13 @@ Result<SourcesRun> run_sources_once(const CliContext& ctx,
                          [](std::string_view) {});
     runtime::CollectorRuntime rt(std::move(opened), *engine, store, clock, quiet);
     runtime::run_once(rt, clock);
+    // A saved trace named on the command line is the point of the run: without it there is
+    // nothing to say.
+    if (const std::string trace = saved_trace_file(settings); !trace.empty()) {
+        for (const auto& d : rt.down_sources()) {
+            if (d.name == "tracefs") return make_error("cannot read the saved trace: " + d.reason);
+        }
+    }
     SourcesRun out{engine->snapshot(), {}, rt.down_sources()};
     const auto up = rt.up_sources();
     for (const auto& n : names) {
