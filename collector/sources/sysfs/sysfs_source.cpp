@@ -217,7 +217,7 @@ public:
     void read_gids(const PortRef& port, KnownPort& known, bool whole) {
         auto& listed = listed_files(port, known, PortFolder::gids, false, true);
         if (!listed) {
-            known.gids.emplace();
+            known.gids = PortGids{};
             return;
         }
         const std::vector<std::string>& names = listed->names;
@@ -388,7 +388,8 @@ public:
         // Only a table read without a fault is carried: one with unreadable entries is read whole
         // on every tables pass, as its faults are reported on every pass.
         if (s.table.complete()) {
-            CarriedTable& c = known.table ? *known.table : known.table.emplace();
+            if (!known.table) known.table = CarriedTable{};
+            CarriedTable& c = *known.table;
             c.table = s.table;
             c.suspect = false;
         } else {
