@@ -72,12 +72,13 @@ public:
         return out += name;
     }
     std::string dir() const { return path_.substr(0, dir_size_); }
+    const std::string& device() const { return device_; }
 
 private:
     std::string path_;
     size_t dir_size_ = 0;
     size_t base_ = 0;
-    std::string_view device_;
+    std::string device_;
     uint32_t port_;
     std::string_view folder_;
 };
@@ -108,7 +109,10 @@ public:
         auto n = held ? src_.reader_->read_held(path, buf, sizeof buf, *held)
                       : src_.reader_->read_file(path, buf, sizeof buf);
         if (!n) {
-            if (!(optional && n.error().code == ENOENT)) error(folder.subject(name), n.error());
+            if (!(optional && n.error().code == ENOENT) &&
+                !src_.device_vanished(folder.device(), n.error().code)) {
+                error(folder.subject(name), n.error());
+            }
             return std::nullopt;
         }
         auto parsed = parse(std::string_view(buf, *n));
@@ -120,11 +124,16 @@ public:
     }
 
     // Lists a directory; a missing one is reported unless `optional`.
+    // Lists a directory of `device`; a missing one is reported unless `optional`.
     std::optional<std::vector<std::string>> listing(const std::string& path,
+                                                    const std::string& device,
                                                     const std::string& subject, bool optional) {
         auto names = src_.reader_->list_dir(path);
         if (!names) {
-            if (!(optional && names.error().code == ENOENT)) error(subject, names.error());
+            if (!(optional && names.error().code == ENOENT) &&
+                !src_.device_vanished(device, names.error().code)) {
+                error(subject, names.error());
+            }
             return std::nullopt;
         }
         return std::move(names).value();
@@ -134,7 +143,7 @@ public:
     // it stays registered, and a device that goes away leaves the device list first.
     const std::vector<uint32_t>* ports_of(const std::string& dev) {
         if (auto it = src_.ports_.find(dev); it != src_.ports_.end()) return &it->second;
-        auto names = listing(device_dir(dev) + "/ports", dev + " ports", false);
+        auto names = listing(device_dir(dev) + "/ports", dev, dev + " ports", false);
         if (!names) return nullptr;
         return &(src_.ports_[dev] = numbered_entries(*names));
     }
@@ -359,7 +368,7 @@ public:
         Folder dir(known.dir, "pkeys", port.device, port.port);
         // The kernel makes pkeys/ only for a port that has a P_Key table (pkey_tbl_len > 0):
         // iWARP ports have none. Its absence is the port's nature, not a failed read.
-        auto names = listing(dir.dir(), port.to_string() + " pkeys", true);
+        auto names = listing(dir.dir(), port.device, port.to_string() + " pkeys", true);
         if (!names) return;
         auto indexes = numbered_entries(*names);
         // P_Key indexes are 16 bits wide; an entry beyond that is not part of any table.
@@ -463,7 +472,8 @@ public:
         if (kept.listed) return kept.listing;
         const std::string_view folder = folder_name(which);
         const std::string path = known.dir + "/" + std::string(folder);
-        auto names = listing(path, port.to_string() + " " + std::string(folder), optional);
+        auto names =
+            listing(path, port.device, port.to_string() + " " + std::string(folder), optional);
         // A folder that must be there and cannot be listed is tried (and reported) again.
         if (!names && !optional) return unlisted_;
         std::optional<Listing> listed;
@@ -707,26 +717,48 @@ void SysfsSource::sample_all(TimePoint now, sources::ObservationSink& sink) {
     sample(now, sink, Parts{sources::CounterTiers::all(), true, true});
 }
 
-void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts parts) {
-    Pass pass(*this, now, sink);
+bool SysfsSource::take_device_list(Pass& pass, bool whole_tables) {
     auto devices = list_devices();
+    listed_ = static_cast<bool>(devices);
+    vanished_.clear();
     if (!devices) {
         pass.emit(SourceStatus{false, devices.error().message});
         pass.emit(DeviceList{});
         forget_devices_except({});
-        return;
+        return false;
     }
-    // Nearly every pass lists the devices of the last one: the engine is told when they changed,
-    // and with the whole tables.
-    if (parts.whole_tables || *devices != last_devices_) pass.emit(DeviceList{*devices});
+    // Nearly every listing finds the devices of the last one: the engine is told when they
+    // changed, and with the whole tables.
+    if (whole_tables || *devices != last_devices_) pass.emit(DeviceList{*devices});
     forget_devices_except(*devices);
+    return true;
+}
+
+bool SysfsSource::device_vanished(const std::string& device, int code) {
+    if (code != ENOENT && code != ENODEV) return false;
+    if (vanished_.contains(device)) return true;
+    if (reader_->exists(class_dir_ + "/" + device)) return false;
+    vanished_.insert(device);
+    return true;
+}
+
+void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts parts) {
+    Pass pass(*this, now, sink);
+    // The device list is taken with the tables, not on every pass: nearly every listing finds
+    // the devices of the last one. A device that goes away between listings fails its next read
+    // (ENODEV from a held file, ENOENT from a path): the pass leaves it there, says nothing of
+    // it, and lists the devices again at its end (device_vanished). A new one is seen by the
+    // next tables pass.
+    if ((parts.tables || !listed_) && !take_device_list(pass, parts.whole_tables)) return;
     // The listings of ports and counter folders, and the devices' identity, are taken afresh
     // with the whole tables: they change only when a device registers again, which the device
     // list shows (and then everything about the device is read afresh).
     if (parts.whole_tables) forget_listings();
 
     methods_.begin_pass(parts.tables, parts.counters);
-    for (const auto& dev : *devices) {
+    const std::vector<std::string> devices = last_devices_;
+    for (const auto& dev : devices) {
+        if (vanished_.contains(dev)) continue;
         auto ports = pass.ports_of(dev);
         const bool new_device = !described_.contains(dev);
         if (parts.whole_tables || new_device) {
@@ -737,6 +769,7 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         }
         if (!ports) continue;
         for (uint32_t p : *ports) {
+            if (vanished_.contains(dev)) break;
             PortRef port{dev, p};
             KnownPort& known = known_port(port);
             // An Active port's state is read with the slow tier and the tables, and at once after
@@ -755,6 +788,8 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         }
     }
     methods_.end_pass();
+    // A device went away during the pass: the engine hears of it now.
+    if (!vanished_.empty() && !take_device_list(pass, false)) return;
     if (parts.counters.any()) {
         narrow_fast_ports_ = static_cast<size_t>(
             std::count_if(known_ports_.begin(), known_ports_.end(), [&](const auto& kv) {
