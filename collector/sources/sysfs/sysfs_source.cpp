@@ -72,13 +72,13 @@ public:
         return out += name;
     }
     std::string dir() const { return path_.substr(0, dir_size_); }
-    const std::string& device() const { return device_; }
+    std::string_view device() const { return device_; }
 
 private:
     std::string path_;
     size_t dir_size_ = 0;
     size_t base_ = 0;
-    std::string device_;
+    std::string_view device_;
     uint32_t port_;
     std::string_view folder_;
 };
@@ -270,7 +270,7 @@ public:
         to.cap_mask = from.cap_mask;
     }
 
-    // Reads the port's state; emit_port_state sends it once the GIDs are read (a change of state
+    // Reads the port's state; state_and_gids sends it once the GIDs are read (a change of state
     // has them read whole). The caller decides when the state is read (SysfsSource::sample). The
     // physical state is read with it, except while the port stays Active: a logical state past
     // Down needs the physical link up, so it is carried then and read again with the other
@@ -329,17 +329,25 @@ public:
         return s;
     }
 
-    // Sends a state read by port_state with the port's GIDs; what the counter methods need to
-    // know of the port comes back.
-    sources::PortFacts emit_port_state(PortStateSample s, const KnownPort& known) {
+    // The port's state (when `read_state`) and its GIDs (when `read_table`, or never read), in
+    // that order: a change of state has the GID table read whole. The state is sent with the
+    // GIDs; what the counter methods need to know of the port comes back, carried from the last
+    // reading when the state was not read.
+    sources::PortFacts state_and_gids(const PortRef& port, KnownPort& known, bool read_state,
+                                      bool read_table, bool whole) {
+        std::optional<PortStateSample> s;
+        if (read_state) s = port_state(port, known, whole);
+        if (read_table || !known.gids) read_gids(port, known, whole);
+        const PortStateSample& last = s ? *s : known.last;
+        sources::PortFacts facts{last.state, last.link_layer, last.lid};
+        if (!s) return facts;
         if (known.gids) {
-            s.gids = known.gids->gids;
+            s->gids = known.gids->gids;
             // GID 0's interface ID is the port GUID on InfiniBand only; RoCE derives it from
             // the MAC address.
-            if (s.link_layer == LinkLayer::infiniband) s.port_guid = known.gids->port_guid;
+            if (s->link_layer == LinkLayer::infiniband) s->port_guid = known.gids->port_guid;
         }
-        sources::PortFacts facts{s.state, s.link_layer, s.lid};
-        emit(std::move(s));
+        emit(std::move(*s));
         return facts;
     }
 
@@ -509,12 +517,12 @@ public:
     }
 
     // Emits the counters of `folder` whose tier is due and that are not `superseded`: the
-    // value a counter method gave (`known`) where there is one, the file's otherwise. With
+    // value a counter method gave (`method_values`) where there is one, the file's otherwise. With
     // `no_pma`, a file that says "N/A (no PMA)" is absent rather than an error.
     void counters(const PortRef& port, KnownPort& watch, std::string_view folder, Listing& files,
                   CounterKind kind, sources::CounterTiers due,
-                  const std::vector<std::string_view>& superseded, const MethodValues* known,
-                  bool no_pma = false) {
+                  const std::vector<std::string_view>& superseded,
+                  const MethodValues* method_values, bool no_pma = false) {
         auto parse = [no_pma](std::string_view text) -> Result<std::optional<uint64_t>> {
             if (no_pma && sysfs::is_no_pma(text)) return std::optional<uint64_t>{};
             return std::optional<uint64_t>(RDMADIAG_TRY(sysfs::parse_counter(text)));
@@ -541,12 +549,14 @@ public:
             const auto& reason = files.fast[k];
             if (!due.covers(reason ? sources::CounterTier::fast : sources::CounterTier::slow)) {
                 // A narrow counter read from its file is read with the slow tier too.
-                if (!(reason == sources::FastReason::narrow && due.slow && !known)) continue;
+                if (!(reason == sources::FastReason::narrow && due.slow && !method_values))
+                    continue;
             }
             if (std::find(superseded.begin(), superseded.end(), name) != superseded.end()) {
                 continue;
             }
-            const sources::CounterValue* by_method = known ? known->find(name) : nullptr;
+            const sources::CounterValue* by_method =
+                method_values ? method_values->find(name) : nullptr;
             // A counters_ext/ file is a 64-bit counter: a narrower reading of the same quantity
             // (PortCounters' 32-bit field, from a PMA without the extended width) is not it.
             if (by_method && legacy && by_method->width != kLegacyCounterWidth) {
@@ -734,11 +744,11 @@ bool SysfsSource::take_device_list(Pass& pass, bool whole_tables) {
     return true;
 }
 
-bool SysfsSource::device_vanished(const std::string& device, int code) {
+bool SysfsSource::device_vanished(std::string_view device, int code) {
     if (code != ENOENT && code != ENODEV) return false;
     if (vanished_.contains(device)) return true;
-    if (reader_->exists(class_dir_ + "/" + device)) return false;
-    vanished_.insert(device);
+    if (reader_->exists(class_dir_ + "/" + std::string(device))) return false;
+    vanished_.emplace(device);
     return true;
 }
 
@@ -756,8 +766,8 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
     if (parts.whole_tables) forget_listings();
 
     methods_.begin_pass(parts.tables, parts.counters);
-    const std::vector<std::string> devices = last_devices_;
-    for (const auto& dev : devices) {
+    // Only take_device_list changes the list, and not before the loop is done.
+    for (const auto& dev : last_devices_) {
         if (vanished_.contains(dev)) continue;
         auto ports = pass.ports_of(dev);
         const bool new_device = !described_.contains(dev);
@@ -777,12 +787,8 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
             // watches it. A port in any other state is read on every pass: it is coming up.
             const bool read_state = parts.tables || parts.counters.slow || !known.read ||
                                     known.last.state != PortState::active;
-            std::optional<PortStateSample> state;
-            if (read_state) state = pass.port_state(port, known, parts.whole_tables);
-            if (parts.tables || !known.gids) pass.read_gids(port, known, parts.whole_tables);
             const auto facts =
-                state ? pass.emit_port_state(std::move(*state), known)
-                      : sources::PortFacts{known.last.state, known.last.link_layer, known.last.lid};
+                pass.state_and_gids(port, known, read_state, parts.tables, parts.whole_tables);
             if (parts.tables) pass.pkey_table(port, known, parts.whole_tables);
             if (parts.counters.any()) pass.port_counters(port, known, facts, parts.counters);
         }
@@ -822,9 +828,7 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
         found = true;
         PortRef one{port.device, p};
         KnownPort& record = known_port(one);
-        auto state = pass.port_state(one, record, true);
-        pass.read_gids(one, record, true);
-        pass.emit_port_state(std::move(state), record);
+        pass.state_and_gids(one, record, true, true, true);
         pass.pkey_table(one, record, true);
     }
     if (!found) {

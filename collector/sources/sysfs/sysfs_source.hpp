@@ -83,9 +83,9 @@ private:
     bool take_device_list(Pass& pass, bool whole_tables);
     // Whether a read of `device`'s files failed with `code` because the device went away (its
     // folder is gone): the pass then leaves the device alone and lists the devices at its end.
-    bool device_vanished(const std::string& device, int code);
-    bool listed_ = false;             // the last device listing succeeded
-    std::set<std::string> vanished_;  // devices found gone since the last listing
+    bool device_vanished(std::string_view device, int code);
+    bool listed_ = false;                          // the last device listing succeeded
+    std::set<std::string, std::less<>> vanished_;  // devices found gone since the last listing
     // Selected device names, sorted; an error saying why when the source is down.
     Result<std::vector<std::string>> list_devices() const;
     // Never shorter than counter_interval: the slow tier is not read more often than the fast.
