@@ -56,6 +56,10 @@ Result<common::UniqueFd> open_value_file(const std::string& path) {
 
 }  // namespace
 
+bool SysfsReader::exists(const std::string& path) {
+    return ::access(path.c_str(), F_OK) == 0;
+}
+
 Result<size_t> PosixSysfsReader::read_file(const std::string& path, char* buf, size_t size) {
     auto fd = RDMADIAG_TRY(open_value_file(path));
     return read_at_start(fd.get(), path, buf, size);

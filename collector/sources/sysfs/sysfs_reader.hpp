@@ -47,6 +47,9 @@ public:
     // Files under `dir` will not be read again (their device went away): let go of them.
     virtual void release(std::string_view dir) { (void)dir; }
 
+    // Whether `path` exists (a device's folder, after a read of its files failed).
+    virtual bool exists(const std::string& path);
+
     // Names of a directory's entries, without "." and "..", in no particular order.
     virtual Result<std::vector<std::string>> list_dir(const std::string& path) = 0;
     // As list_dir, for a directory listed on every pass: the reader may keep it open.

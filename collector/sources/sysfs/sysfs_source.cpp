@@ -72,6 +72,7 @@ public:
         return out += name;
     }
     std::string dir() const { return path_.substr(0, dir_size_); }
+    std::string_view device() const { return device_; }
 
 private:
     std::string path_;
@@ -108,7 +109,10 @@ public:
         auto n = held ? src_.reader_->read_held(path, buf, sizeof buf, *held)
                       : src_.reader_->read_file(path, buf, sizeof buf);
         if (!n) {
-            if (!(optional && n.error().code == ENOENT)) error(folder.subject(name), n.error());
+            if (!(optional && n.error().code == ENOENT) &&
+                !src_.device_vanished(folder.device(), n.error().code)) {
+                error(folder.subject(name), n.error());
+            }
             return std::nullopt;
         }
         auto parsed = parse(std::string_view(buf, *n));
@@ -120,11 +124,16 @@ public:
     }
 
     // Lists a directory; a missing one is reported unless `optional`.
+    // Lists a directory of `device`; a missing one is reported unless `optional`.
     std::optional<std::vector<std::string>> listing(const std::string& path,
+                                                    const std::string& device,
                                                     const std::string& subject, bool optional) {
         auto names = src_.reader_->list_dir(path);
         if (!names) {
-            if (!(optional && names.error().code == ENOENT)) error(subject, names.error());
+            if (!(optional && names.error().code == ENOENT) &&
+                !src_.device_vanished(device, names.error().code)) {
+                error(subject, names.error());
+            }
             return std::nullopt;
         }
         return std::move(names).value();
@@ -134,7 +143,7 @@ public:
     // it stays registered, and a device that goes away leaves the device list first.
     const std::vector<uint32_t>* ports_of(const std::string& dev) {
         if (auto it = src_.ports_.find(dev); it != src_.ports_.end()) return &it->second;
-        auto names = listing(device_dir(dev) + "/ports", dev + " ports", false);
+        auto names = listing(device_dir(dev) + "/ports", dev, dev + " ports", false);
         if (!names) return nullptr;
         return &(src_.ports_[dev] = numbered_entries(*names));
     }
@@ -217,7 +226,7 @@ public:
     void read_gids(const PortRef& port, KnownPort& known, bool whole) {
         auto& listed = listed_files(port, known, PortFolder::gids, false, true);
         if (!listed) {
-            known.gids.emplace();
+            known.gids = PortGids{};
             return;
         }
         const std::vector<std::string>& names = listed->names;
@@ -261,7 +270,7 @@ public:
         to.cap_mask = from.cap_mask;
     }
 
-    // Reads the port's state; emit_port_state sends it once the GIDs are read (a change of state
+    // Reads the port's state; state_and_gids sends it once the GIDs are read (a change of state
     // has them read whole). The caller decides when the state is read (SysfsSource::sample). The
     // physical state is read with it, except while the port stays Active: a logical state past
     // Down needs the physical link up, so it is carried then and read again with the other
@@ -320,17 +329,25 @@ public:
         return s;
     }
 
-    // Sends a state read by port_state with the port's GIDs; what the counter methods need to
-    // know of the port comes back.
-    sources::PortFacts emit_port_state(PortStateSample s, const KnownPort& known) {
+    // The port's state (when `read_state`) and its GIDs (when `read_table`, or never read), in
+    // that order: a change of state has the GID table read whole. The state is sent with the
+    // GIDs; what the counter methods need to know of the port comes back, carried from the last
+    // reading when the state was not read.
+    sources::PortFacts state_and_gids(const PortRef& port, KnownPort& known, bool read_state,
+                                      bool read_table, bool whole) {
+        std::optional<PortStateSample> s;
+        if (read_state) s = port_state(port, known, whole);
+        if (read_table || !known.gids) read_gids(port, known, whole);
+        const PortStateSample& last = s ? *s : known.last;
+        sources::PortFacts facts{last.state, last.link_layer, last.lid};
+        if (!s) return facts;
         if (known.gids) {
-            s.gids = known.gids->gids;
+            s->gids = known.gids->gids;
             // GID 0's interface ID is the port GUID on InfiniBand only; RoCE derives it from
             // the MAC address.
-            if (s.link_layer == LinkLayer::infiniband) s.port_guid = known.gids->port_guid;
+            if (s->link_layer == LinkLayer::infiniband) s->port_guid = known.gids->port_guid;
         }
-        sources::PortFacts facts{s.state, s.link_layer, s.lid};
-        emit(std::move(s));
+        emit(std::move(*s));
         return facts;
     }
 
@@ -359,7 +376,7 @@ public:
         Folder dir(known.dir, "pkeys", port.device, port.port);
         // The kernel makes pkeys/ only for a port that has a P_Key table (pkey_tbl_len > 0):
         // iWARP ports have none. Its absence is the port's nature, not a failed read.
-        auto names = listing(dir.dir(), port.to_string() + " pkeys", true);
+        auto names = listing(dir.dir(), port.device, port.to_string() + " pkeys", true);
         if (!names) return;
         auto indexes = numbered_entries(*names);
         // P_Key indexes are 16 bits wide; an entry beyond that is not part of any table.
@@ -388,7 +405,8 @@ public:
         // Only a table read without a fault is carried: one with unreadable entries is read whole
         // on every tables pass, as its faults are reported on every pass.
         if (s.table.complete()) {
-            CarriedTable& c = known.table ? *known.table : known.table.emplace();
+            if (!known.table) known.table = CarriedTable{};
+            CarriedTable& c = *known.table;
             c.table = s.table;
             c.suspect = false;
         } else {
@@ -462,7 +480,8 @@ public:
         if (kept.listed) return kept.listing;
         const std::string_view folder = folder_name(which);
         const std::string path = known.dir + "/" + std::string(folder);
-        auto names = listing(path, port.to_string() + " " + std::string(folder), optional);
+        auto names =
+            listing(path, port.device, port.to_string() + " " + std::string(folder), optional);
         // A folder that must be there and cannot be listed is tried (and reported) again.
         if (!names && !optional) return unlisted_;
         std::optional<Listing> listed;
@@ -498,12 +517,12 @@ public:
     }
 
     // Emits the counters of `folder` whose tier is due and that are not `superseded`: the
-    // value a counter method gave (`known`) where there is one, the file's otherwise. With
+    // value a counter method gave (`method_values`) where there is one, the file's otherwise. With
     // `no_pma`, a file that says "N/A (no PMA)" is absent rather than an error.
     void counters(const PortRef& port, KnownPort& watch, std::string_view folder, Listing& files,
                   CounterKind kind, sources::CounterTiers due,
-                  const std::vector<std::string_view>& superseded, const MethodValues* known,
-                  bool no_pma = false) {
+                  const std::vector<std::string_view>& superseded,
+                  const MethodValues* method_values, bool no_pma = false) {
         auto parse = [no_pma](std::string_view text) -> Result<std::optional<uint64_t>> {
             if (no_pma && sysfs::is_no_pma(text)) return std::optional<uint64_t>{};
             return std::optional<uint64_t>(RDMADIAG_TRY(sysfs::parse_counter(text)));
@@ -530,12 +549,14 @@ public:
             const auto& reason = files.fast[k];
             if (!due.covers(reason ? sources::CounterTier::fast : sources::CounterTier::slow)) {
                 // A narrow counter read from its file is read with the slow tier too.
-                if (!(reason == sources::FastReason::narrow && due.slow && !known)) continue;
+                if (!(reason == sources::FastReason::narrow && due.slow && !method_values))
+                    continue;
             }
             if (std::find(superseded.begin(), superseded.end(), name) != superseded.end()) {
                 continue;
             }
-            const sources::CounterValue* by_method = known ? known->find(name) : nullptr;
+            const sources::CounterValue* by_method =
+                method_values ? method_values->find(name) : nullptr;
             // A counters_ext/ file is a 64-bit counter: a narrower reading of the same quantity
             // (PortCounters' 32-bit field, from a PMA without the extended width) is not it.
             if (by_method && legacy && by_method->width != kLegacyCounterWidth) {
@@ -706,26 +727,48 @@ void SysfsSource::sample_all(TimePoint now, sources::ObservationSink& sink) {
     sample(now, sink, Parts{sources::CounterTiers::all(), true, true});
 }
 
-void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts parts) {
-    Pass pass(*this, now, sink);
+bool SysfsSource::take_device_list(Pass& pass, bool whole_tables) {
     auto devices = list_devices();
+    listed_ = static_cast<bool>(devices);
+    vanished_.clear();
     if (!devices) {
         pass.emit(SourceStatus{false, devices.error().message});
         pass.emit(DeviceList{});
         forget_devices_except({});
-        return;
+        return false;
     }
-    // Nearly every pass lists the devices of the last one: the engine is told when they changed,
-    // and with the whole tables.
-    if (parts.whole_tables || *devices != last_devices_) pass.emit(DeviceList{*devices});
+    // Nearly every listing finds the devices of the last one: the engine is told when they
+    // changed, and with the whole tables.
+    if (whole_tables || *devices != last_devices_) pass.emit(DeviceList{*devices});
     forget_devices_except(*devices);
+    return true;
+}
+
+bool SysfsSource::device_vanished(std::string_view device, int code) {
+    if (code != ENOENT && code != ENODEV) return false;
+    if (vanished_.contains(device)) return true;
+    if (reader_->exists(class_dir_ + "/" + std::string(device))) return false;
+    vanished_.emplace(device);
+    return true;
+}
+
+void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts parts) {
+    Pass pass(*this, now, sink);
+    // The device list is taken with the tables, not on every pass: nearly every listing finds
+    // the devices of the last one. A device that goes away between listings fails its next read
+    // (ENODEV from a held file, ENOENT from a path): the pass leaves it there, says nothing of
+    // it, and lists the devices again at its end (device_vanished). A new one is seen by the
+    // next tables pass.
+    if ((parts.tables || !listed_) && !take_device_list(pass, parts.whole_tables)) return;
     // The listings of ports and counter folders, and the devices' identity, are taken afresh
     // with the whole tables: they change only when a device registers again, which the device
     // list shows (and then everything about the device is read afresh).
     if (parts.whole_tables) forget_listings();
 
     methods_.begin_pass(parts.tables, parts.counters);
-    for (const auto& dev : *devices) {
+    // Only take_device_list changes the list, and not before the loop is done.
+    for (const auto& dev : last_devices_) {
+        if (vanished_.contains(dev)) continue;
         auto ports = pass.ports_of(dev);
         const bool new_device = !described_.contains(dev);
         if (parts.whole_tables || new_device) {
@@ -736,6 +779,7 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
         }
         if (!ports) continue;
         for (uint32_t p : *ports) {
+            if (vanished_.contains(dev)) break;
             PortRef port{dev, p};
             KnownPort& known = known_port(port);
             // An Active port's state is read with the slow tier and the tables, and at once after
@@ -743,17 +787,15 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
             // watches it. A port in any other state is read on every pass: it is coming up.
             const bool read_state = parts.tables || parts.counters.slow || !known.read ||
                                     known.last.state != PortState::active;
-            std::optional<PortStateSample> state;
-            if (read_state) state = pass.port_state(port, known, parts.whole_tables);
-            if (parts.tables || !known.gids) pass.read_gids(port, known, parts.whole_tables);
             const auto facts =
-                state ? pass.emit_port_state(std::move(*state), known)
-                      : sources::PortFacts{known.last.state, known.last.link_layer, known.last.lid};
+                pass.state_and_gids(port, known, read_state, parts.tables, parts.whole_tables);
             if (parts.tables) pass.pkey_table(port, known, parts.whole_tables);
             if (parts.counters.any()) pass.port_counters(port, known, facts, parts.counters);
         }
     }
     methods_.end_pass();
+    // A device went away during the pass: the engine hears of it now.
+    if (!vanished_.empty() && !take_device_list(pass, false)) return;
     if (parts.counters.any()) {
         narrow_fast_ports_ = static_cast<size_t>(
             std::count_if(known_ports_.begin(), known_ports_.end(), [&](const auto& kv) {
@@ -786,9 +828,7 @@ void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::Observati
         found = true;
         PortRef one{port.device, p};
         KnownPort& record = known_port(one);
-        auto state = pass.port_state(one, record, true);
-        pass.read_gids(one, record, true);
-        pass.emit_port_state(std::move(state), record);
+        pass.state_and_gids(one, record, true, true, true);
         pass.pkey_table(one, record, true);
     }
     if (!found) {

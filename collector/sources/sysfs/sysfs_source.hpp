@@ -5,14 +5,14 @@
 // counter_interval; the slow tier (data, packet and hw counters:
 // collector/sources/counter_tiers.hpp) every slow_counter_interval; port states, GIDs and the P_Key
 // tables every pkey_interval, plus on refresh(port) after an event (an Active port's state comes
-// with the slow tier and the tables); device identity and the folder listings with the whole
-// tables. Each entry of a P_Key table is a driver query (a firmware command on mlx5), so a tables
-// pass reads a table's head: its entries up to the last one in use and kTableGuard more, where a
-// subnet manager puts a new P_Key (it fills the first free entries). The rest of the table is
-// carried from the last whole read, and the whole table is read again when the head changed, after
-// a state change or rising P_Key violations, on refresh, and at least every
-// sysfs.pkey_full_interval (default 5 minutes). GID tables (255 entries on a RoCE port) are read
-// the same way.
+// with the slow tier and the tables), and the device list with them (at once when a read finds a
+// device gone); device identity and the folder listings with the whole tables. Each entry of a
+// P_Key table is a driver query (a firmware command on mlx5), so a tables pass reads a table's
+// head: its entries up to the last one in use and kTableGuard more, where a subnet manager puts a
+// new P_Key (it fills the first free entries). The rest of the table is carried from the last whole
+// read, and the whole table is read again when the head changed, after a state change or rising
+// P_Key violations, on refresh, and at least every sysfs.pkey_full_interval (default 5 minutes).
+// GID tables (255 entries on a RoCE port) are read the same way.
 //
 // A value file that cannot be read or parsed costs only that value: it is left out (never 0) and
 // reported as a SampleError. A file the kernel does not create for that device (pkeys/ of an iWARP
@@ -78,6 +78,14 @@ private:
     class Pass;
 
     void sample(TimePoint now, sources::ObservationSink& sink, Parts parts);
+    // Lists the devices, tells the engine of a change, and drops what is kept for devices gone;
+    // false (and the source down) when they cannot be listed.
+    bool take_device_list(Pass& pass, bool whole_tables);
+    // Whether a read of `device`'s files failed with `code` because the device went away (its
+    // folder is gone): the pass then leaves the device alone and lists the devices at its end.
+    bool device_vanished(std::string_view device, int code);
+    bool listed_ = false;                          // the last device listing succeeded
+    std::set<std::string, std::less<>> vanished_;  // devices found gone since the last listing
     // Selected device names, sorted; an error saying why when the source is down.
     Result<std::vector<std::string>> list_devices() const;
     // Never shorter than counter_interval: the slow tier is not read more often than the fast.

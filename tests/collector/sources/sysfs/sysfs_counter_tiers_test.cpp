@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <set>
 
 #include "collector/sources/counter_tiers.hpp"
@@ -42,6 +44,8 @@ struct Poll {
     std::set<std::string> read_pma, read_hw;  // counters/ and hw_counters/ files read
     size_t states = 0;
     size_t reads = 0;  // files read
+    size_t device_listings = 0;
+    std::optional<std::vector<std::string>> device_list;  // as reported
 };
 
 class TieredSource {
@@ -57,12 +61,18 @@ public:
     Poll poll(Duration t) {
         sources::VectorSink sink;
         reader_->reads.clear();
+        reader_->listings.clear();
         src_->poll(at(t), sink);
         Poll p;
         for (const auto& c : all<CounterSample>(sink.observations)) {
             (c.kind == CounterKind::hw ? p.hw : p.pma).insert(c.name);
         }
         p.states = all<PortStateSample>(sink.observations).size();
+        p.device_listings = static_cast<size_t>(
+            std::count(reader_->listings.begin(), reader_->listings.end(), src_->class_dir()));
+        if (auto lists = all<DeviceList>(sink.observations); !lists.empty()) {
+            p.device_list = lists.back().devices;
+        }
         p.reads = reader_->reads.size();
         for (const auto& path : reader_->reads) {
             for (auto [folder, set] :
@@ -295,6 +305,46 @@ TEST_F(NarrowCounters, AFastPassReportsOnlyTheCountersThatMoved) {
     EXPECT_EQ(last_.pma, std::set<std::string>{"symbol_error"});
     narrow_read(10);
     EXPECT_EQ(last_.pma.size(), 21u) << "and every counter with each slow pass";
+}
+
+TEST_F(NarrowCounters, TheDevicesAreListedWithTheTablesOnly) {
+    EXPECT_EQ(src_->poll(seconds(0)).device_listings, 1u);
+    for (int t = 1; t <= 20; ++t) {
+        const auto p = src_->poll(seconds(t));
+        EXPECT_EQ(p.device_listings, 0u) << "poll " << t;
+        EXPECT_FALSE(p.device_list) << "poll " << t;
+    }
+}
+
+TEST_F(NarrowCounters, ADeviceThatGoesAwayIsDroppedByTheNextPassWithoutAnError) {
+    const std::string here = tmp_.path() + "/class/infiniband/mlx5_0";
+    const std::string away = tmp_.path() + "/mlx5_0.away";
+    src_->poll(seconds(0));
+    src_->poll(seconds(1));
+    ASSERT_EQ(std::rename(here.c_str(), away.c_str()), 0);
+    // The fast pass fails its first read, finds the device's folder gone, leaves the device
+    // and lists the devices again: none left (poll() checks that no error was reported).
+    const auto gone = src_->poll(seconds(2));
+    ASSERT_TRUE(gone.device_list);
+    EXPECT_TRUE(gone.device_list->empty());
+    EXPECT_EQ(gone.device_listings, 1u);
+    // With nothing listed, every pass lists again: the device is back with the next one.
+    ASSERT_EQ(std::rename(away.c_str(), here.c_str()), 0);
+    const auto back = src_->poll(seconds(3));
+    ASSERT_TRUE(back.device_list);
+    EXPECT_EQ(*back.device_list, std::vector<std::string>{"mlx5_0"});
+    EXPECT_EQ(back.states, 1u);
+}
+
+TEST_F(NarrowCounters, ANewDeviceIsSeenByTheNextTablesPass) {
+    src_->poll(seconds(0));
+    std::filesystem::copy(tmp_.path() + "/class/infiniband/mlx5_0",
+                          tmp_.path() + "/class/infiniband/mlx5_9",
+                          std::filesystem::copy_options::recursive);
+    for (int t = 1; t <= 5; ++t) EXPECT_FALSE(src_->poll(seconds(t)).device_list) << t;
+    const auto tables = src_->poll(seconds(600));
+    ASSERT_TRUE(tables.device_list);
+    EXPECT_EQ(*tables.device_list, (std::vector<std::string>{"mlx5_0", "mlx5_9"}));
 }
 
 TEST_F(NarrowCounters, APortComingUpHasItsStateReadEveryPass) {
