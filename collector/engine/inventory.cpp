@@ -99,7 +99,8 @@ bool Inventory::observe(const Observation& obs) {
                     port.info = body;
                     changed = true;
                 }
-            } else if constexpr (std::is_same_v<T, PKeyTableSample>) {
+            } else if constexpr (std::is_same_v<T, PKeyTableSample> ||
+                                 std::is_same_v<T, GidTableSample>) {
                 bool fresh = false;
                 port_entry(body.port, obs, fresh);
                 changed |= fresh;

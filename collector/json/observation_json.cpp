@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "collector/json/gid_json.hpp"
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
 
@@ -237,6 +238,8 @@ Result<Observation> codec::observation_from_json(const json& j) {
             obs.body = body_from<SourceStatus>(j);
         } else if (kind == "sample_error") {
             obs.body = body_from<SampleError>(j);
+        } else if (kind == "gid_table") {
+            obs.body = body_from<GidTableSample>(j);
         } else if (kind == "partitions_conf") {
             obs.body = decode_partitions_conf(j);
         } else {

@@ -1,5 +1,6 @@
 #include "collector/json/snapshot_json.hpp"
 
+#include "collector/json/gid_json.hpp"
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
 #include "collector/json/mr_state_json.hpp"
@@ -22,6 +23,7 @@ void to_json(json& j, const PortSnapshot& v) {
     j["updated"] = time_json(v.updated);
     j["info"] = v.info;
     j["pkeys"] = v.pkeys;
+    if (!v.gids.empty()) j["gids"] = v.gids;
     j["counters"] = v.counters;
 }
 
@@ -34,6 +36,7 @@ void from_json(const json& j, PortSnapshot& v) {
     if (j.contains("info")) j["info"].get_to(v.info);
     v.info.port = v.ref;
     get_to(j, "pkeys", v.pkeys);
+    get_to(j, "gids", v.gids);
     get_to(j, "counters", v.counters);
 }
 
@@ -100,14 +103,10 @@ void from_json(const json& j, ErrorRecord& v) {
 }
 
 void to_json(json& j, const SectionRevisions& v) {
-    j = json{{"devices", v.devices},
-             {"sources", v.sources},
-             {"findings", v.findings},
-             {"finding_history", v.finding_history},
-             {"events", v.events},
-             {"errors", v.errors},
-             {"mrs", v.mrs},
-             {"pkey_changes", v.pkey_changes}};
+    j = json{{"devices", v.devices},   {"sources", v.sources},
+             {"findings", v.findings}, {"finding_history", v.finding_history},
+             {"events", v.events},     {"errors", v.errors},
+             {"mrs", v.mrs},           {"pkey_changes", v.pkey_changes}};
 }
 
 void from_json(const json& j, SectionRevisions& v) {

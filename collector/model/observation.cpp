@@ -25,6 +25,7 @@ std::string_view observation_kind(const ObservationBody& body) {
             [](const SourceStatus&) { return std::string_view{"source_status"}; },
             [](const SampleError&) { return std::string_view{"sample_error"}; },
             [](const PartitionsConfText&) { return std::string_view{"partitions_conf"}; },
+            [](const GidTableSample&) { return std::string_view{"gid_table"}; },
         },
         body);
 }

@@ -11,6 +11,7 @@
 
 #include "collector/common/time.hpp"
 #include "collector/model/counter.hpp"
+#include "collector/model/gid.hpp"
 #include "collector/model/pkey.hpp"
 #include "collector/model/port_ref.hpp"
 #include "collector/model/rdma_enums.hpp"
@@ -73,6 +74,14 @@ struct PKeyTableSample {
     PKeyView view = PKeyView::device;
     PKeyTable table;
     bool operator==(const PKeyTableSample&) const = default;
+};
+
+// One view of a port's GIDs (cache, sma, sm, netdev) as a source read it: the whole table.
+struct GidTableSample {
+    PortRef port;
+    GidView view = GidView::cache;
+    GidTable table;
+    bool operator==(const GidTableSample&) const = default;
 };
 
 struct CounterSample {
@@ -167,9 +176,9 @@ struct PartitionsConfText {
     bool operator==(const PartitionsConfText&) const = default;
 };
 
-using ObservationBody =
-    std::variant<DeviceInfo, DeviceList, PortStateSample, PKeyTableSample, CounterSample,
-                 AsyncEvent, MrEvent, MrInventory, SourceStatus, SampleError, PartitionsConfText>;
+using ObservationBody = std::variant<DeviceInfo, DeviceList, PortStateSample, PKeyTableSample,
+                                     CounterSample, AsyncEvent, MrEvent, MrInventory, SourceStatus,
+                                     SampleError, PartitionsConfText, GidTableSample>;
 
 struct Observation {
     TimePoint time;

@@ -12,6 +12,7 @@
 #include "collector/model/copy_on_write_vector.hpp"
 #include "collector/model/counter_state.hpp"
 #include "collector/model/finding.hpp"
+#include "collector/model/gid_state.hpp"
 #include "collector/model/mr_state.hpp"
 #include "collector/model/observation.hpp"
 #include "collector/model/partition_model.hpp"
@@ -24,6 +25,7 @@ struct PortSnapshot {
     PortStateSample info;  // last port state reading
     bool present = true;
     PortPKeyState pkeys;
+    PortGidState gids;
     std::vector<CounterState> counters;  // by kind then name
     TimePoint updated;
     bool operator==(const PortSnapshot&) const = default;

@@ -241,28 +241,6 @@ Result<uint16_t> parse_pkey_entry(std::string_view text) {
     return v;
 }
 
-bool Gid::is_zero() const {
-    for (auto b : raw) {
-        if (b != 0) return false;
-    }
-    return true;
-}
-
-uint64_t Gid::interface_id() const {
-    uint64_t v = 0;
-    for (size_t i = 8; i < 16; ++i) v = (v << 8) | raw[i];
-    return v;
-}
-
-std::string Gid::to_string() const {
-    char buf[40];
-    std::snprintf(buf, sizeof buf,
-                  "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x", raw[0],
-                  raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10],
-                  raw[11], raw[12], raw[13], raw[14], raw[15]);
-    return buf;
-}
-
 Result<Gid> parse_gid(std::string_view text) {
     std::string_view s = RDMADIAG_TRY(value_line(text));
     if (s.size() != 39) return bad("a GID ('fe80:0000:0000:0000:0002:c903:0000:1235')", text);

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "collector/common/result.hpp"
+#include "collector/model/gid.hpp"
 #include "collector/model/rdma_enums.hpp"
 
 namespace rdmadiag::sysfs {
@@ -79,13 +80,7 @@ Result<std::string> parse_node_desc(std::string_view text);
 Result<uint16_t> parse_pkey_entry(std::string_view text);
 
 // gids/N: "%pI6", eight groups of four hex digits: "fe80:0000:0000:0000:0002:c903:0000:1235".
-struct Gid {
-    std::array<uint8_t, 16> raw{};
-    bool is_zero() const;
-    uint64_t interface_id() const;  // the low 64 bits: the port GUID for an IB GID 0
-    std::string to_string() const;  // as sysfs prints it
-    bool operator==(const Gid&) const = default;
-};
+using Gid = ::rdmadiag::Gid;
 Result<Gid> parse_gid(std::string_view text);
 
 // counters/* ("%u" / "%llu", or "N/A (no PMA)" when the device has no PMA) and hw_counters/*
