@@ -2,6 +2,7 @@
 
 #include "collector/engine/events/event_totals.hpp"
 #include "collector/engine/events/port_event_refresh.hpp"
+#include "collector/engine/gid/gid_views.hpp"
 #include "collector/engine/mr/mr_health_tracker.hpp"
 #include "collector/engine/partitions/partition_watch.hpp"
 #include "collector/engine/pkey/pkey_views.hpp"
@@ -11,6 +12,7 @@ namespace rdmadiag::engine {
 std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings) {
     auto engine = std::make_unique<Engine>(settings.limits);
     engine->add_module(std::make_unique<engine::pkey::PKeyViews>(settings.pkey));
+    engine->add_module(std::make_unique<engine::gid::GidViews>(settings.gid));
     engine->add_module(std::make_unique<engine::events::EventTotals>());
     engine->add_module(std::make_unique<engine::events::PortEventRefresh>());
     engine->add_module(std::make_unique<engine::mr::MrHealthTracker>(settings.mr));

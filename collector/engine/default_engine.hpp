@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "collector/engine/engine.hpp"
+#include "collector/engine/gid/gid_settings.hpp"
 #include "collector/engine/mr/mr_health_settings.hpp"
 #include "collector/engine/partitions/partition_settings.hpp"
 #include "collector/engine/pkey/pkey_settings.hpp"
@@ -13,6 +14,7 @@ namespace rdmadiag::engine {
 struct EngineSettings {
     EngineLimits limits;
     engine::pkey::PKeySettings pkey;
+    engine::gid::GidSettings gid;
     engine::mr::MrHealthSettings mr;
     partitions::PartitionSettings partitions;
 };

@@ -149,6 +149,11 @@ Transport Inventory::transport(std::string_view name) const {
     return infer_transport(it->second.info, ll);
 }
 
+const PortStateSample* Inventory::port_info(const PortRef& port) const {
+    const PortEntry* p = find_port(port);
+    return p == nullptr ? nullptr : &p->info;
+}
+
 const Inventory::PortEntry* Inventory::find_port(const PortRef& ref) const {
     auto d = devices_.find(ref.device);
     if (d == devices_.end()) return nullptr;

@@ -35,6 +35,8 @@ public:
     const CounterTrack* counter(const PortRef& port, CounterKind kind, std::string_view name) const;
     const std::string& counter_name(const CounterTrack& c) const { return names_.name(c.name_id); }
     bool has_source(std::string_view name) const { return sources_.count(std::string(name)) != 0; }
+    // The port's last state reading (nullptr when none was seen).
+    const PortStateSample* port_info(const PortRef& port) const;
 
     // Fills the devices, their ports and counters. A device nothing was read of since the last
     // fill, and that is not in `rebuild`, is taken from `previous` as it is; the others

@@ -23,7 +23,7 @@ void to_json(json& j, const PortSnapshot& v) {
     j["updated"] = time_json(v.updated);
     j["info"] = v.info;
     j["pkeys"] = v.pkeys;
-    if (!v.gids.empty()) j["gids"] = v.gids;
+    if (v.gids.has_value() && !v.gids->empty()) j["gids"] = *v.gids;
     j["counters"] = v.counters;
 }
 
@@ -36,7 +36,11 @@ void from_json(const json& j, PortSnapshot& v) {
     if (j.contains("info")) j["info"].get_to(v.info);
     v.info.port = v.ref;
     get_to(j, "pkeys", v.pkeys);
-    get_to(j, "gids", v.gids);
+    if (j.contains("gids")) {
+        PortGidState gids;
+        get_to(j, "gids", gids);
+        v.gids = std::move(gids);
+    }
     get_to(j, "counters", v.counters);
 }
 

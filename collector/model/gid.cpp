@@ -2,6 +2,8 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 
 #include "collector/model/enum_names.hpp"
@@ -88,6 +90,33 @@ Gid gid_from_ipv4(uint32_t address) {
     return Gid::from_parts(0, 0x0000ffff00000000ull | address);
 }
 
+Result<Gid> gid_from_address(std::string_view text) {
+    if (text.size() > 45)
+        return make_error("not an address: '" + std::string(text.substr(0, 60)) + "'");
+    const std::string s(text);
+    uint32_t v4 = 0;
+    if (inet_pton(AF_INET, s.c_str(), &v4) == 1) return gid_from_ipv4(ntohl(v4));
+    auto g = parse_gid(text);
+    if (!g) return make_error("not an IPv4 or IPv6 address: '" + s + "'");
+    return g;
+}
+
+Result<std::array<uint8_t, 6>> parse_mac(std::string_view text) {
+    std::array<uint8_t, 6> mac{};
+    auto bad = [&] {
+        return make_error("not a MAC address: '" + std::string(text.substr(0, 40)) + "'");
+    };
+    if (text.size() != 17) return bad();
+    for (size_t i = 0; i < 6; ++i) {
+        if (i < 5 && text[i * 3 + 2] != ':') return bad();
+        unsigned v = 0;
+        auto [ptr, ec] = std::from_chars(text.data() + i * 3, text.data() + i * 3 + 2, v, 16);
+        if (ec != std::errc{} || ptr != text.data() + i * 3 + 2) return bad();
+        mac[i] = static_cast<uint8_t>(v);
+    }
+    return mac;
+}
+
 Gid gid_from_mac(const std::array<uint8_t, 6>& mac) {
     Gid g;
     g.raw[0] = 0xfe;
@@ -105,6 +134,17 @@ Gid gid_from_mac(const std::array<uint8_t, 6>& mac) {
 
 std::string format_subnet_prefix(uint64_t prefix) {
     return Gid::from_parts(prefix, 0).to_string().substr(0, 19);
+}
+
+Result<uint64_t> parse_subnet_prefix(std::string_view text) {
+    const bool short_form =
+        text.find("::") == std::string_view::npos && std::count(text.begin(), text.end(), ':') == 3;
+    auto g = parse_gid(short_form ? std::string(text) + "::" : std::string(text));
+    if (!g || g->interface_id() != 0) {
+        return make_error("not a subnet prefix: '" + std::string(text.substr(0, 60)) +
+                          "' (fe80:0000:0000:0000 or fec0::)");
+    }
+    return g->prefix();
 }
 
 std::string format_guid(uint64_t guid) {

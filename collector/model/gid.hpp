@@ -33,10 +33,16 @@ struct Gid {
 Result<Gid> parse_gid(std::string_view text);
 // The GID RoCE makes of an IPv4 address (host order): ::ffff:a.b.c.d.
 Gid gid_from_ipv4(uint32_t address);
+// The GID RoCE makes of an address in text: "192.0.2.1" (::ffff:192.0.2.1) or any IPv6 form.
+Result<Gid> gid_from_address(std::string_view text);
 // The link-local GID made from a 48-bit MAC (modified EUI-64), RoCE's default GID.
 Gid gid_from_mac(const std::array<uint8_t, 6>& mac);
+// "52:54:00:12:34:56"
+Result<std::array<uint8_t, 6>> parse_mac(std::string_view text);
 std::string format_subnet_prefix(uint64_t prefix);  // "fe80:0000:0000:0000"
-std::string format_guid(uint64_t guid);             // "0x0002c90300001235"
+// "fe80:0000:0000:0000" (four groups) or an IPv6 form whose low 64 bits are zero ("fec0::").
+Result<uint64_t> parse_subnet_prefix(std::string_view text);
+std::string format_guid(uint64_t guid);  // "0x0002c90300001235"
 
 enum class GidType : uint8_t { ib, roce_v1, roce_v2, unknown };
 std::string_view to_string(GidType type);  // "IB", "RoCE v1", "RoCE v2" as sysfs prints them

@@ -17,6 +17,7 @@
 #include "collector/model/observation.hpp"
 #include "collector/model/partition_model.hpp"
 #include "collector/model/pkey_state.hpp"
+#include "collector/model/shared_value.hpp"
 
 namespace rdmadiag {
 
@@ -25,7 +26,8 @@ struct PortSnapshot {
     PortStateSample info;  // last port state reading
     bool present = true;
     PortPKeyState pkeys;
-    PortGidState gids;
+    // Shared: a port of a subnet sweep has no GID cache and the views rarely change.
+    SharedValue<PortGidState> gids;
     std::vector<CounterState> counters;  // by kind then name
     TimePoint updated;
     bool operator==(const PortSnapshot&) const = default;

@@ -64,6 +64,12 @@ std::vector<Observation> one_of_each() {
                  PartitionsConfText{"/etc/opensm/partitions.conf",
                                     "Default=0x7fff : ALL=full ;\n# caf\xc3\xa9\n",
                                     0x0002c90300001234ULL}});
+    GidTable gids;
+    gids.entries.push_back(GidEntry{0, *parse_gid("fe80::5054:ff:fe12:3456"), GidType::roce_v2,
+                                    "eth0.100"});
+    gids.entries.push_back(GidEntry{3, gid_from_ipv4(0xc0000201), GidType::roce_v1, "eth0"});
+    gids.unreadable = {7};
+    v.push_back({t, "sysfs", GidTableSample{PortRef{"rxe0", 1}, GidView::cache, gids}});
     return v;
 }
 
@@ -116,6 +122,10 @@ TEST(ObservationJson, BadInputIsAnErrorNamingTheProblem) {
          "not a P_Key"},
         {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"counter","device":"d","port":"one","name":"x","value":1})",
          "malformed observation"},
+        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"gid_table","device":"d","port":1,"view":"cache","table":{"entries":[{"index":0,"gid":"fe80::zz"}]}})",
+         "not a GID"},
+        {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"gid_table","device":"d","port":1,"view":"kernel","table":{"entries":[]}})",
+         "unknown GID view"},
         {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"partitions_conf","path":"p"})",
          "field 'text': missing"},
         {R"({"time":"1970-01-01T00:00:00Z","source":"s","kind":"partitions_conf","path":"p","text":"","sm_port_guid":"0xZZ"})",
