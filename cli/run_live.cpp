@@ -28,8 +28,12 @@ int run_live(const CliContext& ctx, engine::Engine& engine, const LiveOptions& o
     if (!opened) return report_error(opened.error());
 
     // A scenario has an end and its own times, so it plays on a clock that jumps to the next
-    // poll; live sources need the real clock.
-    const bool virtual_time = options.virtual_time && settings.simulate.has_value();
+    // poll; live sources need the real clock. A saved trace is read whole in one round, on a
+    // clock that stands still: its events carry their own times.
+    const bool saved_trace =
+        options.virtual_time && !settings.simulate && !saved_trace_file(settings).empty();
+    const bool virtual_time =
+        options.virtual_time && (settings.simulate.has_value() || saved_trace);
     SystemClock system_clock;
     ManualClock manual_clock(*start);
     const Clock& clock = virtual_time ? static_cast<const Clock&>(manual_clock) : system_clock;
@@ -48,6 +52,15 @@ int run_live(const CliContext& ctx, engine::Engine& engine, const LiveOptions& o
     if (rt.up_sources().empty()) {
         std::fprintf(stderr, "rdmadiag: no source can run here; try --simulate\n");
         return 3;
+    }
+    if (saved_trace) {
+        for (const auto& d : rt.down_sources()) {
+            if (d.name == "tracefs") {
+                return report_error(make_error("cannot read the saved trace: " + d.reason));
+            }
+        }
+        runtime::run_once(rt, manual_clock);
+        return 0;
     }
     if (virtual_time) {
         auto length = rt.playback_length();

@@ -68,6 +68,7 @@ void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     auto file = std::make_shared<std::string>();
     auto duration = std::make_shared<std::string>();
     cmd->add_option("FILE", *file, "Where to write the recording")->required();
+    add_trace_file_option(*cmd, ctx.flags);
     cmd->add_option("--duration", *duration,
                     "Stop after this long (e.g. 30s, 5m); default: until "
                     "interrupted, or the scenario's end");
@@ -95,7 +96,9 @@ void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         replay::RecordingHeader header;
         auto start = settings.start_time();
         header.created = start ? *start : SystemClock{}.now();
+        const std::string trace = saved_trace_file(settings);
         header.origin = settings.simulate ? "rdmadiag record --simulate=" + settings.scenario()
+                        : !trace.empty()  ? "rdmadiag record --trace " + trace
                                           : "rdmadiag record";
         header.host = host_name();
         // The recording is what the engine consumed, in the order it consumed it.

@@ -151,6 +151,46 @@ TEST(RecordMatchesServe, APartitionsConfReplaysToTheSamePartitionFindings) {
     EXPECT_EQ(partition_findings, 3) << "missing and mismatch in 0x0003, unexpected in 0x0002";
 }
 
+// `record --trace FILE` records what a saved trace holds, read whole in one round at the trace's
+// own times; replayed, it reaches the MR findings `mrs --trace` shows.
+TEST(RecordSavedTrace, RecordsTheTracesMrEventsAndReplaysToTheStuckMr) {
+    const std::string fixtures = RDMADIAG_FIXTURES;
+    const std::string file = temp_path("saved-trace");
+    const std::string command =
+        std::string(RDMADIAG_CLI) + " record --path.sysfs " + fixtures + "/sysfs/mlx5-ib" +
+        " --trace " + fixtures + "/tracefs/saved/xprtrdma-stuck.ftrace.txt" +
+        " --source.opt tracefs.boot_time=2025-12-31T23:58:00Z --clock.start=" + kStart + " " +
+        file + " 2>/dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    auto recording = replay::read_recording_file(file);
+    std::filesystem::remove(file);
+    ASSERT_TRUE(recording.ok()) << recording.error().message;
+    EXPECT_EQ(recording->header.origin.rfind("rdmadiag record --trace ", 0), 0u)
+        << recording->header.origin;
+    size_t mr_events = 0;
+    TimePoint last{};
+    for (const auto& o : recording->observations) {
+        if (std::holds_alternative<MrEvent>(o.body)) ++mr_events;
+        last = std::max(last, o.time);
+    }
+    EXPECT_GT(mr_events, 0u);
+    const Played replayed = replay(std::move(*recording), last);
+    const auto stuck = std::find_if(replayed.findings.begin(), replayed.findings.end(),
+                                    [](const Finding& f) { return f.subject.mr == 17u; });
+    ASSERT_NE(stuck, replayed.findings.end());
+    EXPECT_EQ(stuck->rule, "mr.needs_dereg");
+}
+
+TEST(RecordSavedTrace, ATraceThatCannotBeReadEndsTheCommand) {
+    const std::string file = temp_path("no-trace");
+    const std::string command = std::string(RDMADIAG_CLI) +
+                                " record --trace /nonexistent/rdmadiag-trace.txt " + file +
+                                " 2>/dev/null";
+    const int status = std::system(command.c_str());
+    std::filesystem::remove(file);
+    EXPECT_NE(status, 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(ShippedScenarios, RecordMatchesServe,
                          ::testing::Values("pkey-late-event", "pkey-change-missed-event",
                                            "pkey-index-moved", "mr-xprtrdma-stuck"),
