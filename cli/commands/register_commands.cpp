@@ -5,6 +5,7 @@ namespace rdmadiag::cli::commands {
 void register_commands(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     register_status_command(app, ctx, exit);
     register_pkeys_command(app, ctx, exit);
+    register_gids_command(app, ctx, exit);
     register_partitions_command(app, ctx, exit);
     register_counters_command(app, ctx, exit);
     register_events_command(app, ctx, exit);

@@ -12,6 +12,30 @@
 
 namespace rdmadiag::cli::render {
 
+namespace {
+
+// The GIDs the kernel's cache holds (or, where it is not read, the port's), and whether the cache
+// agrees with the port: "2 ok", "2 stale", "1" when it cannot be judged.
+std::string gid_cell(const PortSnapshot& p) {
+    const auto* v = p.gids->find(GidView::cache);
+    if (v == nullptr) v = p.gids->find(GidView::sma);
+    if (v == nullptr) return "-";
+    std::string s = std::to_string(v->table.entries.size());
+    switch (p.gids->coherence) {
+        case GidCoherence::coherent:
+            return s + " ok";
+        case GidCoherence::pending:
+            return s + " pending";
+        case GidCoherence::stale:
+            return s + " stale";
+        case GidCoherence::unknown:
+            return s;
+    }
+    return s;
+}
+
+}  // namespace
+
 std::string render_status_text(const Snapshot& snap, const std::string& origin) {
     std::string out = "rdmadiag status at " + format_time(snap.time) + " (" + origin + ")\n\n";
     if (snap.devices.empty()) {
@@ -31,6 +55,7 @@ std::string render_status_text(const Snapshot& snap, const std::string& origin) 
                      {"LID", Align::right},
                      {"RATE"},
                      {"PKEYS", Align::right},
+                     {"GIDS"},
                      {"VIOLATIONS", Align::right},
                      {"ERRORS", Align::right}});
         bool any_saturated = false;
@@ -57,8 +82,8 @@ std::string render_status_text(const Snapshot& snap, const std::string& origin) 
                 std::string state = p.info.state ? std::string(to_string(*p.info.state)) : "-";
                 if (!p.present) state = "GONE";
                 ports.add_row({names.port(p.ref), state, link_short(p.info.link_layer),
-                               or_dash(p.info.lid), short_rate(p.info.rate), pkeys, viol,
-                               or_dash(sum.errors)});
+                               or_dash(p.info.lid), short_rate(p.info.rate), pkeys, gid_cell(p),
+                               viol, or_dash(sum.errors)});
             }
         }
         out += devices.render() + "\n" + ports.render();

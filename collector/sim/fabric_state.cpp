@@ -79,6 +79,19 @@ FabricState::FabricState(const Scenario& scenario, std::string source_name)
             port.views = p.views;
             port.counters = p.counters;
             port.growth_carry.assign(p.counters.size(), 0);
+            if (p.state.link_layer == LinkLayer::ethernet && !p.netdev.empty()) {
+                PortEntry::Roce r;
+                r.netdev = p.netdev;
+                if (p.mac) r.default_gid = gid_from_mac(*p.mac);
+                r.on_netdev = p.addresses;
+                if (r.default_gid) r.cache.push_back(r.default_gid);
+                for (const auto& a : p.addresses) r.cache.push_back(a);
+                port.roce = std::move(r);
+            }
+            if (p.state.link_layer == LinkLayer::infiniband && p.state.port_guid) {
+                port.gid_prefixes =
+                    std::array<uint64_t, 3>{p.gid_prefix, p.gid_prefix, p.gid_prefix};
+            }
             for (auto v : kFabricViewOrder) {
                 if ((p.views & view_bit(v)) != 0) port.tables[v] = p.device_table;
             }
@@ -124,6 +137,8 @@ Result<void> FabricState::apply(const EffectAction& action, TimePoint when,
             if constexpr (std::is_same_v<T, MrStep>) return apply_mr(a, when, sink);
             if constexpr (std::is_same_v<T, DeviceStep>) return apply_device(a);
             if constexpr (std::is_same_v<T, EnforcementStep>) return apply_enforcement(a);
+            if constexpr (std::is_same_v<T, GidPrefixEffect>) return apply_gid_prefix(a);
+            if constexpr (std::is_same_v<T, AddressEffect>) return apply_address(a);
         },
         action);
 }
@@ -287,6 +302,87 @@ void FabricState::emit_tables(const DeviceEntry& dev, const PortEntry& port, Tim
     for (const auto& [view, table] : port.tables) {
         emit(when, PKeyTableSample{port.state.port, view, table}, sink);
     }
+    if (port.roce) {
+        const auto& r = *port.roce;
+        GidTable cache;
+        for (size_t i = 0; i < r.cache.size(); ++i) {
+            if (r.cache[i]) {
+                cache.entries.push_back(
+                    GidEntry{static_cast<uint16_t>(i), *r.cache[i], GidType::roce_v2, r.netdev});
+            }
+        }
+        emit(when, GidTableSample{port.state.port, GidView::cache, std::move(cache)}, sink);
+        GidTable netdev;
+        auto add = [&](const Gid& g) {
+            netdev.entries.push_back(GidEntry{static_cast<uint16_t>(netdev.entries.size()), g,
+                                              GidType::unknown, r.netdev});
+        };
+        if (r.default_gid) add(*r.default_gid);
+        for (const auto& g : r.on_netdev) add(g);
+        emit(when, GidTableSample{port.state.port, GidView::netdev, std::move(netdev)}, sink);
+    }
+    if (!port.gid_prefixes) return;
+    // GID 0 of each view: the kernel's cache as sysfs shows it, and the port and the SM's records
+    // where the port's P_Key views say MADs reach it.
+    auto gids = [&](GidView view, GidTarget target) {
+        const uint64_t prefix = (*port.gid_prefixes)[static_cast<size_t>(target)];
+        GidTable t;
+        t.entries.push_back(
+            GidEntry{0, Gid::from_parts(prefix, *port.state.port_guid), GidType::ib, {}});
+        emit(when, GidTableSample{port.state.port, view, std::move(t)}, sink);
+    };
+    gids(GidView::cache, GidTarget::cache);
+    if ((port.views & kSmaView) != 0) gids(GidView::sma, GidTarget::port);
+    if ((port.views & kSmView) != 0) gids(GidView::sm, GidTarget::sm);
+}
+
+Result<void> FabricState::apply_gid_prefix(const GidPrefixEffect& effect) {
+    auto* port = find_port(effect.port);
+    if (port == nullptr) return make_error("no port " + port_text(effect.port));
+    if (!port->gid_prefixes) {
+        return make_error(port_text(effect.port) + " has no GIDs (an InfiniBand port_guid)");
+    }
+    (*port->gid_prefixes)[static_cast<size_t>(effect.target)] = effect.prefix;
+    return {};
+}
+
+Result<void> FabricState::apply_address(const AddressEffect& effect) {
+    auto* port = find_port(effect.port);
+    if (port == nullptr) return make_error("no port " + port_text(effect.port));
+    if (!port->roce) return make_error(port_text(effect.port) + " has no netdev (netdev=NAME)");
+    auto& r = *port->roce;
+    const std::string what = effect.address.to_string();
+    if (!effect.cache) {
+        auto it = std::find(r.on_netdev.begin(), r.on_netdev.end(), effect.address);
+        if (effect.add == (it != r.on_netdev.end())) {
+            return make_error(r.netdev + (effect.add ? " already has " : " does not have ") + what);
+        }
+        if (effect.add) {
+            r.on_netdev.push_back(effect.address);
+        } else {
+            r.on_netdev.erase(it);
+        }
+        return {};
+    }
+    auto it = std::find(r.cache.begin(), r.cache.end(), std::optional<Gid>(effect.address));
+    if (!effect.add) {
+        if (it != r.cache.end()) it->reset();
+        return {};
+    }
+    if (it != r.cache.end()) return {};
+    auto hole = std::find(r.cache.begin(), r.cache.end(), std::nullopt);
+    if (hole != r.cache.end()) {
+        *hole = effect.address;
+    } else {
+        r.cache.push_back(effect.address);
+    }
+    return {};
+}
+
+std::optional<uint64_t> FabricState::gid_prefix(const PortRef& ref, GidTarget view) const {
+    const auto* port = find_port(ref);
+    if (port == nullptr || !port->gid_prefixes) return std::nullopt;
+    return (*port->gid_prefixes)[static_cast<size_t>(view)];
 }
 
 void FabricState::sample_counters(TimePoint when, sources::ObservationSink& sink) {

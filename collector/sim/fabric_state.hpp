@@ -3,6 +3,7 @@
 // state, P_Key tables per view and raw counters, and the declared MRs. Effects change it; the
 // sample functions turn it into the observations a polled source would make.
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,6 +33,7 @@ public:
     void sample_port(const PortRef& port, TimePoint when, sources::ObservationSink& sink);
 
     // For tests and validation.
+    std::optional<uint64_t> gid_prefix(const PortRef& port, GidTarget view) const;
     const PKeyTable* table(const PortRef& port, PKeyView view) const;
     const ScenarioCounter* counter(const PortRef& port, std::string_view name) const;
     const PortStateSample* port_state(const PortRef& port) const;
@@ -45,6 +47,17 @@ private:
         std::vector<ScenarioCounter> counters;
         std::vector<uint64_t> growth_carry;  // per counter, in thousandths
         std::optional<TimePoint> last_counter_sample;
+        // InfiniBand ports with a port GUID: the subnet prefix each GID view holds, by GidTarget.
+        std::optional<std::array<uint64_t, 3>> gid_prefixes;
+        // RoCE ports with a netdev: its addresses' GIDs, and the cache's entries by index (a
+        // removed one leaves a hole that the next address takes, as the kernel does).
+        struct Roce {
+            std::string netdev;
+            std::optional<Gid> default_gid;
+            std::vector<Gid> on_netdev;
+            std::vector<std::optional<Gid>> cache;
+        };
+        std::optional<Roce> roce;
     };
     struct DeviceEntry {
         DeviceInfo info;
@@ -65,6 +78,8 @@ private:
     Result<void> apply_mr(const MrStep& step, TimePoint when, sources::ObservationSink& sink);
     Result<void> apply_device(const DeviceStep& step);
     Result<void> apply_enforcement(const EnforcementStep& step);
+    Result<void> apply_gid_prefix(const GidPrefixEffect& effect);
+    Result<void> apply_address(const AddressEffect& effect);
     void grow_counters(PortEntry& port, TimePoint when);
 
     void emit(TimePoint when, ObservationBody body, sources::ObservationSink& sink) const;

@@ -2,6 +2,7 @@
 // A simulated fabric scenario as plain data: the fabric it starts from and the timeline of things
 // that happen to it. docs/scenarios.md describes the text form; scenario_parser.hpp reads it.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -41,6 +42,14 @@ struct ScenarioPort {
     PortStateSample state;         // state.port names the port
     ViewMask views = kDeviceView;  // 0: the port has no P_Key table (iWARP)
     PKeyTable device_table;        // initial table, the same in every view the port exposes
+    // InfiniBand ports with a port GUID have GIDs: index 0 is this prefix and the GUID, the same
+    // in the kernel's cache, the port (sma) and the SM's records (sm) at the start.
+    uint64_t gid_prefix = 0xfe80000000000000ull;
+    // An Ethernet port with a netdev has RoCE GIDs: the MAC's link-local GID and one for each
+    // address, in the kernel's cache (one RoCE v2 entry each, as rxe has) and the netdev view.
+    std::string netdev;
+    std::optional<std::array<uint8_t, 6>> mac;
+    std::vector<Gid> addresses;
     std::vector<ScenarioCounter> counters;
     bool operator==(const ScenarioPort&) const = default;
 };
@@ -120,8 +129,30 @@ struct EnforcementStep {
     bool operator==(const EnforcementStep&) const = default;
 };
 
-using StepAction =
-    std::variant<PKeyEdit, CounterStep, PortStep, EventStep, MrStep, DeviceStep, EnforcementStep>;
+// The SM gives a port another subnet prefix: its records (sm) change first, the port (sma)
+// `delay` later, and the kernel's GID cache when GID_CHANGE comes `event_delay` after that
+// (nullopt: the event is lost and the cache keeps the old prefix).
+struct GidPrefixStep {
+    PortRef port;
+    uint64_t prefix = 0;
+    Duration delay = std::chrono::milliseconds(100);
+    std::optional<Duration> event_delay = Duration::zero();
+    bool operator==(const GidPrefixStep&) const = default;
+};
+
+// An address is added to or removed from a RoCE port's netdev: the netdev view changes at once,
+// and the kernel's GID cache `event_delay` later with GID_CHANGE (nullopt: the kernel's update
+// was dropped and the cache never follows).
+struct AddressStep {
+    PortRef port;
+    Gid address;
+    bool add = true;
+    std::optional<Duration> event_delay = Duration::zero();
+    bool operator==(const AddressStep&) const = default;
+};
+
+using StepAction = std::variant<PKeyEdit, CounterStep, PortStep, EventStep, MrStep, DeviceStep,
+                                EnforcementStep, GidPrefixStep, AddressStep>;
 
 struct Step {
     Duration at{};  // from the start of the scenario (or of the loop iteration)

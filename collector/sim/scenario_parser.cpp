@@ -229,6 +229,8 @@ private:
     Result<StepAction> mr_step(Line& l, const StepVerb& verb);
     Result<StepAction> device_step(Line& l, const StepVerb& verb);
     Result<StepAction> enforce_step(Line& l, const StepVerb& verb);
+    Result<StepAction> gid_prefix_step(Line& l, const StepVerb& verb);
+    Result<StepAction> address_step(Line& l, const StepVerb& verb);
     Result<void> pkey_argument(const Line& l, const Token& t, PKeyArg arg, PKeyEdit& e) const;
 
     Result<void> finish();
@@ -285,6 +287,9 @@ const Parser::StepVerb Parser::kStepVerbs[] = {
     {"device-remove", &Parser::device_step, DeviceVerb{false}},
     {"device-add", &Parser::device_step, DeviceVerb{true}},
     {"port-enforce", &Parser::enforce_step, std::monostate{}},
+    {"gid-prefix", &Parser::gid_prefix_step, std::monostate{}},
+    {"address-add", &Parser::address_step, DeviceVerb{true}},
+    {"address-del", &Parser::address_step, DeviceVerb{false}},
 };
 
 // The row named `name`, or nullptr.
@@ -599,6 +604,35 @@ Result<void> Parser::port(Line& l) {
     }
     const Token* rate = RDMADIAG_TRY(l.option("rate"));
     if (rate) p.state.rate = std::string(rate->value());
+    const Token* netdev = RDMADIAG_TRY(l.option("netdev"));
+    if (netdev) {
+        if (ib) return l.error(*netdev, "netdev is for Ethernet (RoCE) ports");
+        if (netdev->value().empty() || netdev->value().size() > 15) {
+            return l.error(*netdev, "not a netdev name: '" + std::string(netdev->value()) + "'");
+        }
+        p.netdev = std::string(netdev->value());
+    }
+    const Token* mac = RDMADIAG_TRY(l.option("mac"));
+    if (mac) {
+        auto m = parse_mac(mac->value());
+        if (!m) return l.error(*mac, m.error().message);
+        p.mac = *m;
+    }
+    for (const Token* a : l.options_named("address")) {
+        auto g = gid_from_address(a->value());
+        if (!g) return l.error(*a, g.error().message);
+        p.addresses.push_back(*g);
+    }
+    if ((mac || !p.addresses.empty()) && p.netdev.empty()) {
+        return l.error(*t, "mac= and address= need netdev=NAME");
+    }
+    const Token* prefix = RDMADIAG_TRY(l.option("gid_prefix"));
+    if (prefix) {
+        if (!ib) return l.error(*prefix, "gid_prefix is for InfiniBand ports");
+        auto v = parse_subnet_prefix(prefix->value());
+        if (!v) return l.error(*prefix, v.error().message);
+        p.gid_prefix = *v;
+    }
     for (const Token* g : l.options_named("gid")) p.state.gids.emplace_back(g->value());
     const Token* vw = RDMADIAG_TRY(l.option("views"));
     if (vw) {
@@ -1001,6 +1035,64 @@ Result<StepAction> Parser::enforce_step(Line& l, const StepVerb&) {
     e.inbound = how.inbound;
     e.outbound = how.outbound;
     return StepAction{std::move(e)};
+}
+
+Result<StepAction> Parser::gid_prefix_step(Line& l, const StepVerb&) {
+    const Token* t = RDMADIAG_TRY(l.need(2, "port (DEVICE:PORT)"));
+    const Token* pre = RDMADIAG_TRY(l.need(3, "subnet prefix (fec0:0000:0000:0000 or fec0::)"));
+    RDMADIAG_TRY(l.no_more_positional(4));
+    GidPrefixStep g;
+    g.port = RDMADIAG_TRY(port_ref(l, *t, true));
+    const ScenarioPort* port = find_port(g.port);
+    if (port->state.link_layer != LinkLayer::infiniband || !port->state.port_guid) {
+        return l.error(*t, "gid-prefix needs an InfiniBand port with a port_guid");
+    }
+    auto prefix = parse_subnet_prefix(pre->text);
+    if (!prefix) return l.error(*pre, prefix.error().message);
+    g.prefix = *prefix;
+    const Token* delay = RDMADIAG_TRY(l.option("delay"));
+    if (delay) g.delay = RDMADIAG_TRY(duration(l, *delay, delay->value()));
+    const Token* ev = RDMADIAG_TRY(l.option("event"));
+    if (ev) {
+        if (ev->value() == "none") {
+            g.event_delay.reset();
+        } else {
+            auto d = duration(l, *ev, ev->value());
+            if (!d)
+                return l.error(*ev, "event is 'none' or a delay such as 5s, not '" +
+                                        std::string(ev->value()) + "'");
+            g.event_delay = *d;
+        }
+    }
+    return StepAction{std::move(g)};
+}
+
+Result<StepAction> Parser::address_step(Line& l, const StepVerb& verb) {
+    const Token* t = RDMADIAG_TRY(l.need(2, "port (DEVICE:PORT)"));
+    const Token* addr = RDMADIAG_TRY(l.need(3, "address (192.0.2.1 or 2001:db8::1)"));
+    RDMADIAG_TRY(l.no_more_positional(4));
+    AddressStep a;
+    a.add = std::get<DeviceVerb>(verb.detail).present;
+    a.port = RDMADIAG_TRY(port_ref(l, *t, true));
+    if (find_port(a.port)->netdev.empty()) {
+        return l.error(*t, std::string(verb.name) + " needs a port with a netdev (netdev=NAME)");
+    }
+    auto g = gid_from_address(addr->text);
+    if (!g) return l.error(*addr, g.error().message);
+    a.address = *g;
+    const Token* ev = RDMADIAG_TRY(l.option("event"));
+    if (ev) {
+        if (ev->value() == "none") {
+            a.event_delay.reset();
+        } else {
+            auto d = duration(l, *ev, ev->value());
+            if (!d)
+                return l.error(*ev, "event is 'none' or a delay such as 5s, not '" +
+                                        std::string(ev->value()) + "'");
+            a.event_delay = *d;
+        }
+    }
+    return StepAction{std::move(a)};
 }
 
 // Each `peer=` names the other end of a link, as a subnet sweep finds it: the peer's node GUID

@@ -13,6 +13,35 @@ ViewMask port_views(const Scenario& scenario, const PortRef& port) {
     return kDeviceView;
 }
 
+void expand_gid_prefix(const Step& step, const GidPrefixStep& change, std::vector<Effect>& out) {
+    auto effect = [&](Duration at, GidTarget target) {
+        out.push_back(Effect{at, step.line, step.column,
+                             GidPrefixEffect{change.port, change.prefix, target}});
+    };
+    effect(step.at, GidTarget::sm);
+    const Duration programmed = step.at + change.delay;
+    effect(programmed, GidTarget::port);
+    if (change.event_delay) {
+        // The kernel reloads its GID cache on the event, before it tells its clients.
+        const Duration at = programmed + *change.event_delay;
+        effect(at, GidTarget::cache);
+        AsyncEvent ev{change.port.device, change.port.port, AsyncEventType::gid_change,
+                      std::nullopt};
+        out.push_back(Effect{at, step.line, step.column, EventStep{ev}});
+    }
+}
+
+void expand_address(const Step& step, const AddressStep& change, std::vector<Effect>& out) {
+    out.push_back(Effect{step.at, step.line, step.column,
+                         AddressEffect{change.port, change.address, change.add, false}});
+    if (!change.event_delay) return;
+    const Duration at = step.at + *change.event_delay;
+    out.push_back(Effect{at, step.line, step.column,
+                         AddressEffect{change.port, change.address, change.add, true}});
+    AsyncEvent ev{change.port.device, change.port.port, AsyncEventType::gid_change, std::nullopt};
+    out.push_back(Effect{at, step.line, step.column, EventStep{ev}});
+}
+
 void expand_pkey_edit(const Step& step, const PKeyEdit& edit, const Scenario& scenario,
                       std::vector<Effect>& out) {
     ViewMask views = edit.views != 0 ? edit.views : port_views(scenario, edit.port);
@@ -46,6 +75,10 @@ std::vector<Effect> compile_timeline(const Scenario& scenario) {
                 using T = std::decay_t<decltype(a)>;
                 if constexpr (std::is_same_v<T, PKeyEdit>) {
                     expand_pkey_edit(step, a, scenario, out);
+                } else if constexpr (std::is_same_v<T, GidPrefixStep>) {
+                    expand_gid_prefix(step, a, out);
+                } else if constexpr (std::is_same_v<T, AddressStep>) {
+                    expand_address(step, a, out);
                 } else if constexpr (std::is_same_v<T, PortStep>) {
                     out.push_back(Effect{step.at, step.line, step.column, a});
                     if (a.event) {

@@ -16,8 +16,26 @@ struct TableEffect {
     bool operator==(const TableEffect&) const = default;
 };
 
+// A prefix change reaching some of a port's GID views at one moment.
+enum class GidTarget : uint8_t { sm, port, cache };
+struct GidPrefixEffect {
+    PortRef port;
+    uint64_t prefix = 0;
+    GidTarget target = GidTarget::port;
+    bool operator==(const GidPrefixEffect&) const = default;
+};
+
+// An address reaching the netdev, or the kernel's GID cache.
+struct AddressEffect {
+    PortRef port;
+    Gid address;
+    bool add = true;
+    bool cache = false;  // false: the netdev
+    bool operator==(const AddressEffect&) const = default;
+};
+
 using EffectAction = std::variant<TableEffect, CounterStep, PortStep, EventStep, MrStep, DeviceStep,
-                                  EnforcementStep>;
+                                  EnforcementStep, GidPrefixEffect, AddressEffect>;
 
 struct Effect {
     Duration at{};

@@ -135,10 +135,10 @@ HttpResponse json_error(int status, std::string_view message) {
 
 const std::vector<std::string>& ApiRouter::routes() {
     static const std::vector<std::string> kRoutes = {
-        "/metrics",          "/healthz",         "/api/v1/snapshot", "/api/v1/status",
-        "/api/v1/changes",   "/api/v1/devices",  "/api/v1/ports",    "/api/v1/pkeys",
-        "/api/v1/counters",  "/api/v1/findings", "/api/v1/events",   "/api/v1/mrs",
-        "/api/v1/partitions"};
+        "/metrics",        "/healthz",          "/api/v1/snapshot", "/api/v1/status",
+        "/api/v1/changes", "/api/v1/devices",   "/api/v1/ports",    "/api/v1/pkeys",
+        "/api/v1/gids",    "/api/v1/counters",  "/api/v1/findings", "/api/v1/events",
+        "/api/v1/mrs",     "/api/v1/partitions"};
     return kRoutes;
 }
 
@@ -216,6 +216,7 @@ HttpResponse ApiRouter::route(const HttpRequest& req, bool gzip) const {
         return json_ok(devices_view(*snap, *filter, req.query_param("node_type"), *page));
     if (req.path == "/api/v1/ports") return json_ok(ports_view(*snap, *filter, *page));
     if (req.path == "/api/v1/pkeys") return json_ok(pkeys_view(*snap, *filter, *page));
+    if (req.path == "/api/v1/gids") return json_ok(gids_view(*snap, *filter, *page));
     if (req.path == "/api/v1/counters") return json_ok(counters_view(*snap, *filter, *page));
     return json_ok(events_view(*snap, *filter));  // the last route left: /api/v1/events
 }

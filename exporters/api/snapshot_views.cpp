@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 
+#include "collector/json/gid_json.hpp"
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
 #include "collector/json/mr_state_json.hpp"
@@ -195,6 +196,12 @@ std::string pkeys_view(const Snapshot& snap, const PortFilter& filter, const Pag
             views.push_back(std::move(e));
         }
         return json{{"device", p.ref.device}, {"port", p.ref.port}, {"views", views}};
+    });
+}
+
+std::string gids_view(const Snapshot& snap, const PortFilter& filter, const Page& page) {
+    return paged_ports(snap, filter, page, [](const DeviceSnapshot&, const PortSnapshot& p) {
+        return json{{"device", p.ref.device}, {"port", p.ref.port}, {"gids", *p.gids}};
     });
 }
 

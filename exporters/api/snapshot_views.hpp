@@ -37,6 +37,8 @@ std::string ports_view(const Snapshot& snap, const PortFilter& filter, const Pag
 // Every view of every port's table with generations, plus where each view differs from the
 // device view, index by index.
 std::string pkeys_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
+// Each port's GID views, the coherence of its cache and its GID events.
+std::string gids_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
 std::string counters_view(const Snapshot& snap, const PortFilter& filter, const Page& page = {});
 // One line per device or subnet node: its names, type, LID, reachability and port counts.
 // `node_type` narrows to "switch", "CA", ...

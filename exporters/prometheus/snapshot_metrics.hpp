@@ -18,6 +18,8 @@ void add_exporter_metrics(const Snapshot& snap, MetricWriter& out);
 void add_device_metrics(const Snapshot& snap, MetricWriter& out);
 void add_port_metrics(const Snapshot& snap, MetricWriter& out);
 void add_pkey_metrics(const Snapshot& snap, MetricWriter& out);
+// The coherence of the kernel's GID cache per port; the views per port at full detail.
+void add_gid_metrics(const Snapshot& snap, MetricWriter& out);
 // Member ports per partition, view and membership; with an intent, the ports that differ from it.
 void add_partition_metrics(const Snapshot& snap, MetricWriter& out);
 void add_counter_metrics(const Snapshot& snap, MetricWriter& out);

@@ -110,6 +110,7 @@ void DashboardModels::refresh_port_views() {
     const PortSnapshot* p = (snapshot_ && port_) ? snapshot_->find_port(*port_) : nullptr;
     const TimePoint now = snapshot_ ? snapshot_->time : TimePoint{};
     pkeys.set_port(p, now);
+    gids.set_port(p, now);
     counters.set_port(p, now);
 }
 

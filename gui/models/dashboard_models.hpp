@@ -14,6 +14,7 @@
 #include "gui/models/counter_table_model.hpp"
 #include "gui/models/event_model.hpp"
 #include "gui/models/findings_model.hpp"
+#include "gui/models/gid_table_model.hpp"
 #include "gui/models/mr_table_model.hpp"
 #include "gui/models/node_names.hpp"
 #include "gui/models/partition_list_model.hpp"
@@ -67,6 +68,7 @@ public:
     FindingsModel findings{&names};
     PortTreeModel ports;
     PKeyTableModel pkeys;
+    GidTableModel gids;
     CounterTableModel counters;
     EventModel events{&names};
     MrTableModel mrs{&names};

@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -28,7 +29,11 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
       title_(new QLabel(this)),
       cache_(new QLabel(this)),
       pkey_proxy_(new QSortFilterProxyModel(this)),
-      pkey_view_(new CopyableTableView(this)) {
+      pkey_view_(new CopyableTableView(this)),
+      tabs_(new QTabWidget(this)),
+      gid_label_(new QLabel(this)),
+      gid_proxy_(new QSortFilterProxyModel(this)),
+      gid_view_(new CopyableTableView(this)) {
     filter_->setSourceModel(&models_.ports);
     tree_->setObjectName(QStringLiteral("portTree"));
     tree_->setModel(filter_);
@@ -73,8 +78,8 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     connect(empty, &QCheckBox::toggled, this,
             [this](bool on) { models_.pkeys.set_show_empty(on); });
 
-    auto* right = new QWidget(this);
-    auto* rl = new QVBoxLayout(right);
+    auto* pkeys = new QWidget(this);
+    auto* rl = new QVBoxLayout(pkeys);
     rl->setContentsMargins(0, 0, 0, 0);
     auto* top = new QHBoxLayout;
     top->addWidget(title_, 1);
@@ -82,6 +87,27 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     rl->addLayout(top);
     rl->addWidget(cache_);
     rl->addWidget(pkey_view_, 1);
+
+    gid_view_->setObjectName(QStringLiteral("gidView"));
+    gid_proxy_->setSourceModel(&models_.gids);
+    gid_proxy_->setSortRole(models::GidTableModel::SortRole);
+    gid_view_->setModel(gid_proxy_);
+    gid_view_->sortByColumn(models::GidTableModel::IndexColumn, Qt::AscendingOrder);
+    gid_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    gid_view_->horizontalHeader()->setStretchLastSection(true);
+    gid_label_->setObjectName(QStringLiteral("gidSummary"));
+    gid_label_->setWordWrap(true);
+    gid_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* gids = new QWidget(this);
+    auto* gl = new QVBoxLayout(gids);
+    gl->setContentsMargins(0, 0, 0, 0);
+    gl->addWidget(gid_label_);
+    gl->addWidget(gid_view_, 1);
+
+    tabs_->setObjectName(QStringLiteral("portTabs"));
+    tabs_->addTab(pkeys, tr("P_Keys"));
+    tabs_->addTab(gids, tr("GIDs"));
+    QWidget* right = tabs_;
 
     auto* left = new QWidget(this);
     auto* ll = new QVBoxLayout(left);
@@ -161,6 +187,15 @@ void FabricPanel::refresh() {
              : tr("<b>P_Key table</b>: select a port"));
     title_->setToolTip(port ? models::qs(port->to_string()) : QString());
     cache_->setText(models_.pkeys.cache_summary());
+    gid_label_->setText(models_.gids.coherence_summary());
+    gid_label_->setStyleSheet(
+        models_.gids.coherence() == GidCoherence::stale
+            ? QStringLiteral("QLabel { background: #fde0e0; color: #8e0000; padding: 3px; }")
+            : QString());
+    // An InfiniBand port has no netdevs and a RoCE port no SMA: show what the port has.
+    for (int c = models::GidTableModel::TypeColumn; c < models::GidTableModel::StateColumn; ++c) {
+        gid_view_->setColumnHidden(c, !models_.gids.column_used(c));
+    }
     switch (models_.pkeys.cache_judgement()) {
         case CacheJudgement::stale:
             cache_->setStyleSheet(

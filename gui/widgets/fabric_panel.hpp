@@ -1,7 +1,8 @@
 #pragma once
 // The fabric: switches, HCAs and their ports, with health badges and a search box, on the left;
 // the selected port's P_Key table with every view side by side on the right, with the cache's
-// state above it.
+// state above it, and beside it (a tab) the port's GIDs: the kernel's cache against the port, the
+// SM and the netdev.
 
 #include <QModelIndex>
 #include <QWidget>
@@ -14,6 +15,7 @@ class QLineEdit;
 class QTimer;
 class QTreeView;
 class QSortFilterProxyModel;
+class QTabWidget;
 
 namespace rdmadiag::gui::models {
 class DashboardModels;
@@ -37,6 +39,9 @@ public:
     models::PortTreeFilter* tree_filter() const { return filter_; }
     CopyableTableView* pkey_view() const { return pkey_view_; }
     QLabel* cache_label() const { return cache_; }
+    CopyableTableView* gid_view() const { return gid_view_; }
+    QLabel* gid_label() const { return gid_label_; }
+    QTabWidget* port_tabs() const { return tabs_; }
 
 Q_SIGNALS:
     void portSelected();
@@ -54,6 +59,10 @@ private:
     QLabel* cache_;
     QSortFilterProxyModel* pkey_proxy_;
     CopyableTableView* pkey_view_;
+    QTabWidget* tabs_;
+    QLabel* gid_label_;
+    QSortFilterProxyModel* gid_proxy_;
+    CopyableTableView* gid_view_;
     bool syncing_ = false;
 };
 

@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import rdmadiag_bed as bed  # noqa: E402
 
 HOSTS = 3
-EXPECTED_ALERTS = ["RdmadiagPKeyCacheStale", "RdmadiagPKeyViolationsAfterChange",
+EXPECTED_ALERTS = ["RdmadiagPKeyCacheStale", "RdmadiagGidCacheStale", "RdmadiagPKeyViolationsAfterChange",
                    "RdmadiagMrNeedsDereg", "RdmadiagSourceDown", "RdmadiagCounterSaturated",
                    "RdmadiagPartitionMembersDiffer"]
 

@@ -258,6 +258,22 @@ Result<Gid> parse_gid(std::string_view text) {
     return gid;
 }
 
+Result<GidType> parse_gid_attr_type(std::string_view text) {
+    std::string_view s = RDMADIAG_TRY(value_line(text));
+    if (s == "IB/RoCE v1" || s == "RoCE v1") return GidType::roce_v1;
+    if (s == "RoCE v2") return GidType::roce_v2;
+    return bad("a GID type ('IB/RoCE v1' or 'RoCE v2')", text);
+}
+
+Result<std::string> parse_gid_attr_ndev(std::string_view text) {
+    std::string_view s = RDMADIAG_TRY(value_line(text));
+    // IFNAMSIZ is 16 with its NUL; a name never holds '/', ':' or blanks.
+    if (s.empty() || s.size() > 15 || s.find_first_of("/: \t") != std::string_view::npos) {
+        return bad("a netdev name", text);
+    }
+    return std::string(s);
+}
+
 bool is_no_pma(std::string_view text) {
     if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
     return text == "N/A (no PMA)";

@@ -82,6 +82,11 @@ Result<uint16_t> parse_pkey_entry(std::string_view text);
 // gids/N: "%pI6", eight groups of four hex digits: "fe80:0000:0000:0000:0002:c903:0000:1235".
 using Gid = ::rdmadiag::Gid;
 Result<Gid> parse_gid(std::string_view text);
+// gid_attrs/types/N: "IB/RoCE v1" (the type IB and RoCE v1 share: read on a RoCE port, RoCE v1)
+// or "RoCE v2".
+Result<GidType> parse_gid_attr_type(std::string_view text);
+// gid_attrs/ndevs/N: the name of the netdev the GID belongs to.
+Result<std::string> parse_gid_attr_ndev(std::string_view text);
 
 // counters/* ("%u" / "%llu", or "N/A (no PMA)" when the device has no PMA) and hw_counters/*
 // ("%llu"). Decimal, no sign, no leading '+', at most 64 bits.

@@ -226,7 +226,10 @@ public:
     void read_gids(const PortRef& port, KnownPort& known, bool whole) {
         auto& listed = listed_files(port, known, PortFolder::gids, false, true);
         if (!listed) {
+            // No GID table to show: no cache view either (an empty one would read as a cache
+            // that lost every GID).
             known.gids = PortGids{};
+            known.gids->unsent = false;
             return;
         }
         const std::vector<std::string>& names = listed->names;
@@ -244,18 +247,41 @@ public:
         PortGids out;
         out.table.resize(names.size());
         out.complete = true;
+        // A RoCE GID's type and netdev are read beside it; an InfiniBand port has no netdev
+        // and its type is IB.
+        const bool roce = known.last.link_layer == LinkLayer::ethernet;
+        std::optional<Folder> types;
+        std::optional<Folder> ndevs;
+        if (roce) {
+            types.emplace(known.dir, "gid_attrs/types", port.device, port.port);
+            ndevs.emplace(known.dir, "gid_attrs/ndevs", port.device, port.port);
+        }
         for (size_t pos = 0; pos < names.size(); ++pos) {
+            const auto index = static_cast<uint16_t>(std::stoul(names[pos]));
             // Not held: a whole table (1,024 entries on rxe) is read only now and then; the
             // entries of its head are held when the head is read.
             auto gid = value(dir, names[pos], sysfs::parse_gid);
             if (!gid) {
                 out.complete = false;
+                out.view.unreadable.push_back(index);
                 continue;
             }
             out.table[pos] = *gid;
             if (gid->is_zero()) continue;
             if (names[pos] == "0") out.port_guid = gid->interface_id();
             out.gids.push_back(gid->to_string());
+            GidEntry entry{index, *gid, GidType::ib, {}};
+            if (roce) {
+                auto type = value(*types, names[pos], sysfs::parse_gid_attr_type);
+                auto ndev = value(*ndevs, names[pos], sysfs::parse_gid_attr_ndev);
+                if (!type || !ndev) {
+                    out.view.unreadable.push_back(index);
+                    continue;
+                }
+                entry.type = *type;
+                entry.ndev = std::move(*ndev);
+            }
+            out.view.entries.push_back(std::move(entry));
         }
         known.gids = std::move(out);
     }
@@ -340,14 +366,22 @@ public:
         if (read_table || !known.gids) read_gids(port, known, whole);
         const PortStateSample& last = s ? *s : known.last;
         sources::PortFacts facts{last.state, last.link_layer, last.lid};
-        if (!s) return facts;
-        if (known.gids) {
-            s->gids = known.gids->gids;
-            // GID 0's interface ID is the port GUID on InfiniBand only; RoCE derives it from
-            // the MAC address.
-            if (s->link_layer == LinkLayer::infiniband) s->port_guid = known.gids->port_guid;
+        if (s) {
+            if (known.gids) {
+                s->gids = known.gids->gids;
+                // GID 0's interface ID is the port GUID on InfiniBand only; RoCE derives it from
+                // the MAC address.
+                if (s->link_layer == LinkLayer::infiniband) s->port_guid = known.gids->port_guid;
+            }
+            emit(std::move(*s));
         }
-        emit(std::move(*s));
+        if (known.gids && known.gids->unsent) {
+            // The cache view goes out, after the state it belongs to, when the table was read
+            // whole: a head that reads as it was adds nothing, and the whole tables confirm it
+            // every few minutes.
+            known.gids->unsent = false;
+            emit(GidTableSample{port, GidView::cache, known.gids->view});
+        }
         return facts;
     }
 

@@ -113,8 +113,10 @@ private:
         std::vector<std::string> gids;  // the non-zero ones, as sysfs prints them
         std::optional<uint64_t> port_guid;
         std::vector<sysfs::Gid> table;  // every entry, in index order, for the head reads
-        bool complete = false;          // every entry was read
-        bool suspect = false;           // the port's state changed since: read it whole
+        GidTable view;          // the cache view: the non-zero entries with their attributes
+        bool unsent = true;     // the view was read whole and not yet emitted
+        bool complete = false;  // every entry was read
+        bool suspect = false;   // the port's state changed since: read it whole
     };
     // A folder's listing, kept between whole table passes, with where each file is held.
     struct Listing {

@@ -43,6 +43,8 @@ const std::vector<Expectation>& expectations() {
         {"counter-saturation-8bit", {"pkey.counter_saturated"}, {}, {}},
         {"counter-reset", {}, {}, {"pkey.violations_after_change"}},
         {"counter-wrap-16bit", {}, {}, {"pkey.counter_saturated"}},
+        {"gid-prefix-missed-event", {"gid.cache_stale"}, {}, {"gid.prefix_mismatch"}},
+        {"roce-gid-updates-lost", {"roce.gid_stale", "roce.gid_missing"}, {}, {"gid.duplicate"}},
     };
     return all;
 }

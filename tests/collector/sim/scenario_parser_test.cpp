@@ -376,7 +376,48 @@ INSTANTIATE_TEST_SUITE_P(
             25, "not a direction"},
         ErrorCase{"device sw node_type=switch guid=0x5\nport sw:1\nat 1s port-enforce sw:1\n", 3,
                   25, "missing directions"},
-        ErrorCase{"at 1s port-enforce sw:9 off\n", 1, 20, "not declared"}));
+        ErrorCase{"at 1s port-enforce sw:9 off\n", 1, 20, "not declared"},
+        // GIDs: a prefix for InfiniBand ports with a GUID, addresses for RoCE ports with a netdev.
+        ErrorCase{"at 1s gid-prefix rxe0:1 fec0::\n", 1, 18, "an InfiniBand port with a port_guid"},
+        ErrorCase{"at 1s gid-prefix mlx5_0:1 fec0::1\n", 1, 27, "not a subnet prefix"},
+        ErrorCase{"at 1s address-add mlx5_0:1 192.0.2.1\n", 1, 19, "a port with a netdev"},
+        ErrorCase{"port mlx5_0:2 netdev=eth0\n", 1, 15, "netdev is for Ethernet"},
+        ErrorCase{"port mlx5_0:2 gid_prefix=fe80\n", 1, 15, "not a subnet prefix"},
+        ErrorCase{"device rxe1 transport=roce\nport rxe1:1 mac=52:54:00\n", 2, 13,
+                  "not a MAC address"},
+        ErrorCase{"device rxe1 transport=roce\nport rxe1:1 address=192.0.2.1\n", 2, 6,
+                  "need netdev=NAME"},
+        ErrorCase{"device rxe1 transport=roce\nport rxe1:1 netdev=eth1 address=nowhere\n", 2, 25,
+                  "not an IPv4 or IPv6 address"},
+        ErrorCase{"device rxe1 transport=roce\nport rxe1:1 netdev=eth1 address=192.0.2.1\n"
+                  "at 1s address-add rxe1:1 192.0.2.1\n",
+                  3, 7, "eth1 already has"}));
+
+TEST(ScenarioParser, ReadsGidPrefixesAndRoceAddresses) {
+    auto sc = parse_ok(with_fabric(
+        "port mlx5_0:2 port_guid=0x9a gid_prefix=fec0::\n"
+        "device rxe1 transport=roce\n"
+        "port rxe1:1 netdev=eth1 mac=52:54:00:12:34:56 address=192.0.2.1 address=2001:db8::1\n"
+        "at 1s gid-prefix mlx5_0:1 fec1:0000:0000:0000 delay=1s event=none\n"
+        "at 2s address-del rxe1:1 192.0.2.1 event=3s\n"));
+    const ScenarioPort* two = nullptr;
+    const ScenarioPort* rxe = nullptr;
+    for (const auto& p : sc.ports) {
+        if (p.state.port == PortRef{"mlx5_0", 2}) two = &p;
+        if (p.state.port == PortRef{"rxe1", 1}) rxe = &p;
+    }
+    ASSERT_NE(two, nullptr);
+    EXPECT_EQ(two->gid_prefix, 0xfec0000000000000ull);
+    ASSERT_NE(rxe, nullptr);
+    EXPECT_EQ(rxe->netdev, "eth1");
+    ASSERT_EQ(rxe->addresses.size(), 2u);
+    EXPECT_EQ(rxe->addresses[0], gid_from_ipv4(0xc0000201));
+    ASSERT_EQ(sc.steps.size(), 2u);
+    EXPECT_EQ(std::get<GidPrefixStep>(sc.steps[0].action),
+              (GidPrefixStep{PortRef{"mlx5_0", 1}, 0xfec1000000000000ull, 1s, std::nullopt}));
+    EXPECT_EQ(std::get<AddressStep>(sc.steps[1].action),
+              (AddressStep{PortRef{"rxe1", 1}, gid_from_ipv4(0xc0000201), false, 3s}));
+}
 
 TEST(ScenarioParser, CarriesThePartitionsConfLineByLine) {
     const auto sc = parse_ok(

@@ -63,6 +63,7 @@ TEST(ShippedScenarios, AllAreThereInNameOrder) {
                                                     "counter-wrap-16bit",
                                                     "default",
                                                     "device-hotplug",
+                                                    "gid-prefix-missed-event",
                                                     "mr-iwarp-reinvalidate",
                                                     "mr-unknown-timeout",
                                                     "mr-xprtrdma-stuck",
@@ -78,6 +79,7 @@ TEST(ShippedScenarios, AllAreThereInNameOrder) {
                                                     "pkey-violations-after-change",
                                                     "pkey-violations-no-change",
                                                     "port-flap",
+                                                    "roce-gid-updates-lost",
                                                     "sm-divergence"};
     std::vector<std::string_view> names;
     for (const auto& s : shipped_scenarios()) names.push_back(s.name);
@@ -434,6 +436,52 @@ TEST(ShippedScenarios, DefaultLoopsBackToWhereItStarted) {
     }
     EXPECT_EQ(first, second);
     EXPECT_TRUE(all_of<SampleError>(obs).empty());
+}
+
+}  // namespace
+}  // namespace rdmadiag::sim
+
+namespace rdmadiag::sim {
+namespace {
+
+// The subnet prefix of each `view` sample of a port's GID 0, with its time.
+std::vector<std::pair<Duration, uint64_t>> prefixes(const std::vector<Observation>& obs,
+                                                    const PortRef& port, GidView view) {
+    std::vector<std::pair<Duration, uint64_t>> out;
+    for (const auto& o : obs) {
+        const auto* g = std::get_if<GidTableSample>(&o.body);
+        if (g == nullptr || g->port != port || g->view != view) continue;
+        const GidEntry* e = g->table.at(0);
+        if (e != nullptr) out.emplace_back(o.time - testing::t0(), e->gid.prefix());
+    }
+    return out;
+}
+
+TEST(ShippedScenarios, GidPrefixChangeReachesOnePortsCacheOnly) {
+    const auto obs = play_shipped("gid-prefix-missed-event");
+    const PortRef one{"mlx5_0", 1};
+    const PortRef two{"mlx5_0", 2};
+    constexpr uint64_t kOld = 0xfe80000000000000ull;
+    constexpr uint64_t kNew = 0xfec0000000000000ull;
+    std::vector<Duration> gid_events;
+    for (const auto& o : obs) {
+        const auto* e = std::get_if<AsyncEvent>(&o.body);
+        if (e != nullptr && e->type == AsyncEventType::gid_change) {
+            EXPECT_EQ(e->port, 1u);
+            gid_events.push_back(o.time - testing::t0());
+        }
+    }
+    EXPECT_EQ(gid_events, (std::vector<Duration>{10s + 100ms}));
+    for (const PortRef& p : {one, two}) {
+        ASSERT_FALSE(prefixes(obs, p, GidView::sma).empty());
+        EXPECT_EQ(prefixes(obs, p, GidView::sma).front().second, kOld);
+        EXPECT_EQ(prefixes(obs, p, GidView::sma).back().second, kNew);
+        EXPECT_EQ(prefixes(obs, p, GidView::sm).back().second, kNew);
+    }
+    EXPECT_EQ(prefixes(obs, one, GidView::cache).back().second, kNew);
+    for (const auto& [at, prefix] : prefixes(obs, two, GidView::cache)) {
+        EXPECT_EQ(prefix, kOld) << "at " << at.count();
+    }
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "gui/client/gui_options.hpp"
 #include "gui/client/playback_feed.hpp"
 #include "gui/client/snapshot_recording.hpp"
+#include "gui/models/gid_table_model.hpp"
 #include "gui/models/pkey_table_model.hpp"
 #include "gui/widgets/copyable_table_view.hpp"
 #include "gui/widgets/counter_chart.hpp"
@@ -311,6 +312,44 @@ TEST(MainWindow, DaemonThatIsNotThereShowsWhyInTheStatusBar) {
     EXPECT_TRUE(text.contains(QStringLiteral("Retrying in"))) << text.toStdString();
     EXPECT_TRUE(window.connection_label()->styleSheet().contains(QStringLiteral("#c62828")));
     EXPECT_EQ(window.findings_panel()->table()->view()->model()->rowCount(), 0);
+}
+
+}  // namespace
+}  // namespace rdmadiag::gui::widgets
+
+namespace rdmadiag::gui::widgets {
+namespace {
+
+// gid-prefix-missed-event: at 10s the SM moves both ports of mlx5_0 to fec0::; port 2 raises no
+// GID_CHANGE, so its cache keeps fe80::. At 60s the GIDs tab of that port shows the cache beside
+// the port, the difference marked, and the engine's judgement above.
+TEST(MainWindow, PlayedGidPrefixChangeShowsTheStaleGidCache) {
+    auto* feed = scenario_feed("gid-prefix-missed-event");
+    ASSERT_NE(feed, nullptr);
+    MainWindow window(feed);
+    window.show();
+    play_to(feed, 60);
+    const PortRef port{"mlx5_0", 2};
+    auto* findings = window.findings_panel()->table()->view();
+    ASSERT_GE(findings->model()->rowCount(), 1);
+    EXPECT_EQ(cell(findings, 0, models::FindingsModel::RuleColumn),
+              QStringLiteral("gid.cache_stale"));
+    EXPECT_EQ(cell(findings, 0, models::FindingsModel::SubjectColumn), QStringLiteral("mlx5_0:2"));
+
+    window.fabric_panel()->show_port(port);
+    ASSERT_EQ(window.models().current_port(), port);
+    window.fabric_panel()->port_tabs()->setCurrentIndex(1);
+    EXPECT_TRUE(
+        window.fabric_panel()->gid_label()->text().startsWith(QStringLiteral("GID cache STALE")))
+        << window.fabric_panel()->gid_label()->text().toStdString();
+    auto* gids = window.fabric_panel()->gid_view();
+    ASSERT_EQ(gids->model()->rowCount(), 1);
+    EXPECT_EQ(cell(gids, 0, models::GidTableModel::CacheColumn),
+              QStringLiteral("fe80:0000:0000:0000:0c42:a103:00b1:c2d1"));
+    EXPECT_EQ(cell(gids, 0, models::GidTableModel::SmaColumn),
+              QStringLiteral("fec0:0000:0000:0000:0c42:a103:00b1:c2d1"));
+    EXPECT_TRUE(gids->isColumnHidden(models::GidTableModel::NetdevColumn));
+    EXPECT_FALSE(gids->isColumnHidden(models::GidTableModel::SmaColumn));
 }
 
 }  // namespace

@@ -245,5 +245,17 @@ TEST(SysfsTableIndex, ParsesKernelEntryNames) {
     EXPECT_FALSE(parse_table_index("1234567").ok());
 }
 
+TEST(SysfsParsers, GidAttributes) {
+    EXPECT_EQ(*parse_gid_attr_type("IB/RoCE v1\n"), GidType::roce_v1);
+    EXPECT_EQ(*parse_gid_attr_type("RoCE v2\n"), GidType::roce_v2);
+    EXPECT_FALSE(parse_gid_attr_type("RoCE v3\n"));
+    EXPECT_FALSE(parse_gid_attr_type(""));
+    EXPECT_EQ(*parse_gid_attr_ndev("eth0.100\n"), "eth0.100");
+    EXPECT_FALSE(parse_gid_attr_ndev("a/b\n"));
+    EXPECT_FALSE(parse_gid_attr_ndev("sixteen-chars-xx\n"));
+    EXPECT_FALSE(parse_gid_attr_ndev("\n"));
+    EXPECT_FALSE(parse_gid_attr_ndev("two words\n"));
+}
+
 }  // namespace
 }  // namespace rdmadiag::sysfs

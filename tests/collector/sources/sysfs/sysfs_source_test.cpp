@@ -126,7 +126,8 @@ TEST(SysfsSourceMlx5, EmitsInAStableOrder) {
     EXPECT_TRUE(std::holds_alternative<DeviceList>(a[0].body));
     EXPECT_TRUE(std::holds_alternative<DeviceInfo>(a[1].body));
     EXPECT_TRUE(std::holds_alternative<PortStateSample>(a[2].body));
-    EXPECT_TRUE(std::holds_alternative<PKeyTableSample>(a[3].body));
+    EXPECT_TRUE(std::holds_alternative<GidTableSample>(a[3].body));
+    EXPECT_TRUE(std::holds_alternative<PKeyTableSample>(a[4].body));
     // The status comes last: it says how this pass read the counters.
     EXPECT_EQ(observation_kind(a.back().body), observation_kind(ObservationBody{SourceStatus{}}));
 }
@@ -167,6 +168,36 @@ TEST(SysfsSourceRoce, ReportsAnRxePortWithoutCountersFolder) {
     EXPECT_EQ(hw.at("sent_pkts").value, 1200u);
     EXPECT_EQ(hw.at("link_downed").value, 2u);
     EXPECT_EQ(hw.at("link_downed").kind, CounterKind::hw);
+}
+
+TEST(SysfsSourceRoce, ReportsTheGidCacheWithTypesAndNetdevs) {
+    auto src = source_at(fixture("rxe-roce"));
+    auto obs = sample_all(*src);
+    const auto cache = only<GidTableSample>(obs);
+    EXPECT_EQ(cache.port, (PortRef{"rxe0", 1}));
+    EXPECT_EQ(cache.view, GidView::cache);
+    ASSERT_EQ(cache.table.entries.size(), 4u);
+    EXPECT_TRUE(cache.table.complete());
+    // The kernel prints "IB/RoCE v1" for the type IB and RoCE v1 share: on Ethernet, RoCE v1.
+    EXPECT_EQ(cache.table.entries[0],
+              (GidEntry{0, *rdmadiag::parse_gid("fe80::5054:ff:fe12:3456"), GidType::roce_v1, "dum0"}));
+    EXPECT_EQ(cache.table.entries[1].type, GidType::roce_v2);
+    EXPECT_EQ(cache.table.entries[3],
+              (GidEntry{3, *rdmadiag::parse_gid("::ffff:192.168.10.5"), GidType::roce_v2, "dum0"}));
+}
+
+TEST(SysfsSourceMlx5, ReportsTheGidCacheOfAnInfinibandPortWithoutAttributes) {
+    auto src = source_at(fixture("mlx5-ib"));
+    auto obs = sample_all(*src);
+    const auto cache = only<GidTableSample>(obs);
+    ASSERT_FALSE(cache.table.entries.empty());
+    EXPECT_EQ(cache.table.entries[0].index, 0);
+    EXPECT_EQ(cache.table.entries[0].type, GidType::ib);
+    EXPECT_TRUE(cache.table.entries[0].ndev.empty());
+    EXPECT_EQ(cache.table.entries[0].gid.interface_id(), *only<PortStateSample>(obs).port_guid);
+    // A whole read sends the view again: that is what keeps it fresh for the engine.
+    auto again = sample_all(*src, at(std::chrono::seconds(2)));
+    EXPECT_EQ(only<GidTableSample>(again), cache);
 }
 
 // ---- (c) N/A (no PMA) -----------------------------------------------------------------------

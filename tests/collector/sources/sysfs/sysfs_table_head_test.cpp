@@ -244,6 +244,7 @@ protected:
     struct GidPass {
         std::vector<std::string> gids;
         size_t entries_read = 0;
+        std::vector<GidTableSample> views;  // the cache views sent
     };
     GidPass gid_poll(int t) {
         sources::VectorSink sink;
@@ -253,6 +254,7 @@ protected:
         for (const auto& s : all<PortStateSample>(sink.observations)) {
             if (s.port == PortRef{"mlx5_0", 1}) p.gids = s.gids;
         }
+        p.views = all<GidTableSample>(sink.observations);
         p.entries_read =
             std::count_if(reader->reads.begin(), reader->reads.end(),
                           [&](const std::string& r) { return r.starts_with(port + "/gids/"); });
@@ -277,6 +279,20 @@ TEST_F(GidHead, AnAddressAddedInTheFirstFreeEntryIsSeenWithTheWholeTable) {
     EXPECT_EQ(added.entries_read, 3u + 32u) << "the head to its first difference, then all";
     ASSERT_EQ(added.gids.size(), 3u);
     EXPECT_EQ(added.gids[2], "fe80:0000:0000:0000:0000:0000:0000:0003");
+}
+
+TEST_F(GidHead, TheCacheViewIsSentWhenTheTableIsReadWhole) {
+    auto first = gid_poll(0);
+    ASSERT_EQ(first.views.size(), 1u);
+    EXPECT_EQ(first.views[0].view, GidView::cache);
+    ASSERT_EQ(first.views[0].table.entries.size(), 2u);
+    EXPECT_EQ(first.views[0].table.entries[1].index, 1);
+    EXPECT_TRUE(gid_poll(10).views.empty()) << "the head reads as it was";
+    set_gid(2, 3);
+    auto added = gid_poll(20);
+    ASSERT_EQ(added.views.size(), 1u);
+    EXPECT_EQ(added.views[0].table.entries.size(), 3u);
+    EXPECT_EQ(gid_poll(60).views.size(), 1u) << "the whole tables confirm it";
 }
 
 TEST_F(GidHead, AnEntryBeyondTheHeadWaitsForTheWholeTablesOrAStateChange) {
