@@ -45,6 +45,7 @@ constexpr uint16_t inform_info = 0x0003;  // common to every class (IBA 13.4.8.3
 constexpr uint16_t node_description = 0x0010;
 constexpr uint16_t node_info = 0x0011;
 constexpr uint16_t switch_info = 0x0012;
+constexpr uint16_t guid_info = 0x0014;
 constexpr uint16_t port_info = 0x0015;
 constexpr uint16_t pkey_table = 0x0016;
 // PMA
@@ -54,6 +55,7 @@ constexpr uint16_t port_counters_ext = 0x001d;
 constexpr uint16_t node_record = 0x0011;
 constexpr uint16_t port_info_record = 0x0012;
 constexpr uint16_t link_record = 0x0020;
+constexpr uint16_t guid_info_record = 0x0030;
 constexpr uint16_t pkey_table_record = 0x0033;
 }  // namespace attr
 

@@ -50,6 +50,52 @@ void mark_reachability(const NodeReading& node, DeviceInfo& info) {
     info.unreachable_kind = silent ? "no_answer" : "error";
 }
 
+// A port's GID table from a prefix and its GUIDs by index: GID 0 is the prefix with GUID 0, which
+// is the port GUID; when the GUIDs were not read (a subnet sweep) or their block did not answer,
+// the port GUID discovery knows stands in for it. Zero GUIDs are no entries.
+GidTable gid_table(uint64_t prefix, std::optional<uint64_t> port_guid,
+                   const std::vector<uint64_t>& guids, const std::vector<uint16_t>& unreadable) {
+    GidTable table;
+    auto unread = [&](uint16_t index) {
+        return std::find(unreadable.begin(), unreadable.end(), index) != unreadable.end();
+    };
+    std::optional<uint64_t> guid0 = port_guid;
+    if (!guids.empty() && !unread(0) && guids[0] != 0) guid0 = guids[0];
+    if (guid0) {
+        table.entries.push_back(GidEntry{0, Gid::from_parts(prefix, *guid0), GidType::ib, {}});
+    } else {
+        table.unreadable.push_back(0);
+    }
+    for (size_t i = 1; i < guids.size(); ++i) {
+        const auto index = static_cast<uint16_t>(i);
+        if (unread(index)) {
+            table.unreadable.push_back(index);
+        } else if (guids[i] != 0) {
+            table.entries.push_back(
+                GidEntry{index, Gid::from_parts(prefix, guids[i]), GidType::ib, {}});
+        }
+    }
+    return table;
+}
+
+// The SMA's GIDs of a port that has them (PortInfo read), and the SM's where the SA was asked.
+template <class Emit>
+void emit_gid_views(const NodeReading& node, const PortReading& port, const PortRef& ref,
+                    Emit& emit) {
+    if (!port.info || !port_has_gids(node, port)) return;
+    static const std::vector<uint64_t> kNone;
+    static const std::vector<uint16_t> kNoIndex;
+    const PortGuidTable* read = port.guid_table.get();
+    const std::optional<uint64_t> guid = known_port_guid(node, port);
+    emit(GidTableSample{ref, GidView::sma,
+                        gid_table(port.info->gid_prefix, guid, read ? read->sma : kNone,
+                                  read ? read->sma_unreadable : kNoIndex)});
+    if (read && read->sm_prefix) {
+        emit(GidTableSample{ref, GidView::sm,
+                            gid_table(*read->sm_prefix, guid, read->sm, read->sm_unreadable)});
+    }
+}
+
 }  // namespace
 
 std::vector<Observation> reading_to_observations(const SubnetReading& reading,
@@ -130,6 +176,7 @@ void emit_observations(const SubnetReading& reading, const ObservationNaming& na
             }
             if (port.sm_pkeys)
                 emit(PKeyTableSample{ref, PKeyView::sm, PKeyTable{*port.sm_pkeys, {}}});
+            emit_gid_views(node, port, ref, emit);
             for (const PmaCounter& c : port.counters) {
                 emit(CounterSample{ref, std::string(c.name), c.value, c.width, CounterKind::pma});
             }

@@ -1,10 +1,12 @@
 #pragma once
-// The "mad" source: reads P_Key tables (sma view, and sm view with an SM_Key), PortInfo
-// violation counters, port state and PMA counters over libibumad, for this host's CA (scope
-// local) or every node of the subnet (scope subnet). Options, from SourceSettings::extra:
+// The "mad" source: reads P_Key tables (sma view, and sm view with an SM_Key), GID tables (sma
+// view; locally with an SM_Key the sm view too), PortInfo violation counters, port state and PMA
+// counters over libibumad, for this host's CA (scope local) or every node of the subnet (scope
+// subnet). Options, from SourceSettings::extra:
 //   mad.scope        local (default) | subnet
 //   mad.ca, mad.port the umad CA and port MADs leave through (default: first active)
-//   mad.sm_key       SM_Key (0x... or decimal) for SA PKeyTableRecord (the sm view)
+//   mad.sm_key       SM_Key (0x... or decimal) for SA PKeyTableRecord (the sm view); locally
+//                    also the SA's PortInfoRecord and GUIDInfoRecords (the sm GID view)
 //   mad.timeout      per-MAD timeout (default 200ms)
 //   mad.retries      retries per MAD (default 2)
 //   mad.concurrency  ceiling of outstanding MADs per target (default 4; the window adapts below)

@@ -302,6 +302,7 @@ void MadSweeper::read_tables_and_counters(std::vector<NodeReading>& nodes, Sweep
         for (PortReading& port : node.ports) {
             if (!port.info) continue;  // an unreachable port costs only itself
             if (parts.pkeys) add_pkey_blocks(round2, node, port);
+            if (parts.pkeys && parts.guids) add_guid_blocks(round2, node, port);
             if (parts.counters) {
                 add_port_counters(round2, node, port);
                 add_port_counters_ext(round2, node, port);
@@ -313,6 +314,8 @@ void MadSweeper::read_tables_and_counters(std::vector<NodeReading>& nodes, Sweep
         for (NodeReading& node : nodes) {
             for (PortReading& port : node.ports) {
                 add_sm_pkey_records(round2, node, port, options_.sm_lid, *options_.sm_key);
+                if (parts.guids)
+                    add_sm_gid_records(round2, node, port, options_.sm_lid, *options_.sm_key);
             }
         }
     }
@@ -421,7 +424,7 @@ SubnetReading MadSweeper::sweep_local(const std::vector<LocalPortPlan>& ports) {
         node.ports.push_back(std::move(port));
     }
     reading.nodes.push_back(std::move(node));
-    read_nodes(reading.nodes);
+    read_nodes(reading.nodes, SweepParts{.guids = true});
     return reading;
 }
 

@@ -2,7 +2,8 @@
 // Reads a subnet (or this host's CA) over MADs in a few batches, each with every MAD of that
 // round in flight at once: discovery (SA NodeRecords, or a directed-route walk when no SA
 // answers), then SwitchInfo/ClassPortInfo/PortInfo, then P_Key blocks, PMA counters and the SA's
-// PKeyTableRecords. Whatever does not answer is recorded on its port and the sweep goes on.
+// PKeyTableRecords (locally also GUIDInfo and the SA's records of the port's GIDs). Whatever does
+// not answer is recorded on its port and the sweep goes on.
 
 #include <cstdint>
 #include <optional>
@@ -30,6 +31,10 @@ struct SweepOptions {
 struct SweepParts {
     bool pkeys = true;
     bool counters = true;
+    // With the P_Key tables: the alias GUIDs (GUIDInfo) of every port with GIDs, and with an
+    // SM_Key the SA's PortInfoRecord and GUIDInfoRecords for them. GID 0 needs neither
+    // (PortInfo.GidPrefix and the port GUID): the local scope reads them, a subnet pass does not.
+    bool guids = false;
 };
 
 struct LocalPortPlan {

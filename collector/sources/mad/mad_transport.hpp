@@ -28,7 +28,7 @@ struct ReceivedMad {
     Agent agent = Agent::smi_lid;
     int status = 0;  // non-zero: the kernel gave back our own send (errno, ETIMEDOUT)
     std::vector<uint8_t> mad;
-    MadAddress from;  // the sender: where an answer to a MAD that asks for one goes
+    MadAddress from{};  // the sender: where an answer to a MAD that asks for one goes
 };
 
 class MadTransport {

@@ -41,11 +41,34 @@ Result<LinkRecord> decode_link_record(Bytes r) {
     return LinkRecord{get16(r, 0), get8(r, 2), get8(r, 3), get16(r, 4)};
 }
 
+Result<GuidInfoRecord> decode_guid_info_record(Bytes r) {
+    RDMADIAG_TRY(need_bytes(r, kGuidInfoRecordSize, "GUIDInfoRecord"));
+    GuidInfoRecord rec;
+    rec.lid = get16(r, 0);
+    rec.block = get8(r, 2);
+    rec.guids = RDMADIAG_TRY(decode_guid_block(r.subspan(8, kGuidInfoSize)));
+    return rec;
+}
+
 std::vector<uint8_t> pkey_table_record_template(uint16_t lid, uint16_t block, uint8_t port) {
     std::vector<uint8_t> t(kPKeyTableRecordSize, 0);
     put16(t, 0, lid);
     put16(t, 2, block);
     put8(t, 4, port);
+    return t;
+}
+
+std::vector<uint8_t> port_info_record_template(uint16_t lid, uint8_t port) {
+    std::vector<uint8_t> t(kPortInfoRecordSize, 0);
+    put16(t, 0, lid);
+    put8(t, 2, port);
+    return t;
+}
+
+std::vector<uint8_t> guid_info_record_template(uint16_t lid, uint8_t block) {
+    std::vector<uint8_t> t(kGuidInfoRecordSize, 0);
+    put16(t, 0, lid);
+    put8(t, 2, block);
     return t;
 }
 

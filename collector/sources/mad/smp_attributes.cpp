@@ -55,6 +55,7 @@ Result<PortInfo> decode_port_info(Bytes d) {
     p.m_key_violations = get16(d, 44);
     p.p_key_violations = get16(d, 46);
     p.q_key_violations = get16(d, 48);
+    p.guid_cap = get8(d, 50);
     p.link_speed_ext_active = get_bits(d, 62, 4, 4);
     return p;
 }
@@ -74,6 +75,13 @@ Result<std::vector<uint16_t>> decode_pkey_block(Bytes d) {
     std::vector<uint16_t> keys(kPKeyBlockSize);
     for (size_t i = 0; i < kPKeyBlockSize; ++i) keys[i] = get16(d, 2 * i);
     return keys;
+}
+
+Result<GuidBlock> decode_guid_block(Bytes d) {
+    RDMADIAG_TRY(need(d, kGuidInfoSize, "GUIDInfo block"));
+    GuidBlock guids{};
+    for (size_t i = 0; i < kGuidBlockSize; ++i) guids[i] = get64(d, 8 * i);
+    return guids;
 }
 
 Result<std::string> decode_node_description(Bytes d) {

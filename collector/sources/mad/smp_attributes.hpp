@@ -1,7 +1,9 @@
 #pragma once
 // Decoders for the SMP attributes rdmadiag reads (IBA 14.2.5): NodeInfo, PortInfo, SwitchInfo,
-// P_KeyTable and NodeDescription. Each takes the 64-byte attribute data and returns a plain struct.
+// P_KeyTable, GUIDInfo and NodeDescription. Each takes the 64-byte attribute data and returns a
+// plain struct.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,6 +49,7 @@ struct PortInfo {
     uint16_t m_key_violations = 0;
     uint16_t p_key_violations = 0;
     uint16_t q_key_violations = 0;
+    uint8_t guid_cap = 0;  // GUIDInfo entries the port holds (its GID table's size on IB)
     uint8_t link_speed_ext_active = 0;
     bool operator==(const PortInfo&) const = default;
 };
@@ -64,12 +67,18 @@ constexpr size_t kNodeInfoSize = 40;
 constexpr size_t kPortInfoSize = 64;
 constexpr size_t kSwitchInfoSize = 17;
 constexpr size_t kPKeyTableSize = 64;
+constexpr size_t kGuidBlockSize = 8;
+constexpr size_t kGuidInfoSize = 64;
+
+// One GUIDInfo block: 8 GUIDs, index 8 * block + i of the port's GUID table.
+using GuidBlock = std::array<uint64_t, kGuidBlockSize>;
 
 Result<NodeInfo> decode_node_info(Bytes data);
 Result<PortInfo> decode_port_info(Bytes data);
 Result<SwitchInfo> decode_switch_info(Bytes data);
 Result<std::vector<uint16_t>> decode_pkey_block(Bytes data);  // 32 raw keys
-Result<std::string> decode_node_description(Bytes data);      // up to 64 bytes, NUL padded
+Result<GuidBlock> decode_guid_block(Bytes data);
+Result<std::string> decode_node_description(Bytes data);  // up to 64 bytes, NUL padded
 
 // P_KeyTable attribute modifier: block number, and for a switch's external port the port number
 // in bits 16..23. CAs answer for the port the SMP arrived on and ignore the port bits.
@@ -78,6 +87,12 @@ constexpr uint32_t pkey_table_modifier(uint16_t block, uint8_t switch_port) {
 }
 constexpr uint16_t pkey_blocks(uint16_t table_size) {
     return static_cast<uint16_t>((table_size + kPKeyBlockSize - 1) / kPKeyBlockSize);
+}
+
+// The GUIDInfo blocks that hold a port's `guid_cap` GUIDs. GUIDInfo's attribute modifier is the
+// block number alone: a CA answers for the port the SMP arrived on, a switch has GUIDs on port 0.
+constexpr uint16_t guid_blocks(uint8_t guid_cap) {
+    return static_cast<uint16_t>((guid_cap + kGuidBlockSize - 1) / kGuidBlockSize);
 }
 
 std::string_view port_state_name(uint8_t state);  // "Down", "Init", "Armed", "Active"

@@ -19,6 +19,16 @@ uint16_t NodeReading::lid() const {
     return 0;
 }
 
+bool port_has_gids(const NodeReading& node, const PortReading& port) {
+    return !node.is_switch() || port.port == 0;
+}
+
+std::optional<uint64_t> known_port_guid(const NodeReading& node, const PortReading& port) {
+    if (!node.is_switch()) return port.guid;
+    if (port.port != 0) return std::nullopt;
+    return node.info.port_guid;
+}
+
 bool node_answered(const NodeReading& node) {
     return std::any_of(node.ports.begin(), node.ports.end(),
                        [](const PortReading& p) { return p.info.has_value(); });

@@ -24,15 +24,30 @@ bool has_pma(const NodeReading& node, const PortReading& port) {
     return port.pma_lid != 0 && !(node.is_switch() && port.port == 0);
 }
 
-// The one record of an SA Get answer.
+// The one record of an SA Get answer, decoded.
+template <class Record>
+Result<Record> one_record(const Result<std::vector<uint8_t>>& answer, size_t size,
+                          Result<Record> (*decode)(Bytes), const std::string& what) {
+    if (!answer) return answer.error();
+    auto recs = RDMADIAG_TRY(sa_records(*answer, size));
+    if (recs.empty()) return make_error(what + ": no record");
+    return decode(recs.front());
+}
+
 Result<PKeyTableRecord> pkey_table_record(const Result<std::vector<uint8_t>>& answer,
                                           uint16_t block) {
-    if (!answer) return answer.error();
-    auto recs = RDMADIAG_TRY(sa_records(*answer, kPKeyTableRecordSize));
-    if (recs.empty()) {
-        return make_error("SA PKeyTableRecord block " + std::to_string(block) + ": no record");
-    }
-    return decode_pkey_table_record(recs.front());
+    return one_record<PKeyTableRecord>(answer, kPKeyTableRecordSize, decode_pkey_table_record,
+                                       "SA PKeyTableRecord block " + std::to_string(block));
+}
+
+// The LID SA records name a port by: a switch's own for its port 0, a CA port's own.
+uint16_t record_lid(const NodeReading& node, const PortReading& port) {
+    return node.is_switch() ? node.lid() : port.info->lid;
+}
+
+PortGuidTable& guid_table(PortReading& port) {
+    if (!port.guid_table) port.guid_table = std::make_shared<PortGuidTable>();
+    return *port.guid_table;
 }
 
 // PortCountersExtended's counters that PortCounters does not have (unicast and multicast
@@ -160,7 +175,7 @@ void add_port_counters_ext(MadBatch& batch, const NodeReading& node, PortReading
 void add_sm_pkey_records(MadBatch& batch, const NodeReading& node, PortReading& port,
                          uint16_t sm_lid, uint64_t sm_key) {
     if (!port.info || !port.sma_pkeys) return;
-    uint16_t lid = node.is_switch() ? node.lid() : port.info->lid;
+    uint16_t lid = record_lid(node, port);
     if (lid == 0) return;
     size_t size = port.sma_pkeys->size();
     port.sm_pkeys = std::vector<uint16_t>(size, 0);
@@ -183,6 +198,78 @@ void add_sm_pkey_records(MadBatch& batch, const NodeReading& node, PortReading& 
                           if (index < size) (*port.sm_pkeys)[index] = rec->keys[i];
                       }
                   });
+    }
+}
+
+void add_guid_blocks(MadBatch& batch, const NodeReading& node, PortReading& port) {
+    if (!port.table_reachable || !port.info || !port_has_gids(node, port)) return;
+    const uint8_t cap = port.info->guid_cap;
+    if (cap == 0) return;
+    PortGuidTable& table = guid_table(port);
+    table.sma.assign(cap, 0);
+    table.sma_unreadable.clear();
+    for (uint16_t block = 0; block < guid_blocks(cap); ++block) {
+        batch.add(smp_request(port.route, attr::guid_info, block), [&port, block, cap](auto r) {
+            auto answer = checked_answer(std::move(r), "GUIDInfo block " + std::to_string(block));
+            auto d = smp_payload(answer);
+            auto guids = d ? decode_guid_block(*d) : Result<GuidBlock>(d.error());
+            PortGuidTable& t = *port.guid_table;
+            for (size_t i = 0; i < kGuidBlockSize; ++i) {
+                size_t index = block * kGuidBlockSize + i;
+                if (index >= cap) break;
+                if (guids) {
+                    t.sma[index] = (*guids)[i];
+                } else {
+                    t.sma_unreadable.push_back(static_cast<uint16_t>(index));
+                }
+            }
+            if (!guids) port.errors.push_back(guids.error().message);
+        });
+    }
+}
+
+void add_sm_gid_records(MadBatch& batch, const NodeReading& node, PortReading& port,
+                        uint16_t sm_lid, uint64_t sm_key) {
+    if (!port.info || !port_has_gids(node, port)) return;
+    const uint16_t lid = record_lid(node, port);
+    if (lid == 0) return;
+    PortGuidTable& table = guid_table(port);
+    table.sm_prefix.reset();
+    batch.add(
+        sa_request(sm_lid, Method::get, attr::port_info_record, kPortInfoRecLid | kPortInfoRecPort,
+                   port_info_record_template(lid, node.is_switch() ? 0 : port.port), sm_key),
+        [&port](auto r) {
+            auto answer = checked_answer(std::move(r), "SA PortInfoRecord");
+            auto rec = one_record<PortInfoRecord>(answer, kPortInfoRecordSize,
+                                                  decode_port_info_record, "SA PortInfoRecord");
+            if (!rec) return port.errors.push_back(rec.error().message);
+            port.guid_table->sm_prefix = rec->info.gid_prefix;
+        });
+    const uint8_t cap = port.info->guid_cap;
+    table.sm.assign(cap, 0);
+    table.sm_unreadable.clear();
+    for (uint16_t block = 0; block < guid_blocks(cap); ++block) {
+        const auto b = static_cast<uint8_t>(block);
+        batch.add(
+            sa_request(sm_lid, Method::get, attr::guid_info_record, kGuidRecLid | kGuidRecBlock,
+                       guid_info_record_template(lid, b), sm_key),
+            [&port, block, cap](auto r) {
+                const std::string what = "SA GUIDInfoRecord block " + std::to_string(block);
+                auto answer = checked_answer(std::move(r), what);
+                auto rec = one_record<GuidInfoRecord>(answer, kGuidInfoRecordSize,
+                                                      decode_guid_info_record, what);
+                PortGuidTable& t = *port.guid_table;
+                for (size_t i = 0; i < kGuidBlockSize; ++i) {
+                    size_t index = block * kGuidBlockSize + i;
+                    if (index >= cap) break;
+                    if (rec) {
+                        t.sm[index] = rec->guids[i];
+                    } else {
+                        t.sm_unreadable.push_back(static_cast<uint16_t>(index));
+                    }
+                }
+                if (!rec) port.errors.push_back(rec.error().message);
+            });
     }
 }
 

@@ -33,4 +33,14 @@ void add_port_counters_ext(MadBatch& batch, const NodeReading& node, PortReading
 void add_sm_pkey_records(MadBatch& batch, const NodeReading& node, PortReading& port,
                          uint16_t sm_lid, uint64_t sm_key);
 
+// Every GUIDInfo block of a port with GIDs whose SMA is reachable (PortInfo.GUIDCap entries):
+// its alias GUIDs. The table (port.guid_table->sma) is sized now; a block that does not answer
+// leaves its indexes in sma_unreadable.
+void add_guid_blocks(MadBatch& batch, const NodeReading& node, PortReading& port);
+// The SM's view of a port's GIDs: an SA PortInfoRecord Get for its subnet prefix and one
+// GUIDInfoRecord Get per block of the port's GUIDCap (PortInfo, read before). A PortInfoRecord
+// that fails leaves the port with no SM view; a GUIDInfoRecord that fails, its indexes unreadable.
+void add_sm_gid_records(MadBatch& batch, const NodeReading& node, PortReading& port,
+                        uint16_t sm_lid, uint64_t sm_key);
+
 }  // namespace rdmadiag::mad

@@ -5,6 +5,8 @@
 #   bed_run CMD...                  run a libibumad program against the simulated subnet
 #   bed_pause_fabric / bed_resume_fabric   stop / continue ibsim: nothing answers meanwhile
 #   bed_stop_sm                     stop opensm: no SA, no SM (ibsim and its ports stay)
+#   bed_restart_sm [OPTION...]      start opensm again (with these options instead of
+#                                   BED_OPENSM_OPTS, e.g. "-F FILE" for a config file), ibsim untouched
 #   bed_restart_fabric              kill ibsim and opensm, start both again, wait for SUBNET UP
 #   bed_stop                        tear everything down (safe to call twice; use in a trap)
 # Every run has its own IBSIM_SOCKNAME and folder (BED_DIR), so runs never see each other.
@@ -110,6 +112,12 @@ bed_resume_fabric() {
 
 bed_stop_sm() {
     bed_kill opensm
+}
+
+bed_restart_sm() {
+    bed_kill opensm
+    [ $# -eq 0 ] || BED_OPENSM_OPTS="$*"
+    bed_start_opensm
 }
 
 bed_restart_fabric() {

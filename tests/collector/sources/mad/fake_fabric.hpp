@@ -1,11 +1,11 @@
 #pragma once
 // A subnet played by a transport: every MAD is answered at once from plain node and port data
-// (NodeInfo, NodeDescription, SwitchInfo, PortInfo, P_KeyTable, PMA counters, SA NodeRecord and
-// PKeyTableRecord), or lost when its (LID, attribute) is in `drop`. Its SA takes InformInfo
-// subscriptions and, when a test calls forward_trap(), sends the Report of a Notice the way an SA
-// forwards a trap; ReportResps sent back are kept. The sweep tests build a
-// three-node fabric by hand; fat_tree() builds one of any size for the scale tests and the
-// benchmark.
+// (NodeInfo, NodeDescription, SwitchInfo, PortInfo, P_KeyTable, GUIDInfo, PMA counters, SA
+// NodeRecord, PKeyTableRecord, PortInfoRecord and GUIDInfoRecord), or lost when its (LID,
+// attribute) is in `drop`. Its SA takes InformInfo subscriptions and, when a test calls
+// forward_trap(), sends the Report of a Notice the way an SA forwards a trap; ReportResps sent back
+// are kept. The sweep tests build a three-node fabric by hand; fat_tree() builds one of any size
+// for the scale tests and the benchmark.
 
 #include <chrono>
 #include <cstdint>
@@ -33,6 +33,12 @@ struct FakePort {
     // PortInfo PartitionEnforcementInbound/Outbound of a switch's external port.
     bool enforce_inbound = false;
     bool enforce_outbound = false;
+    // GUIDInfo: PortInfo.GUIDCap (0: the port answers no GUIDInfo), and the alias GUIDs from
+    // index 1 as the port holds them and as the SM says it assigned them. Index 0 is the port
+    // GUID, as NodeInfo gives it.
+    uint8_t guid_cap = 0;
+    std::vector<uint64_t> alias_guids{};
+    std::vector<uint64_t> sm_alias_guids{};
 };
 
 struct FakeNode {
@@ -50,7 +56,10 @@ public:
     bool sa = true;
     uint64_t sm_key = 0x1;
     uint16_t sm_lid = 1;
-    std::set<std::pair<uint16_t, uint16_t>> drop;  // (lid, attr)
+    uint64_t gid_prefix = 0xfe80000000000000ull;     // every port's PortInfo.GidPrefix
+    uint64_t sm_gid_prefix = 0xfe80000000000000ull;  // the SA's PortInfoRecords'
+    std::vector<uint32_t> guid_info_modifiers;       // every GUIDInfo modifier asked for
+    std::set<std::pair<uint16_t, uint16_t>> drop;    // (lid, attr)
     std::chrono::steady_clock::time_point now{};
     std::vector<uint32_t> pkey_modifiers;   // every P_KeyTable modifier asked for
     bool sa_takes_subscriptions = true;     // false: InformInfo answered with Subscribe=0
@@ -190,6 +199,16 @@ private:
                 d[28] = p;
                 d[43] = static_cast<uint8_t>((port.enforce_inbound ? 0x08 : 0) |
                                              (port.enforce_outbound ? 0x04 : 0));
+                if (!is_switch || p == 0) {
+                    put64(d, 8, gid_prefix);
+                    d[50] = port.guid_cap;
+                }
+                break;
+            }
+            case attr::guid_info: {
+                guid_info_modifiers.push_back(mod);
+                const uint8_t p = is_switch ? 0 : arrival;
+                guid_block(d, node, p, node.ports.at(p).alias_guids, static_cast<uint16_t>(mod));
                 break;
             }
             case attr::pkey_table: {
@@ -204,6 +223,23 @@ private:
             default:
                 r[5] = 0x0c;
                 break;
+        }
+    }
+    // GUIDInfo block `block` of port `p`: index 0 the port GUID (NodeInfo's for the port; a
+    // switch's port 0 has the node GUID), then `aliases` from index 1, up to the port's GUIDCap.
+    void guid_block(std::span<uint8_t> d, const FakeNode& node, uint8_t p,
+                    const std::vector<uint64_t>& aliases, uint16_t block) const {
+        const uint8_t cap = node.ports.at(p).guid_cap;
+        for (size_t i = 0; i < 8; ++i) {
+            const size_t index = block * size_t{8} + i;
+            if (index >= cap) break;
+            uint64_t guid = 0;
+            if (index == 0) {
+                guid = node.guid + p;
+            } else if (index - 1 < aliases.size()) {
+                guid = aliases[index - 1];
+            }
+            put64(d, 8 * i, guid);
         }
     }
     bool answer_sa(std::vector<uint8_t>& r, Bytes mad) {
@@ -255,6 +291,32 @@ private:
             subscriptions.push_back(*info);
             r[3] = static_cast<uint8_t>(Method::get_response);  // a Set is answered by GetResp
             if (!sa_takes_subscriptions) r[56 + 23] = 0;
+            return true;
+        }
+        if (attr_id == attr::port_info_record || attr_id == attr::guid_info_record) {
+            const uint16_t lid = get16(mad, 56);
+            auto [n, arrival] = by_lid(lid);
+            if (n < 0) return false;
+            const FakeNode& node = nodes[n];
+            const uint8_t p = node.type == 2 ? 0 : arrival;
+            std::span<uint8_t> rec(r.data() + 56, 72);
+            std::fill(rec.begin(), rec.end(), 0);
+            put16(r, 44, 9);
+            put16(rec, 0, lid);
+            if (attr_id == attr::port_info_record) {
+                rec[2] = p;
+                put64(rec, 4 + 8, sm_gid_prefix);
+                put16(rec, 4 + 16, lid);
+                rec[4 + 50] = node.ports.at(p).guid_cap;
+                return true;
+            }
+            const uint8_t block = mad[58];
+            if (block * 8 >= node.ports.at(p).guid_cap) {
+                r[4] = 0x03, r[5] = 0x00;  // ERR_NO_RECORDS
+                return true;
+            }
+            rec[2] = block;
+            guid_block(rec.subspan(8, 64), node, p, node.ports.at(p).sm_alias_guids, block);
             return true;
         }
         if (attr_id == attr::pkey_table_record) {

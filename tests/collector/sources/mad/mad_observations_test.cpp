@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 
 namespace rdmadiag::mad {
 namespace {
@@ -207,6 +208,125 @@ TEST(MadObservations, LocalScopeKeepsTheCaName) {
     ObservationNaming naming{"mlx5_0", 0x0002c90300001234};
     auto obs = reading_to_observations(r, naming, TimePoint{}, "mad");
     EXPECT_EQ(std::get<DeviceInfo>(obs.front().body).device, "mlx5_0");
+}
+
+std::map<std::pair<PortRef, GidView>, GidTable> gid_tables(const std::vector<Observation>& obs) {
+    std::map<std::pair<PortRef, GidView>, GidTable> tables;
+    for (const auto& o : obs) {
+        if (const auto* g = std::get_if<GidTableSample>(&o.body)) {
+            EXPECT_TRUE(tables.emplace(std::pair{g->port, g->view}, g->table).second)
+                << "one table per port and view";
+        }
+    }
+    return tables;
+}
+
+GidEntry ib_gid(uint16_t index, uint64_t prefix, uint64_t guid) {
+    return GidEntry{index, Gid::from_parts(prefix, guid), GidType::ib, {}};
+}
+
+TEST(MadObservations, SubnetPortsWithGidsHaveGidZeroOfPrefixAndPortGuid) {
+    SubnetReading r = sample_reading();
+    r.nodes[0].info.port_guid = 0x0002c90300001234;
+    r.nodes[0].ports[0].info->gid_prefix = 0xfe80000000000000ull;
+    r.nodes[0].ports[1].info->gid_prefix = 0xfe80000000000000ull;
+    NodeReading ca;
+    ca.info.node_type = 1;
+    ca.info.num_ports = 2;
+    ca.info.node_guid = 0x0002c90300005670;
+    for (uint8_t n : {1, 2}) {
+        PortReading p{.port = n, .route = Route{false, {}, 9}, .pma_lid = 9};
+        p.info = PortInfo{};
+        p.info->gid_prefix = 0xfec0000000000007ull;
+        if (n == 1) p.guid = 0x0002c90300005671;  // port 2's NodeInfo never arrived
+        ca.ports.push_back(p);
+    }
+    PortReading silent{.port = 3};  // no PortInfo: nothing is known of its GIDs
+    ca.ports.push_back(silent);
+    r.nodes.push_back(ca);
+    const auto tables = gid_tables(reading_to_observations(r, {}, TimePoint{}, "mad"));
+    const std::string sw = guid_device_name(0x0002c90300001234);
+    const std::string host = guid_device_name(0x0002c90300005670);
+    ASSERT_EQ(tables.size(), 3u)
+        << "switch port 0 and the CA's two read ports, the SMA's view only";
+    const GidTable& sw0 = tables.at({PortRef{sw, 0}, GidView::sma});
+    EXPECT_EQ(sw0.entries,
+              (std::vector<GidEntry>{ib_gid(0, 0xfe80000000000000ull, 0x0002c90300001234)}));
+    EXPECT_TRUE(sw0.complete());
+    EXPECT_EQ(sw0.entries[0].gid.to_string(), "fe80:0000:0000:0000:0002:c903:0000:1234");
+    EXPECT_FALSE(tables.count({PortRef{sw, 1}, GidView::sma})) << "an external port has no GIDs";
+    const GidTable& h1 = tables.at({PortRef{host, 1}, GidView::sma});
+    EXPECT_EQ(h1.entries,
+              (std::vector<GidEntry>{ib_gid(0, 0xfec0000000000007ull, 0x0002c90300005671)}));
+    const GidTable& h2 = tables.at({PortRef{host, 2}, GidView::sma});
+    EXPECT_TRUE(h2.entries.empty());
+    EXPECT_EQ(h2.unreadable, (std::vector<uint16_t>{0})) << "no port GUID known: GID 0 unknown";
+}
+
+TEST(MadObservations, LocalPortsHaveTheirAliasGuidsAndTheSmsView) {
+    SubnetReading r;
+    r.discovery = "local";
+    NodeReading ca;
+    ca.info.node_type = 1;
+    ca.info.num_ports = 1;
+    ca.info.node_guid = 0x0002c90300005670;
+    PortReading p{.port = 1, .route = Route{true, {}, 0}, .guid = 0x0002c90300005671};
+    p.info = PortInfo{};
+    p.info->gid_prefix = 0xfe80000000000000ull;
+    p.guid_table = std::make_shared<PortGuidTable>();
+    PortGuidTable& t = *p.guid_table;
+    t.sma = std::vector<uint64_t>(24, 0);
+    t.sma[0] = 0x0002c90300005671;
+    t.sma[2] = 0x0002c9030000a002;
+    t.sma_unreadable = {16, 17, 18, 19, 20, 21, 22, 23};
+    t.sm_prefix = 0xfec0000000000001ull;
+    t.sm = std::vector<uint64_t>(24, 0);
+    t.sm[0] = 0x0002c90300005671;
+    t.sm[2] = 0x0002c9030000a002;
+    t.sm[17] = 0x0002c9030000a017;
+    ca.ports.push_back(p);
+    r.nodes.push_back(ca);
+    ObservationNaming naming{"mlx5_0", 0x0002c90300005670};
+    const auto tables = gid_tables(reading_to_observations(r, naming, TimePoint{}, "mad"));
+    const PortRef ref{"mlx5_0", 1};
+    const GidTable& sma = tables.at({ref, GidView::sma});
+    EXPECT_EQ(sma.entries,
+              (std::vector<GidEntry>{ib_gid(0, 0xfe80000000000000ull, 0x0002c90300005671),
+                                     ib_gid(2, 0xfe80000000000000ull, 0x0002c9030000a002)}));
+    EXPECT_EQ(sma.unreadable, t.sma_unreadable);
+    const GidTable& sm = tables.at({ref, GidView::sm});
+    EXPECT_EQ(sm.entries,
+              (std::vector<GidEntry>{ib_gid(0, 0xfec0000000000001ull, 0x0002c90300005671),
+                                     ib_gid(2, 0xfec0000000000001ull, 0x0002c9030000a002),
+                                     ib_gid(17, 0xfec0000000000001ull, 0x0002c9030000a017)}));
+    EXPECT_TRUE(sm.complete());
+
+    // GUIDInfo block 0 lost: the port GUID discovery knows stands in for GUID 0; the rest of the
+    // block is unreadable. Without a PortInfoRecord there is no SM view.
+    t.sma_unreadable = {0, 1, 2, 3, 4, 5, 6, 7};
+    t.sm_prefix.reset();
+    const auto again = gid_tables(reading_to_observations(r, naming, TimePoint{}, "mad"));
+    const GidTable& lost = again.at({ref, GidView::sma});
+    EXPECT_EQ(lost.entries,
+              (std::vector<GidEntry>{ib_gid(0, 0xfe80000000000000ull, 0x0002c90300005671)}));
+    EXPECT_EQ(lost.unreadable, (std::vector<uint16_t>{1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_FALSE(again.count({ref, GidView::sm}));
+}
+
+TEST(MadObservations, GidTablesComeWithTheirPortsPKeyTables) {
+    // In one pass, and in the port's run of observations: a consumer of one port's tables sees
+    // its GIDs beside them.
+    SubnetReading r = sample_reading();
+    r.nodes[0].info.port_guid = 0x0002c90300001234;
+    const auto obs = reading_to_observations(r, {}, TimePoint{}, "mad");
+    size_t pkeys = obs.size(), gids = obs.size();
+    for (size_t i = 0; i < obs.size(); ++i) {
+        if (const auto* t = std::get_if<PKeyTableSample>(&obs[i].body); t && t->port.port == 0)
+            pkeys = i;
+        if (std::get_if<GidTableSample>(&obs[i].body)) gids = i;
+    }
+    ASSERT_LT(gids, obs.size());
+    EXPECT_EQ(gids, pkeys + 1);
 }
 
 }  // namespace

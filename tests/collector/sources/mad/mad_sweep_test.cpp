@@ -286,6 +286,89 @@ TEST(MadSweep, LocalScopeReadsOnlyTheLocalNode) {
         << "port 2's table is read at its own LID, not through port 1";
 }
 
+// small_fabric with GUID tables: a's port 1 holds 32 GUIDs, two of them aliases (one in block 2),
+// and the SM means a third; port 2 holds 8; the switch's port 0 one; and the SM's prefix is not
+// the one the ports hold yet.
+FakeFabric fabric_with_guids() {
+    FakeFabric f = small_fabric();
+    FakePort& a1 = f.nodes[0].ports[1];
+    a1.guid_cap = 32;
+    a1.alias_guids = std::vector<uint64_t>(16, 0);
+    a1.alias_guids[0] = 0xa1a1;   // index 1
+    a1.alias_guids[15] = 0xa1b2;  // index 16
+    a1.sm_alias_guids = a1.alias_guids;
+    a1.sm_alias_guids[2] = 0xa1c3;  // index 3: assigned, not yet in the port
+    f.nodes[0].ports[2].guid_cap = 8;
+    f.nodes[1].ports[1].guid_cap = 8;
+    f.nodes[2].ports[0].guid_cap = 1;
+    f.sm_gid_prefix = 0xfec0000000000001ull;
+    return f;
+}
+
+TEST(MadSweep, LocalScopeReadsEveryGuidBlockAndTheSmsRecordsOfItsPorts) {
+    SweepBed run(fabric_with_guids());
+    MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1, .sm_key = 0x1});
+    SubnetReading r = sweeper.sweep_local({{1, 1, true}});
+    ASSERT_EQ(r.nodes.size(), 1u);
+    const PortReading* a1 = port(&r.nodes[0], 1);
+    ASSERT_NE(a1, nullptr);
+    ASSERT_NE(a1->guid_table, nullptr);
+    const PortGuidTable& t1 = *a1->guid_table;
+    ASSERT_EQ(t1.sma.size(), 32u);
+    EXPECT_EQ(t1.sma[0], 0xa01u) << "GUID 0 is the port GUID";
+    EXPECT_EQ(t1.sma[1], 0xa1a1u);
+    EXPECT_EQ(t1.sma[16], 0xa1b2u);
+    EXPECT_EQ(t1.sma[3], 0u);
+    EXPECT_TRUE(t1.sma_unreadable.empty());
+    EXPECT_EQ(t1.sm_prefix, 0xfec0000000000001ull);
+    ASSERT_EQ(t1.sm.size(), 32u);
+    EXPECT_EQ(t1.sm[0], 0xa01u);
+    EXPECT_EQ(t1.sm[3], 0xa1c3u);
+    EXPECT_TRUE(t1.sm_unreadable.empty());
+    EXPECT_EQ(a1->info->gid_prefix, 0xfe80000000000000ull);
+    EXPECT_EQ(a1->info->guid_cap, 32);
+    const PortReading* a2 = port(&r.nodes[0], 2);
+    ASSERT_NE(a2, nullptr);
+    ASSERT_NE(a2->guid_table, nullptr) << "port 2 is read at its own LID";
+    EXPECT_EQ(a2->guid_table->sma, (std::vector<uint64_t>{0xa02, 0, 0, 0, 0, 0, 0, 0}));
+    EXPECT_TRUE(a2->errors.empty()) << a2->errors.front();
+    std::multiset<uint32_t> blocks(run.fabric.guid_info_modifiers.begin(),
+                                   run.fabric.guid_info_modifiers.end());
+    EXPECT_EQ(blocks, (std::multiset<uint32_t>{0, 0, 1, 2, 3}))
+        << "4 blocks of port 1, 1 of port 2";
+}
+
+TEST(MadSweep, LocalScopeAsksTheSaAboutGidsOnlyWithTheSmKey) {
+    SweepBed run(fabric_with_guids());
+    MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1});
+    SubnetReading r = sweeper.sweep_local({{1, 1, true}});
+    const PortReading* a1 = port(&r.nodes[0], 1);
+    ASSERT_NE(a1->guid_table, nullptr);
+    EXPECT_FALSE(a1->guid_table->sm_prefix.has_value());
+    EXPECT_TRUE(a1->guid_table->sm.empty());
+    EXPECT_EQ(a1->guid_table->sma[1], 0xa1a1u);
+}
+
+TEST(MadSweep, ASubnetSweepReadsNoMadForGids) {
+    uint64_t sent_without = 0;
+    {
+        SweepBed run(small_fabric());
+        MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1, .sm_key = 0x1});
+        sweeper.sweep_subnet();
+        sent_without = run.engine.stats().sent;
+    }
+    SweepBed run(fabric_with_guids());
+    MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1, .sm_key = 0x1});
+    SubnetReading r = sweeper.sweep_subnet();
+    EXPECT_EQ(run.engine.stats().sent, sent_without) << "GID 0 is PortInfo and the port GUID";
+    EXPECT_TRUE(run.fabric.guid_info_modifiers.empty());
+    for (const NodeReading& n : r.nodes) {
+        for (const PortReading& p : n.ports) EXPECT_EQ(p.guid_table, nullptr);
+    }
+    EXPECT_EQ(port(node(r, 0xb00), 1)->info->gid_prefix, 0xfe80000000000000ull);
+    EXPECT_EQ(port(node(r, 0xb00), 1)->guid, 0xb01u);
+}
+
 TEST(MadSweep, AKnownTopologyIsReadAgainWithoutDiscovery) {
     SweepBed run(small_fabric());
     MadSweeper sweeper(run.engine, SweepOptions{.sm_lid = 1});

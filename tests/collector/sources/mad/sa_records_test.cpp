@@ -56,12 +56,48 @@ TEST(SaRecords, LinkRecordNamesBothEnds) {
     EXPECT_EQ(*rec, (LinkRecord{3, 4, 1, 0x107}));
 }
 
+TEST(SaRecords, PortInfoRecordTemplateNamesTheEndPort) {
+    auto t = port_info_record_template(0x107, 2);
+    ASSERT_EQ(t.size(), kPortInfoRecordSize);
+    EXPECT_EQ(get16(t, 0), 0x107);
+    EXPECT_EQ(t[2], 2);
+    // The SA answers with the port's PortInfo after the 4-byte record ID: GidPrefix at its
+    // offset 8.
+    put64(t, 4 + 8, 0xfec0000000000001ull);
+    auto rec = decode_port_info_record(t);
+    ASSERT_TRUE(rec.ok());
+    EXPECT_EQ(rec->endport_lid, 0x107);
+    EXPECT_EQ(rec->port_num, 2);
+    EXPECT_EQ(rec->info.gid_prefix, 0xfec0000000000001ull);
+}
+
+TEST(SaRecords, GuidInfoRecordRoundTripsItsTemplate) {
+    // LID, BlockNum, a reserved byte and four reserved bytes, then the block (IBA 15.2.5.18,
+    // libibmad's IB_SA_GIR_* fields: Guid0 at bit 64).
+    auto r = guid_info_record_template(0x22, 3);
+    ASSERT_EQ(r.size(), kGuidInfoRecordSize);
+    EXPECT_EQ(get16(r, 0), 0x22);
+    EXPECT_EQ(r[2], 3);
+    put64(r, 8, 0x0002c90300001235ull);
+    put64(r, 8 + 7 * 8, 0x0002c9030000beefull);
+    r[3] = 0xff, r[4] = 0xff;  // reserved: ignored
+    auto rec = decode_guid_info_record(r);
+    ASSERT_TRUE(rec.ok()) << rec.error().message;
+    EXPECT_EQ(rec->lid, 0x22);
+    EXPECT_EQ(rec->block, 3);
+    EXPECT_EQ(rec->guids[0], 0x0002c90300001235ull);
+    EXPECT_EQ(rec->guids[1], 0u);
+    EXPECT_EQ(rec->guids[7], 0x0002c9030000beefull);
+}
+
 TEST(SaRecords, ShortRecordsAreErrors) {
     std::vector<uint8_t> r(20, 0);
     EXPECT_FALSE(decode_node_record(r).ok());
     EXPECT_FALSE(decode_port_info_record(r).ok());
     EXPECT_FALSE(decode_pkey_table_record(r).ok());
     EXPECT_FALSE(decode_link_record(std::vector<uint8_t>(5, 0)).ok());
+    EXPECT_FALSE(decode_guid_info_record(r).ok());
+    EXPECT_FALSE(decode_guid_info_record(std::vector<uint8_t>(kGuidInfoRecordSize - 1, 0)).ok());
 }
 
 }  // namespace

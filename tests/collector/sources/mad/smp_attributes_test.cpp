@@ -148,6 +148,34 @@ TEST(SmpAttributes, PKeyBlockIs32BigEndianKeys) {
     EXPECT_EQ((*keys)[31], 0x0002);
 }
 
+TEST(SmpAttributes, GuidCapMatchesLibibmad) {
+    // ibsim gives a CA port 32 GUIDs (four GUIDInfo blocks).
+    auto data = attribute(captured::kPortInfoLid5Port1);
+    auto pi = decode_port_info(data);
+    ASSERT_TRUE(pi.ok());
+    EXPECT_EQ(pi->guid_cap, 32);
+    EXPECT_EQ(pi->guid_cap, ibmad(data, IB_PORT_GUID_CAP_F));
+    data[50] = 0xff;
+    EXPECT_EQ(decode_port_info(data)->guid_cap, ibmad(data, IB_PORT_GUID_CAP_F));
+    EXPECT_EQ(decode_port_info(data)->q_key_violations, 0) << "the byte before is not touched";
+    EXPECT_EQ(guid_blocks(32), 4);
+    EXPECT_EQ(guid_blocks(255), 32);
+    EXPECT_EQ(guid_blocks(1), 1);
+    EXPECT_EQ(guid_blocks(0), 0);
+}
+
+TEST(SmpAttributes, GuidBlockIsEightGuidsAsLibibmadReadsThem) {
+    std::vector<uint8_t> data(kGuidInfoSize, 0);
+    for (size_t i = 0; i < kGuidInfoSize; ++i) data[i] = static_cast<uint8_t>(0x10 + i);
+    auto guids = decode_guid_block(data);
+    ASSERT_TRUE(guids.ok()) << guids.error().message;
+    const MAD_FIELDS fields[] = {IB_GI_GUID0_F, IB_GI_GUID1_F, IB_GI_GUID2_F, IB_GI_GUID3_F,
+                                 IB_GI_GUID4_F, IB_GI_GUID5_F, IB_GI_GUID6_F, IB_GI_GUID7_F};
+    for (size_t i = 0; i < kGuidBlockSize; ++i)
+        EXPECT_EQ((*guids)[i], mad_get_field64(data.data(), 0, fields[i])) << i;
+    EXPECT_EQ((*guids)[0], 0x1011121314151617ull);
+}
+
 TEST(SmpAttributes, ShortDataIsAnErrorNotACrash) {
     std::vector<uint8_t> data(10, 0xff);
     EXPECT_FALSE(decode_port_info(data).ok());
@@ -155,6 +183,8 @@ TEST(SmpAttributes, ShortDataIsAnErrorNotACrash) {
     EXPECT_FALSE(decode_switch_info(data).ok());
     EXPECT_FALSE(decode_pkey_block(data).ok());
     EXPECT_FALSE(decode_node_description(data).ok());
+    EXPECT_FALSE(decode_guid_block(data).ok());
+    EXPECT_FALSE(decode_guid_block(std::vector<uint8_t>(kGuidInfoSize - 1, 0)).ok());
 }
 
 TEST(SmpAttributes, PKeyTableModifierAndBlocks) {

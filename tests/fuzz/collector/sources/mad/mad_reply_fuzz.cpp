@@ -64,6 +64,11 @@ void check_smp(Bytes data) {
         for (size_t i = 0; i < keys->size(); ++i) put16(again, 2 * i, (*keys)[i]);
         FUZZ_CHECK(std::equal(again, again + kPKeyTableSize, data.begin()));
     }
+    if (auto guids = decode_guid_block(data)) {
+        uint8_t again[kGuidInfoSize];
+        for (size_t i = 0; i < kGuidBlockSize; ++i) put64(again, 8 * i, (*guids)[i]);
+        FUZZ_CHECK(std::equal(again, again + kGuidInfoSize, data.begin()));
+    }
     if (auto d = decode_node_description(data)) {
         FUZZ_CHECK(d->size() <= 64);
         for (char c : *d) FUZZ_CHECK(c >= 0x20 && c < 0x7f);
@@ -115,6 +120,14 @@ void check_sa(Bytes mad) {
                 FUZZ_CHECK(t && t->lid == k->lid && t->block == k->block &&
                            t->port_num == k->port_num);
             }
+        }
+    }
+    if (auto records = sa_records(mad, kGuidInfoRecordSize)) {
+        for (Bytes r : *records) {
+            auto g = decode_guid_info_record(r);
+            if (!g) continue;
+            auto t = decode_guid_info_record(guid_info_record_template(g->lid, g->block));
+            FUZZ_CHECK(t && t->lid == g->lid && t->block == g->block);
         }
     }
 }
