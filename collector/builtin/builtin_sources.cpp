@@ -2,9 +2,11 @@
 
 #include "collector/probe/probe_source.hpp"
 #include "collector/sim/simulated_fabric.hpp"
+#include "collector/sources/netdev/netdev_source.hpp"
 #include "collector/sources/netlink/hw_counter_reader.hpp"
 #include "collector/sources/netlink/netlink_source.hpp"
 #include "collector/sources/partitions_conf/partitions_conf_source.hpp"
+#include "collector/sources/sysfs/sysfs_reader.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #if RDMADIAG_HAVE_VERBS_SOURCE
 #include "collector/sources/verbs/verbs_source.hpp"
@@ -40,6 +42,22 @@ Result<std::unique_ptr<sources::Source>> make_sysfs(const sources::SourceSetting
     return sysfs::make_sysfs_source(s, std::move(readers));
 }
 
+// The netdev source, where the sysfs source reads the kernel's GID cache: its view describes this
+// machine's ports, which a fixture tree or a copy does not hold.
+sources::SourceEntry netdev_entry() {
+    auto entry = netdev::netdev_source_entry();
+    entry.factory =
+        [make = entry.factory](
+            const sources::SourceSettings& s) -> Result<std::unique_ptr<sources::Source>> {
+        if (!sysfs::is_mounted_sysfs(s.sysfs_root)) {
+            return make_error(
+                "not used with --path.sysfs: rtnetlink describes this machine's netdevs");
+        }
+        return make(s);
+    };
+    return entry;
+}
+
 }  // namespace
 
 void register_builtin_sources(sources::SourceRegistry& registry) {
@@ -58,6 +76,7 @@ void register_builtin_sources(sources::SourceRegistry& registry) {
 #endif
     registry.add(tracefs::tracefs_source_entry());
     registry.add(netlink::netlink_source_entry());
+    registry.add(netdev_entry());
     registry.add(probe::probe_source_entry());
     registry.add(partitions_conf::partitions_source_entry());
 }

@@ -26,6 +26,7 @@
 #include "collector/sources/mad/pma_attributes.hpp"
 #include "collector/sources/mad/sa_records.hpp"
 #include "tests/collector/sources/mad/captured_mads.hpp"
+#include "tests/collector/sources/netdev/rtnl_bytes.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
 
 namespace fs = std::filesystem;
@@ -195,6 +196,24 @@ void netlink_seeds(Corpus& c) {
     c.add(error.bytes());
 }
 
+void netdev_seeds(Corpus& c) {
+    using namespace rdmadiag::netdev;
+    Link bond = test::ether(4, "bond0", {2, 0, 0, 0, 0, 0x20});
+    bond.kind = "bond";
+    bond.bond_active_slave = 2;
+    Link slave = test::ether(2, "eth0", {2, 0, 0, 0, 0, 0x10});
+    slave.master = 4;
+    Link vlan = test::ether(5, "bond0.7", {2, 0, 0, 0, 0, 0x20});
+    vlan.kind = "vlan";
+    vlan.link = 4;
+    c.add(test::link_dump({slave, bond, vlan}));
+    c.add(test::address_dump({test::ipv4(4, 192, 0, 2, 4),
+                              test::ipv6(5, "2001:db8::5", IFA_F_PERMANENT | IFA_F_TENTATIVE),
+                              test::ipv6(2, "fe80::10", IFA_F_PERMANENT | IFA_F_DADFAILED)}));
+    c.add(test::port_dump({netlink::NlPort{4, "rxe0", 1, 3u, "dum0"},
+                           netlink::NlPort{1, "mlx5_0", 1, std::nullopt, ""}}));
+}
+
 struct Ring {
     std::vector<uint8_t> bytes;
     rdmadiag_probe_ring_header* header() {
@@ -324,6 +343,7 @@ int main(int argc, char** argv) {
         {"partitions_conf_fuzz", [](Corpus& c) { c.add_dir(kFixtures / "partitions", ".conf"); }},
         {"mad_reply_fuzz", mad_seeds},
         {"nl_mr_dump_fuzz", netlink_seeds},
+        {"rtnl_dump_fuzz", netdev_seeds},
         {"probe_ring_fuzz", probe_seeds},
         {"probe_messages_fuzz", probe_message_seeds},
         {"recording_reader_fuzz", [](Corpus& c) { c.add_dir(kFixtures / "recordings", ".jsonl"); }},

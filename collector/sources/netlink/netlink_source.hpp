@@ -10,16 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "collector/sources/netlink/nl_transport.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 
 namespace rdmadiag::netlink {
-
-// One request/reply exchange; the real one talks to NETLINK_RDMA, tests inject replies.
-using NlTransport = std::function<Result<std::vector<uint8_t>>(std::span<const uint8_t> request)>;
-
-// A transport over a NETLINK_RDMA socket opened for one poll.
-Result<NlTransport> open_rdma_netlink();
 
 class NetlinkSource final : public sources::Source {
 public:

@@ -1,5 +1,6 @@
 #pragma once
-// Builds RDMA netlink reply bytes for parser tests, as the kernel lays them out.
+// Builds netlink reply bytes for parser tests, as the kernel lays them out: RDMA netlink (begin())
+// or any other family (begin_type(), with its fixed header through raw()).
 
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
@@ -21,6 +22,14 @@ public:
         append(&h, sizeof h);
         return *this;
     }
+    NlBuilder& begin_type(uint16_t type, uint16_t flags = NLM_F_MULTI) {
+        msg_start_ = bytes_.size();
+        nlmsghdr h{};
+        h.nlmsg_type = type;
+        h.nlmsg_flags = flags;
+        append(&h, sizeof h);
+        return *this;
+    }
     NlBuilder& end() {
         uint32_t len = static_cast<uint32_t>(bytes_.size() - msg_start_);
         std::memcpy(bytes_.data() + msg_start_, &len, 4);
@@ -31,6 +40,7 @@ public:
     NlBuilder& str(uint16_t type, const std::string& s) {
         return attr(type, s.c_str(), s.size() + 1);
     }
+    NlBuilder& data(uint16_t type, const void* p, size_t n) { return attr(type, p, n); }
     NlBuilder& nest(uint16_t type) {
         nests_.push_back(bytes_.size());
         nlattr a{0, static_cast<uint16_t>(type | NLA_F_NESTED)};

@@ -52,8 +52,8 @@ TEST(RdmaNlParser, DeviceDump) {
     auto d = parse_nl_device_dump(two_devices());
     ASSERT_TRUE(d.ok()) << d.error().message;
     ASSERT_EQ(d->size(), 2u);
-    EXPECT_EQ((*d)[0], (NlDevice{1, "mlx5_0"}));
-    EXPECT_EQ((*d)[1], (NlDevice{4, "rxe0"}));
+    EXPECT_EQ((*d)[0], (NlDevice{1, "mlx5_0", ""}));
+    EXPECT_EQ((*d)[1], (NlDevice{4, "rxe0", ""}));
 }
 
 TEST(RdmaNlParser, MrDumpAcrossMessages) {
@@ -206,6 +206,65 @@ TEST(RdmaNlParser, ErrorCodeOutsideErrnoRangeIsMalformed) {
     EXPECT_EQ(r.error().code, EPERM);
 }
 
+TEST(RdmaNlParser, DeviceProtocol) {
+    NlBuilder b;
+    b.begin(RDMA_NLDEV_CMD_GET)
+        .u32(RDMA_NLDEV_ATTR_DEV_INDEX, 4)
+        .str(RDMA_NLDEV_ATTR_DEV_NAME, "rxe0")
+        .str(RDMA_NLDEV_ATTR_DEV_PROTOCOL, "roce")
+        .end();
+    auto d = parse_nl_device_dump(b.done().bytes());
+    ASSERT_TRUE(d.ok()) << d.error().message;
+    ASSERT_EQ(d->size(), 1u);
+    EXPECT_EQ((*d)[0].protocol, "roce");
+}
+
+// What `rdma link` reads: one message per port, the netdev named where the port has one.
+TEST(RdmaNlParser, PortDump) {
+    NlBuilder b;
+    b.begin(RDMA_NLDEV_CMD_PORT_GET)
+        .u32(RDMA_NLDEV_ATTR_DEV_INDEX, 4)
+        .str(RDMA_NLDEV_ATTR_DEV_NAME, "rxe0")
+        .u32(RDMA_NLDEV_ATTR_PORT_INDEX, 1)
+        .u32(RDMA_NLDEV_ATTR_NDEV_INDEX, 3)
+        .str(RDMA_NLDEV_ATTR_NDEV_NAME, "dum0")
+        .end();
+    b.begin(RDMA_NLDEV_CMD_PORT_GET)
+        .u32(RDMA_NLDEV_ATTR_DEV_INDEX, 1)
+        .str(RDMA_NLDEV_ATTR_DEV_NAME, "mlx5_0")
+        .u32(RDMA_NLDEV_ATTR_PORT_INDEX, 1)
+        .end();
+    auto p = parse_nl_port_dump(b.done().bytes());
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    ASSERT_EQ(p->size(), 2u);
+    EXPECT_EQ((*p)[0], (NlPort{4, "rxe0", 1, 3u, "dum0"}));
+    EXPECT_EQ((*p)[1], (NlPort{1, "mlx5_0", 1, std::nullopt, ""}));
+}
+
+TEST(RdmaNlParser, PortDumpMalformed) {
+    NlBuilder no_port;
+    no_port.begin(RDMA_NLDEV_CMD_PORT_GET)
+        .u32(RDMA_NLDEV_ATTR_DEV_INDEX, 4)
+        .str(RDMA_NLDEV_ATTR_DEV_NAME, "rxe0")
+        .end()
+        .done();
+    EXPECT_FALSE(parse_nl_port_dump(no_port.bytes()).ok());
+    NlBuilder half_netdev;
+    half_netdev.begin(RDMA_NLDEV_CMD_PORT_GET)
+        .u32(RDMA_NLDEV_ATTR_DEV_INDEX, 4)
+        .str(RDMA_NLDEV_ATTR_DEV_NAME, "rxe0")
+        .u32(RDMA_NLDEV_ATTR_PORT_INDEX, 1)
+        .u32(RDMA_NLDEV_ATTR_NDEV_INDEX, 3)
+        .end()
+        .done();
+    EXPECT_FALSE(parse_nl_port_dump(half_netdev.bytes()).ok());
+    NlBuilder gone;
+    gone.error(-ENODEV);
+    auto e = parse_nl_port_dump(gone.bytes());
+    ASSERT_FALSE(e.ok());
+    EXPECT_EQ(e.error().code, ENODEV);
+}
+
 TEST(RdmaNlParser, Requests) {
     auto req = nl_mr_dump_request(7, 4);
     ASSERT_EQ(req.size(), sizeof(nlmsghdr) + 8);
@@ -219,6 +278,14 @@ TEST(RdmaNlParser, Requests) {
     std::memcpy(&index, req.data() + sizeof h + 4, 4);
     EXPECT_EQ(index, 4u);
     EXPECT_EQ(nl_device_dump_request(1).size(), sizeof(nlmsghdr));
+
+    auto ports = nl_port_dump_request(9, 4);
+    ASSERT_EQ(ports.size(), sizeof(nlmsghdr) + 8);
+    std::memcpy(&h, ports.data(), sizeof h);
+    EXPECT_EQ(h.nlmsg_type, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_PORT_GET));
+    EXPECT_EQ(h.nlmsg_flags, NLM_F_REQUEST | NLM_F_DUMP);
+    std::memcpy(&index, ports.data() + sizeof h + 4, 4);
+    EXPECT_EQ(index, 4u);
 }
 
 }  // namespace

@@ -50,11 +50,11 @@ TEST(RdmaNlStats, CapturedNoSuchPortKeepsTheKernelsErrno) {
     EXPECT_EQ(s.error().code, EINVAL);
 }
 
-TEST(RdmaNlStats, CapturedDeviceDumpNamesTheIndex) {
+TEST(RdmaNlStats, CapturedDeviceDumpNamesTheIndexAndProtocol) {
     auto d = parse_nl_device_dump(test::from_hex(test::kRxeDeviceDump));
     ASSERT_TRUE(d.ok()) << d.error().message;
     ASSERT_EQ(d->size(), 1u);
-    EXPECT_EQ((*d)[0], (NlDevice{0, "rxe0"}));
+    EXPECT_EQ((*d)[0], (NlDevice{0, "rxe0", "roce"}));
 }
 
 TEST(RdmaNlStats, ValuesOfEveryWidth) {

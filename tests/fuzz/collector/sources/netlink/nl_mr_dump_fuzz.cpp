@@ -26,8 +26,9 @@ void check_devices(std::span<const uint8_t> bytes) {
         FUZZ_CHECK(!d.name.empty() && d.name.find('\0') == std::string::npos);
         b.begin(RDMA_NLDEV_CMD_GET)
             .u32(RDMA_NLDEV_ATTR_DEV_INDEX, d.index)
-            .str(RDMA_NLDEV_ATTR_DEV_NAME, d.name)
-            .end();
+            .str(RDMA_NLDEV_ATTR_DEV_NAME, d.name);
+        if (!d.protocol.empty()) b.str(RDMA_NLDEV_ATTR_DEV_PROTOCOL, d.protocol);
+        b.end();
     }
     b.done();
     auto again = netlink::parse_nl_device_dump(b.bytes());
