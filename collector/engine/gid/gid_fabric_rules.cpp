@@ -105,10 +105,10 @@ void GidViews::judge_prefixes(EngineContext& ctx) {
     for (auto& [source, g] : groups) {
         if (g.off.empty()) continue;
         FindingSubject subject;
-        subject.device = "subnet:" + source_names_[source];
+        subject.device = "subnet:" + source_names_.name(source);
         keep.push_back(subject);
         std::string e = std::to_string(g.off.size()) + " of " + std::to_string(g.ports) +
-                        " ports read by " + source_names_[source] +
+                        " ports read by " + source_names_.name(source) +
                         " hold another subnet prefix than " +
                         (g.from_sm ? std::string("the SM gives them (SA PortInfoRecord), ")
                                    : std::string("most ports, ")) +

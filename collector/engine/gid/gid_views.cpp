@@ -7,14 +7,6 @@
 
 namespace rdmadiag::engine::gid {
 
-uint16_t GidViews::source_index(const std::string& name) {
-    for (size_t i = 0; i < source_names_.size(); ++i) {
-        if (source_names_[i] == name) return static_cast<uint16_t>(i);
-    }
-    source_names_.push_back(name);
-    return static_cast<uint16_t>(source_names_.size() - 1);
-}
-
 PortGidTrack& GidViews::track(const PortRef& port) {
     auto& t = ports_[port];
     t.unshown = true;
@@ -40,7 +32,7 @@ void GidViews::on_table(const Observation& obs, const GidTableSample& sample, En
     const TimePoint now = ctx.now();
     const bool seen = t.view(sample.view) != nullptr;
     auto& v = t.make_view(sample.view);
-    v.source = source_index(obs.source);
+    v.source = source_names_.index(obs.source);
     v.confirmed = now;
     if (!seen) {
         v.table = sample.table;
@@ -140,7 +132,7 @@ PortGidState GidViews::port_state(const PortRef& port) const {
         vs.generation = tv->generation;
         vs.changed = tv->changed;
         vs.confirmed = tv->confirmed;
-        if (tv->source < source_names_.size()) vs.source = source_names_[tv->source];
+        vs.source = source_names_.name(tv->source);
         s.views.push_back(std::move(vs));
     }
     s.coherence = t.coherence;

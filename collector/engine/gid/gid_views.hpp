@@ -12,6 +12,7 @@
 #include "collector/engine/gid/gid_settings.hpp"
 #include "collector/engine/gid/port_gid_track.hpp"
 #include "collector/engine/pkey/event_coverage.hpp"
+#include "collector/engine/source_names.hpp"
 
 namespace rdmadiag::engine::gid {
 
@@ -36,7 +37,6 @@ private:
     void on_status(const Observation& obs, const SourceStatus& status, EngineContext& ctx);
     void evaluate(const PortRef& port, PortGidTrack& t, EngineContext& ctx);
     PortGidTrack& track(const PortRef& port);
-    uint16_t source_index(const std::string& name);
     bool fresh(const TrackedGidView* v, TimePoint now) const;
 
     // Fabric rules, run in review() when a view changed or a grace period ends.
@@ -46,7 +46,7 @@ private:
     GidSettings settings_;
     std::map<PortRef, PortGidTrack> ports_;
     engine::pkey::EventCoverageMap coverage_;
-    std::vector<std::string> source_names_;
+    SourceNames source_names_;
     TimePoint next_check_ = TimePoint::max();
     TimePoint next_review_ = TimePoint::max();
     bool fabric_dirty_ = false;

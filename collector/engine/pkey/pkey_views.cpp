@@ -52,17 +52,9 @@ PKeyViewState PKeyViews::materialize(PKeyView v, const TrackedView& t) const {
     s.generation = t.generation;
     s.changed = t.changed;
     s.confirmed = t.confirmed;
-    if (t.source < source_names_.size()) s.source = source_names_[t.source];
+    s.source = source_names_.name(t.source);
     s.loaded_generation = t.loaded_generation;
     return s;
-}
-
-uint16_t PKeyViews::source_index(const std::string& name) {
-    for (size_t i = 0; i < source_names_.size(); ++i) {
-        if (source_names_[i] == name) return static_cast<uint16_t>(i);
-    }
-    source_names_.push_back(name);
-    return static_cast<uint16_t>(source_names_.size() - 1);
 }
 
 PortPKeyTrack& PKeyViews::track(const PortRef& port) {
@@ -93,7 +85,7 @@ void PKeyViews::on_table(const Observation& obs, const PKeyTableSample& sample,
     rules::PKeyRuleContext rc{sample.port, t, settings_, ctx};
     const TimePoint now = ctx.now();
     auto& v = t.view(sample.view);
-    v.source = source_index(obs.source);
+    v.source = source_names_.index(obs.source);
     if (!v.present()) {
         v.table = share_pkey_table(sample.table);
         v.generation = 1;

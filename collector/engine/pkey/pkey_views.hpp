@@ -13,6 +13,7 @@
 #include "collector/engine/pkey/pkey_settings.hpp"
 #include "collector/engine/pkey/port_pkey_track.hpp"
 #include "collector/engine/pkey/vacated_indexes.hpp"
+#include "collector/engine/source_names.hpp"
 #include "collector/model/pkey_state.hpp"
 
 namespace rdmadiag::engine::pkey {
@@ -50,8 +51,6 @@ private:
     // Runs the time-driven rules for one port and schedules its next look.
     void evaluate(rules::PKeyRuleContext& rc);
     PortPKeyTrack& track(const PortRef& port);
-    // Sources are few: views keep a small index instead of a copy of the name.
-    uint16_t source_index(const std::string& name);
     PKeyViewState materialize(PKeyView v, const TrackedView& t) const;
 
     PKeySettings settings_;
@@ -61,7 +60,7 @@ private:
     std::map<std::pair<PortRef, PKeyView>, VacatedIndexes> vacated_;
     EventCoverageMap coverage_;
     std::deque<PKeyDiff> history_;
-    std::vector<std::string> source_names_;
+    SourceNames source_names_;
     TimePoint next_check_ = TimePoint::max();
     uint64_t revision_ = 0;
 };

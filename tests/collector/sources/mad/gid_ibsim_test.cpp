@@ -234,6 +234,22 @@ TEST_F(GidIbsim, SmaViewFollowsTheSubnetPrefixTheSmSets) {
         EXPECT_TRUE(has_port1);
     }
     EXPECT_EQ(named, 1u);
+
+    // The cache held fe80:: for longer than its grace while the port holds the new prefix.
+    const PortSnapshot* p1 = snap->find_port(port1);
+    ASSERT_NE(p1, nullptr);
+    EXPECT_EQ(p1->gids->coherence, GidCoherence::stale) << p1->gids->note;
+    const auto stale =
+        std::find_if(snap->findings.begin(), snap->findings.end(), [&](const Finding& f) {
+            return f.rule == "gid.cache_stale" && f.subject.device == port1.device &&
+                   f.subject.port == port1.port;
+        });
+    ASSERT_NE(stale, snap->findings.end());
+    EXPECT_NE(stale->evidence.find("subnet prefix " + format_subnet_prefix(cached.prefix()) +
+                                   " in the cache, " + format_subnet_prefix(now.prefix()) +
+                                   " on the port"),
+              std::string::npos)
+        << stale->evidence;
 }
 
 }  // namespace
