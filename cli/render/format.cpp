@@ -1,5 +1,7 @@
 #include "cli/render/format.hpp"
 
+#include <cctype>
+
 #include <array>
 
 namespace rdmadiag::cli::render {
@@ -58,6 +60,12 @@ CounterSummary summarize_counters(const PortSnapshot& port) {
         }
     }
     return s;
+}
+
+std::string upper(std::string_view text) {
+    std::string t(text);
+    for (auto& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return t;
 }
 
 }  // namespace rdmadiag::cli::render

@@ -3,10 +3,14 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag::cli::render {
+
+// "sma" -> "SMA", for column titles.
+std::string upper(std::string_view text);
 
 // "-" for an absent value: absent is not zero.
 template <class T>

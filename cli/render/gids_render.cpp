@@ -19,12 +19,6 @@ std::string cell(const GidEntry& e) {
     return s;
 }
 
-std::string upper(std::string_view text) {
-    std::string t(text);
-    for (auto& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return t;
-}
-
 std::string events_line(const PortGidState& g) {
     std::string s = "  events  GID_CHANGE " + std::to_string(g.gid_change_events);
     if (g.last_gid_change) s += " (last " + clock_time(*g.last_gid_change) + ")";

@@ -1,7 +1,6 @@
 #include "cli/render/pkeys_render.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "cli/render/format.hpp"
 #include "cli/render/node_names.hpp"
@@ -17,12 +16,6 @@ bool port_matches(const PortRef& filter, const PortRef& port) {
 }
 
 namespace {
-
-std::string upper(std::string_view text) {
-    std::string t(text);
-    for (auto& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return t;
-}
 
 std::string cell(const PKeyViewState& v, size_t index) {
     if (index >= v.table.keys.size()) return "";

@@ -30,10 +30,6 @@ bool subnet_scope(const PortRef& p) {
     return p.device.starts_with("guid:");
 }
 
-std::string port_text(const PortRef& p) {
-    return p.device + ":" + std::to_string(p.port);
-}
-
 }  // namespace
 
 void GidViews::judge_prefixes(EngineContext& ctx) {
@@ -115,7 +111,7 @@ void GidViews::judge_prefixes(EngineContext& ctx) {
                         format_subnet_prefix(g.reference) + ": ";
         for (size_t i = 0; i < g.off.size() && i < settings_.examples; ++i) {
             if (i > 0) e += ", ";
-            e += port_text(g.off[i].first) + " " + format_subnet_prefix(g.off[i].second);
+            e += g.off[i].first.to_string() + " " + format_subnet_prefix(g.off[i].second);
         }
         if (g.off.size() > settings_.examples) {
             e += " and " + std::to_string(g.off.size() - settings_.examples) + " more";
@@ -173,7 +169,7 @@ void GidViews::judge_duplicate_guids(EngineContext& ctx) {
                 if (o == port) continue;
                 if (n++ == settings_.examples) break;
                 if (!others.empty()) others += ", ";
-                others += port_text(o);
+                others += o.to_string();
             }
             Finding f;
             f.rule = kRuleDuplicate;

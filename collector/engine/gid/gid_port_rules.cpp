@@ -42,10 +42,6 @@ constexpr const char* kDuplicateInPortAdvice =
     "so the table was changed behind its back (a driver or firmware fault). Confirm with "
     "`ibv_devinfo -v`. Repair: reload the driver.";
 
-std::string port_text(const PortRef& p) {
-    return p.device + ":" + std::to_string(p.port);
-}
-
 FindingSubject port_subject(const PortRef& p) {
     FindingSubject s;
     s.device = p.device;
@@ -129,7 +125,7 @@ void GidViews::evaluate(const PortRef& port, PortGidTrack& t, EngineContext& ctx
             f.subject = subject;
             f.subject.index = index;
             f.since = cache->changed;
-            f.evidence = "the kernel's GID cache of " + port_text(port) + " holds " + e;
+            f.evidence = "the kernel's GID cache of " + port.to_string() + " holds " + e;
             f.advice = kDuplicateInPortAdvice;
             book.raise(std::move(f));
             t.duplicate_index = index;
@@ -181,7 +177,7 @@ void GidViews::evaluate(const PortRef& port, PortGidTrack& t, EngineContext& ctx
                                   " on the port";
             }
             if (!coverage_.watched(port)) {
-                cache_evidence += "; no source watches " + port_text(port) +
+                cache_evidence += "; no source watches " + port.to_string() +
                                   "'s async events, so whether GID_CHANGE arrived is not known";
             } else if (t.last_gid_change && *t.last_gid_change >= ref->changed) {
                 cache_evidence += "; a GID_CHANGE was delivered at " +
@@ -196,12 +192,12 @@ void GidViews::evaluate(const PortRef& port, PortGidTrack& t, EngineContext& ctx
         const auto m = compare_roce(cache->table, ref->table);
         differs = !m.empty();
         if (!m.missing.empty()) {
-            missing_evidence = "addresses of " + port_text(port) +
+            missing_evidence = "addresses of " + port.to_string() +
                                "'s netdevs without their GID in the kernel's cache: " +
                                list_entries(m.missing, settings_.examples);
         }
         if (!m.stale.empty()) {
-            stale_evidence = "GIDs in the kernel's cache of " + port_text(port) +
+            stale_evidence = "GIDs in the kernel's cache of " + port.to_string() +
                              " whose address the netdev no longer has: " +
                              list_entries(m.stale, settings_.examples);
         }
