@@ -63,10 +63,12 @@ def main():
             [r for r in prom.query("up == 1")]) == HOSTS, timeout=60)
 
         # Wait past the scenario's trouble (it starts at 10 s) before judging what is exported.
-        # The stale cache is judged only after its grace period, a few seconds after the change.
-        prom.wait_until("the stuck MR, saturation and the stale cache", lambda: prom.query(
+        # The stale caches are judged only after their grace periods: a few seconds for the P_Key
+        # cache, 30 s for the GID cache.
+        prom.wait_until("the stuck MR, saturation and the stale caches", lambda: prom.query(
             "rdmadiag_port_stat_saturated == 1") and prom.query(
-            'rdmadiag_findings{rule="pkey.cache_stale"} > 0'), timeout=60)
+            'rdmadiag_findings{rule="pkey.cache_stale"} > 0') and prom.query(
+            'rdmadiag_findings{rule="gid.cache_stale"} > 0'), timeout=90)
         time.sleep(3)
         _, text = bed.http_get(f"http://{targets[0]}/metrics")
         exported = set(re.findall(r"^# TYPE (\S+) ", text, re.M))
