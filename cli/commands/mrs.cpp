@@ -1,10 +1,12 @@
-// `rdmadiag mrs [--state STATE] [--json]`: MR health. Reads what the MR sources can see once
+// `rdmadiag mrs [--state STATE] [--by-process] [--json]`: MR health, or with --by-process who
+// holds the MRs (RDMA netlink). Reads what the MR sources can see once
 // (tracefs trace buffer, RDMA netlink, plus sysfs for transports); with --path.tracefs=DIR it
 // reads DIR/trace, with --trace FILE a saved trace, and nothing else stands in for either.
 
 #include <cstdio>
 
 #include "cli/commands/commands.hpp"
+#include "cli/render/mr_usage_render.hpp"
 #include "cli/render/mrs_render.hpp"
 
 namespace rdmadiag::cli::commands {
@@ -32,10 +34,16 @@ void register_mrs_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     add_common_options(*cmd, ctx);
     auto state = std::make_shared<std::string>();
     cmd->add_option("--state", *state,
-                    "Only MRs in this state (valid, invalid, unknown, stuck, deregistered)")
-        ->check(CLI::IsMember({"valid", "invalid", "unknown", "stuck", "deregistered"}));
+                    "Only MRs in this state (valid, invalid, unknown, awaiting_teardown, stuck, "
+                    "deregistered)")
+        ->check(CLI::IsMember(
+            {"valid", "invalid", "unknown", "awaiting_teardown", "stuck", "deregistered"}));
+    auto by_process = std::make_shared<bool>(false);
+    cmd->add_flag("--by-process", *by_process,
+                  "Who holds the MRs: MRs and registered bytes per process (RDMA netlink), "
+                  "per device against max_mr");
     add_trace_file_option(*cmd, ctx.flags);
-    cmd->callback([&ctx, &exit, state] {
+    cmd->callback([&ctx, &exit, state, by_process] {
         render::MrsFilter filter;
         if (!state->empty()) filter.state = parse_mr_state(*state);
         CliContext mr_ctx = with_mr_sources(ctx);
@@ -51,6 +59,15 @@ void register_mrs_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
             return;
         }
         print_notes(*got);
+        if (*by_process) {
+            if (ctx.json) {
+                print_json(render::render_mr_usage_json(*got->snapshot, got->origin));
+            } else {
+                std::fputs(render::render_mr_usage_text(*got->snapshot, got->origin).c_str(),
+                           stdout);
+            }
+            return;
+        }
         if (ctx.json) {
             print_json(render::render_mrs_json(*got->snapshot, got->origin, filter));
         } else {

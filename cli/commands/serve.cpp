@@ -129,7 +129,9 @@ int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry, 
 
     SystemClock clock;
     publish::SnapshotStore store;
-    daemon::CollectorDaemon collector(registry, engine::make_default_engine(), store, log, clock);
+    // The engine keeps its state across reloads, so its thresholds (mr:) are read at start only.
+    daemon::CollectorDaemon collector(registry, engine::make_default_engine(config->engine), store,
+                                      log, clock);
     auto detail = [](const daemon::DaemonConfig& c) {
         return c.metrics_full_detail ? prom::MetricsDetail::full : prom::MetricsDetail::standard;
     };

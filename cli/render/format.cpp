@@ -3,6 +3,8 @@
 #include <cctype>
 
 #include <array>
+#include <cstdio>
+#include <iterator>
 
 namespace rdmadiag::cli::render {
 
@@ -66,6 +68,25 @@ std::string upper(std::string_view text) {
     std::string t(text);
     for (auto& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return t;
+}
+
+}  // namespace rdmadiag::cli::render
+
+namespace rdmadiag::cli::render {
+
+std::string bytes_text(uint64_t bytes) {
+    constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+    if (bytes < 1024) return std::to_string(bytes) + " B";
+    double v = static_cast<double>(bytes);
+    size_t unit = 0;
+    v /= 1024.0;
+    while (v >= 1024.0 && unit + 1 < std::size(kUnits)) {
+        v /= 1024.0;
+        ++unit;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, kUnits[unit]);
+    return buf;
 }
 
 }  // namespace rdmadiag::cli::render

@@ -30,6 +30,8 @@ std::string link_short(const std::optional<LinkLayer>& ll);  // "IB", "Eth", "-"
 std::string clock_time(TimePoint t);
 // How long ago `then` was at `now`: "12.5s ago"
 std::string age(TimePoint then, TimePoint now);
+// A byte count in binary units, one decimal: "512 B", "4.0 KiB", "1.5 GiB".
+std::string bytes_text(uint64_t bytes);
 
 struct CounterSummary {
     std::optional<uint64_t> violations;  // P_Key violations + constraint errors, when any is read

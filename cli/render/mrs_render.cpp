@@ -34,6 +34,22 @@ bool is_mr_finding(const Finding& f) {
     return f.rule.rfind("mr.", 0) == 0;
 }
 
+std::string kernel_text(const MrKernelBehaviour& k) {
+    std::string s;
+    switch (k.flushed_mrs) {
+        case FlushedMrHandling::destroyed:
+            s = "flushed xprtrdma MRs are destroyed at teardown, awaiting_teardown until then";
+            break;
+        case FlushedMrHandling::recovered:
+            s = "flushed xprtrdma MRs are recovered at once (unknown or stuck ones are faults)";
+            break;
+        case FlushedMrHandling::not_known:
+            s = "what it does with flushed xprtrdma MRs is not known";
+            break;
+    }
+    return s + " (from: " + k.basis + ")";
+}
+
 }  // namespace
 
 std::string render_mrs_text(const Snapshot& snap, const std::string& origin,
@@ -71,12 +87,16 @@ std::string render_mrs_text(const Snapshot& snap, const std::string& origin,
                    "): " + r->advice + "\n";
         }
     }
+    if (!snap.mrs.kernel.basis.empty()) {
+        out += "\nKernel: " + kernel_text(snap.mrs.kernel) + "\n";
+    }
     if (!snap.mrs.devices.empty()) {
         out += "\n";
         Table d({{"DEVICE"},
                  {"VALID", Align::right},
                  {"INVALID", Align::right},
                  {"UNKNOWN", Align::right},
+                 {"TEARDOWN", Align::right},
                  {"STUCK", Align::right},
                  {"DEREG", Align::right},
                  {"BIND ERRORS", Align::right},
@@ -87,8 +107,8 @@ std::string render_mrs_text(const Snapshot& snap, const std::string& origin,
                 return std::to_string(it == dev.by_state.end() ? 0 : it->second);
             };
             d.add_row({dev.device.empty() ? "-" : dev.device, n(MrState::valid),
-                       n(MrState::invalid), n(MrState::unknown), n(MrState::stuck),
-                       n(MrState::deregistered), std::to_string(dev.bind_errors),
+                       n(MrState::invalid), n(MrState::unknown), n(MrState::awaiting_teardown),
+                       n(MrState::stuck), n(MrState::deregistered), std::to_string(dev.bind_errors),
                        std::to_string(dev.recoveries)});
         }
         out += d.render();
@@ -111,6 +131,7 @@ codec::Json render_mrs_json(const Snapshot& snap, const std::string& origin,
     j["mrs"] = mrs;
     j["devices"] = snap.mrs.devices;
     j["recoveries"] = snap.mrs.recoveries;
+    j["kernel"] = snap.mrs.kernel;
     codec::Json findings = codec::Json::array();
     for (const auto& f : snap.findings) {
         if (is_mr_finding(f)) findings.push_back(f);

@@ -164,6 +164,36 @@ Result<void> apply_partitions(const common::YamlNode& s, runtime::CollectorSetti
                     });
 }
 
+// mr: the MR rules' thresholds (docs/findings-mr.md).
+Result<void> apply_mr(const common::YamlNode& v, engine::EngineSettings& e) {
+    return each_key(v, "mr", [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
+        const std::string key = "mr." + k;
+        if (k == "unknown-threshold") {
+            e.mr.unknown_threshold = RDMADIAG_TRY(as_duration(n, key));
+        } else if (k == "teardown-timeout") {
+            e.mr.teardown_timeout = RDMADIAG_TRY(as_duration(n, key));
+        } else if (k == "leak-window") {
+            e.mr_usage.leak_window = RDMADIAG_TRY(as_duration(n, key));
+        } else if (k == "leak-min-mrs") {
+            e.mr_usage.leak_min_mrs = RDMADIAG_TRY(as_size(n, key, 1'000'000'000));
+        } else if (k == "leak-min-bytes") {
+            e.mr_usage.leak_min_bytes = RDMADIAG_TRY(as_size(n, key, size_t{1} << 50));
+        } else if (k == "top-processes") {
+            e.mr_usage.top_processes = RDMADIAG_TRY(as_size(n, key, 1000));
+        } else if (k == "exhaustion-percent") {
+            const size_t pct = RDMADIAG_TRY(as_size(n, key, 100));
+            e.mr_usage.exhaustion_ratio = static_cast<double>(pct) / 100.0;
+            // Clears five points lower, so a count hovering at the mark does not flap.
+            e.mr_usage.exhaustion_clear_ratio = static_cast<double>(pct > 5 ? pct - 5 : 0) / 100.0;
+        } else if (k == "owner-gone-grace") {
+            e.mr_usage.owner_gone_grace = RDMADIAG_TRY(as_duration(n, key));
+        } else {
+            return at(n, "unknown setting " + key);
+        }
+        return {};
+    });
+}
+
 }  // namespace
 
 Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& config) {
@@ -181,6 +211,8 @@ Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& confi
             r = apply_paths(v, config.collector.sources);
         } else if (key == "partitions") {
             r = apply_partitions(v, config.collector);
+        } else if (key == "mr") {
+            r = apply_mr(v, config.engine);
         } else if (key == "simulate") {
             if (v.is_null()) {
                 config.collector.simulate = "";

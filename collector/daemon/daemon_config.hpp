@@ -11,6 +11,7 @@
 #include "collector/common/log.hpp"
 #include "collector/common/result.hpp"
 #include "collector/common/simple_yaml.hpp"
+#include "collector/engine/default_engine.hpp"
 #include "collector/runtime/collector_settings.hpp"
 
 namespace rdmadiag::daemon {
@@ -45,6 +46,8 @@ struct DaemonConfig {
     // What every subcommand shares (paths, devices, intervals, sources, --simulate): the file's
     // path:, devices:, intervals:, partitions:, sources:, source-options: and simulate: fill it.
     runtime::CollectorSettings collector;
+    // The engine's thresholds the file may change (its mr: section).
+    engine::EngineSettings engine;
     std::string config_file;  // where the file settings came from
 };
 

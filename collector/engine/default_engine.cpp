@@ -4,6 +4,7 @@
 #include "collector/engine/events/port_event_refresh.hpp"
 #include "collector/engine/gid/gid_views.hpp"
 #include "collector/engine/mr/mr_health_tracker.hpp"
+#include "collector/engine/mr/mr_usage_tracker.hpp"
 #include "collector/engine/partitions/partition_watch.hpp"
 #include "collector/engine/pkey/pkey_views.hpp"
 
@@ -16,6 +17,7 @@ std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings) {
     engine->add_module(std::make_unique<engine::events::EventTotals>());
     engine->add_module(std::make_unique<engine::events::PortEventRefresh>());
     engine->add_module(std::make_unique<engine::mr::MrHealthTracker>(settings.mr));
+    engine->add_module(std::make_unique<engine::mr::MrUsageTracker>(settings.mr_usage));
     engine->add_module(std::make_unique<partitions::PartitionWatch>(settings.partitions));
     return engine;
 }

@@ -6,6 +6,7 @@
 #include "collector/engine/engine.hpp"
 #include "collector/engine/gid/gid_settings.hpp"
 #include "collector/engine/mr/mr_health_settings.hpp"
+#include "collector/engine/mr/mr_usage_settings.hpp"
 #include "collector/engine/partitions/partition_settings.hpp"
 #include "collector/engine/pkey/pkey_settings.hpp"
 
@@ -16,6 +17,7 @@ struct EngineSettings {
     engine::pkey::PKeySettings pkey;
     engine::gid::GidSettings gid;
     engine::mr::MrHealthSettings mr;
+    engine::mr::MrUsageSettings mr_usage;
     partitions::PartitionSettings partitions;
 };
 

@@ -253,6 +253,7 @@ void to_json(json& j, const FindingSubject& v) {
     put_opt(j, "index", v.index);
     if (v.pkey) j["pkey"] = format_pkey(*v.pkey);
     put_opt(j, "mr", v.mr);
+    put_opt(j, "pid", v.pid);
     j["text"] = v.to_string();
 }
 
@@ -267,6 +268,7 @@ void from_json(const json& j, FindingSubject& v) {
         v.pkey = *p;
     }
     get_opt(j, "mr", v.mr);
+    get_opt(j, "pid", v.pid);
 }
 
 void to_json(json& j, const Finding& v) {

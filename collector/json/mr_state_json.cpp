@@ -169,12 +169,99 @@ void from_json(const json& j, MrRecovery& v) {
     v.recovered = time_from(j.at("recovered"));
 }
 
+void to_json(json& j, const MrKernelBehaviour& v) {
+    j = json::object();
+    j["flushed_mrs"] = to_string(v.flushed_mrs);
+    if (!v.kernel.empty()) j["kernel"] = v.kernel;
+    if (!v.basis.empty()) j["basis"] = v.basis;
+}
+
+void from_json(const json& j, MrKernelBehaviour& v) {
+    v = MrKernelBehaviour{};
+    v.flushed_mrs =
+        enum_from<FlushedMrHandling>(j.at("flushed_mrs"), parse_flushed_mr_handling, "flushed_mrs");
+    get_to(j, "kernel", v.kernel);
+    get_to(j, "basis", v.basis);
+}
+
+void to_json(json& j, const MrProcessUsage& v) {
+    j = json::object();
+    put_opt(j, "pid", v.pid);
+    j["comm"] = v.comm;
+    j["mrs"] = v.mrs;
+    j["bytes"] = v.bytes;
+    j["devices"] = v.devices;
+    j["first_seen"] = time_json(v.first_seen);
+    j["mrs_growth"] = v.mrs_growth;
+    j["bytes_growth"] = v.bytes_growth;
+    j["growth_seconds"] = seconds_json(v.growth_over);
+    j["leak_suspected"] = v.leak_suspected;
+    j["owner_gone"] = v.owner_gone;
+}
+
+void from_json(const json& j, MrProcessUsage& v) {
+    v = MrProcessUsage{};
+    get_opt(j, "pid", v.pid);
+    get_to(j, "comm", v.comm);
+    get_to(j, "mrs", v.mrs);
+    get_to(j, "bytes", v.bytes);
+    get_to(j, "devices", v.devices);
+    get_time(j, "first_seen", v.first_seen);
+    get_to(j, "mrs_growth", v.mrs_growth);
+    get_to(j, "bytes_growth", v.bytes_growth);
+    v.growth_over = seconds_from(j, "growth_seconds");
+    get_to(j, "leak_suspected", v.leak_suspected);
+    get_to(j, "owner_gone", v.owner_gone);
+}
+
+void to_json(json& j, const MrDeviceUsage& v) {
+    j = json::object();
+    j["device"] = v.device;
+    j["mrs"] = v.mrs;
+    j["bytes"] = v.bytes;
+    put_opt(j, "max_mr", v.max_mr);
+    j["owner_gone_mrs"] = v.owner_gone_mrs;
+    j["exhaustion_near"] = v.exhaustion_near;
+}
+
+void from_json(const json& j, MrDeviceUsage& v) {
+    v = MrDeviceUsage{};
+    get_required(j, "device", v.device);
+    get_to(j, "mrs", v.mrs);
+    get_to(j, "bytes", v.bytes);
+    get_opt(j, "max_mr", v.max_mr);
+    get_to(j, "owner_gone_mrs", v.owner_gone_mrs);
+    get_to(j, "exhaustion_near", v.exhaustion_near);
+}
+
+void to_json(json& j, const MrUsage& v) {
+    j = json::object();
+    j["processes"] = v.processes;
+    j["other"] =
+        json{{"processes", v.other_processes}, {"mrs", v.other_mrs}, {"bytes", v.other_bytes}};
+    j["devices"] = v.devices;
+}
+
+void from_json(const json& j, MrUsage& v) {
+    v = MrUsage{};
+    get_to(j, "processes", v.processes);
+    if (j.contains("other")) {
+        const json& o = j.at("other");
+        get_to(o, "processes", v.other_processes);
+        get_to(o, "mrs", v.other_mrs);
+        get_to(o, "bytes", v.other_bytes);
+    }
+    get_to(j, "devices", v.devices);
+}
+
 void to_json(json& j, const MrHealth& v) {
     j = json::object();
     j["mrs"] = v.mrs;
     j["devices"] = v.devices;
     j["recoveries"] = v.recoveries;
     j["dropped_records"] = v.dropped_records;
+    j["kernel"] = v.kernel;
+    j["usage"] = v.usage;
 }
 
 void from_json(const json& j, MrHealth& v) {
@@ -183,6 +270,8 @@ void from_json(const json& j, MrHealth& v) {
     get_to(j, "devices", v.devices);
     get_to(j, "recoveries", v.recoveries);
     get_to(j, "dropped_records", v.dropped_records);
+    get_to(j, "kernel", v.kernel);
+    get_to(j, "usage", v.usage);
 }
 
 Result<MrHealth> codec::mr_health_from_json(const json& j) {

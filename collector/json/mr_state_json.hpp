@@ -15,6 +15,14 @@ void to_json(codec::Json& j, const MrDeviceHealth& v);
 void from_json(const codec::Json& j, MrDeviceHealth& v);
 void to_json(codec::Json& j, const MrRecovery& v);
 void from_json(const codec::Json& j, MrRecovery& v);
+void to_json(codec::Json& j, const MrKernelBehaviour& v);
+void from_json(const codec::Json& j, MrKernelBehaviour& v);
+void to_json(codec::Json& j, const MrProcessUsage& v);
+void from_json(const codec::Json& j, MrProcessUsage& v);
+void to_json(codec::Json& j, const MrDeviceUsage& v);
+void from_json(const codec::Json& j, MrDeviceUsage& v);
+void to_json(codec::Json& j, const MrUsage& v);
+void from_json(const codec::Json& j, MrUsage& v);
 void to_json(codec::Json& j, const MrHealth& v);
 void from_json(const codec::Json& j, MrHealth& v);
 

@@ -5,6 +5,7 @@
 #include "collector/json/gid_json.hpp"
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
+#include "collector/json/mr_state_json.hpp"
 
 namespace rdmadiag {
 
@@ -86,6 +87,7 @@ void encode(json& j, const MrInventory& v) {
         put_opt(m, "length", e.length);
         put_opt(m, "lkey", e.lkey);
         put_opt(m, "rkey", e.rkey);
+        if (e.owner_gone) m["owner_gone"] = true;
         mrs.push_back(std::move(m));
     }
     j["mrs"] = std::move(mrs);
@@ -95,6 +97,17 @@ MrInventory decode_mr_inventory(const json& j) {
     get_required(j, "device", v.device);
     get_to(j, "complete", v.complete);
     get_required(j, "mrs", v.mrs);
+    return v;
+}
+
+void encode(json& j, const DeviceLimits& v) {
+    j["device"] = v.device;
+    put_opt(j, "max_mr", v.max_mr);
+}
+DeviceLimits decode_device_limits(const json& j) {
+    DeviceLimits v;
+    get_required(j, "device", v.device);
+    get_opt(j, "max_mr", v.max_mr);
     return v;
 }
 
@@ -127,6 +140,7 @@ void from_json(const json& j, MrInventory::Entry& e) {
     get_opt(j, "length", e.length);
     get_opt(j, "lkey", e.lkey);
     get_opt(j, "rkey", e.rkey);
+    get_to(j, "owner_gone", e.owner_gone);
 }
 
 void to_json(json& j, const CounterSample& v) {
@@ -205,6 +219,7 @@ json codec::observation_to_json(const Observation& obs) {
                    [&](const MrEvent& v) { encode(j, v); },
                    [&](const MrInventory& v) { encode(j, v); },
                    [&](const PartitionsConfText& v) { encode(j, v); },
+                   [&](const DeviceLimits& v) { encode(j, v); },
                    [&](const auto& v) { merge(j, v); },
                },
                obs.body);
@@ -242,6 +257,10 @@ Result<Observation> codec::observation_from_json(const json& j) {
             obs.body = body_from<GidTableSample>(j);
         } else if (kind == "partitions_conf") {
             obs.body = decode_partitions_conf(j);
+        } else if (kind == "mr_kernel") {
+            obs.body = body_from<MrKernelBehaviour>(j);
+        } else if (kind == "device_limits") {
+            obs.body = decode_device_limits(j);
         } else {
             return make_error("unknown observation kind '" + kind + "'");
         }

@@ -30,6 +30,7 @@ std::string FindingSubject::to_string() const {
     if (index) part("index " + std::to_string(*index));
     if (pkey) part("pkey " + format_pkey(*pkey));
     if (mr) part("mr " + std::to_string(*mr));
+    if (pid) part("pid " + std::to_string(*pid));
     return s;
 }
 

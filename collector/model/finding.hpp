@@ -24,9 +24,11 @@ struct FindingSubject {
     std::optional<uint16_t> index;  // P_Key table index
     std::optional<uint16_t> pkey;   // raw P_Key value
     std::optional<uint64_t> mr;
+    std::optional<uint32_t> pid;  // a process (MR leaks)
     bool operator==(const FindingSubject&) const = default;
 
-    std::string to_string() const;  // "mlx5_0:1 index 3 pkey 0x8001", "mlx5_0 mr 17", "pkey 0x0011"
+    std::string to_string()
+        const;  // "mlx5_0:1 index 3 pkey 0x8001", "mlx5_0 mr 17", "pkey 0x0011", "pid 4242"
 };
 
 struct Finding {

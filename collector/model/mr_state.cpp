@@ -7,10 +7,11 @@
 namespace rdmadiag {
 
 namespace {
-constexpr std::array<std::pair<MrState, std::string_view>, 5> kMrStates{{
+constexpr std::array<std::pair<MrState, std::string_view>, 6> kMrStates{{
     {MrState::valid, "valid"},
     {MrState::invalid, "invalid"},
     {MrState::unknown, "unknown"},
+    {MrState::awaiting_teardown, "awaiting_teardown"},
     {MrState::stuck, "stuck"},
     {MrState::deregistered, "deregistered"},
 }};

@@ -10,11 +10,15 @@
 #include <vector>
 
 #include "collector/common/time.hpp"
+#include "collector/model/mr_kernel.hpp"
+#include "collector/model/mr_usage.hpp"
 #include "collector/model/observation.hpp"
 
 namespace rdmadiag {
 
-enum class MrState : uint8_t { valid, invalid, unknown, stuck, deregistered };
+// awaiting_teardown: flushed on a kernel that destroys flushed xprtrdma MRs with their
+// connection (collector/model/mr_kernel.hpp) instead of leaving them unknown.
+enum class MrState : uint8_t { valid, invalid, unknown, awaiting_teardown, stuck, deregistered };
 std::string_view to_string(MrState s);
 std::optional<MrState> parse_mr_state(std::string_view text);
 
@@ -87,6 +91,8 @@ struct MrHealth {
     std::vector<MrDeviceHealth> devices;  // by name
     std::vector<MrRecovery> recoveries;   // newest first, bounded
     uint64_t dropped_records = 0;         // new MRs not tracked because the table was full
+    MrKernelBehaviour kernel;             // what the kernel does with flushed xprtrdma MRs
+    MrUsage usage;                        // who holds the MRs (RDMA netlink)
     bool operator==(const MrHealth&) const = default;
 
     uint64_t count(MrState s) const;  // over all devices

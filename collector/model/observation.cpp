@@ -26,6 +26,8 @@ std::string_view observation_kind(const ObservationBody& body) {
             [](const SampleError&) { return std::string_view{"sample_error"}; },
             [](const PartitionsConfText&) { return std::string_view{"partitions_conf"}; },
             [](const GidTableSample&) { return std::string_view{"gid_table"}; },
+            [](const MrKernelBehaviour&) { return std::string_view{"mr_kernel"}; },
+            [](const DeviceLimits&) { return std::string_view{"device_limits"}; },
         },
         body);
 }

@@ -12,6 +12,7 @@
 #include "collector/common/time.hpp"
 #include "collector/model/counter.hpp"
 #include "collector/model/gid.hpp"
+#include "collector/model/mr_kernel.hpp"
 #include "collector/model/pkey.hpp"
 #include "collector/model/port_ref.hpp"
 #include "collector/model/rdma_enums.hpp"
@@ -36,6 +37,13 @@ struct DeviceInfo {
     std::string unreachable_kind;
     std::string unreachable_reason;
     bool operator==(const DeviceInfo&) const = default;
+};
+
+// What a device allows, as the verbs source reads it once per open (ibv_query_device).
+struct DeviceLimits {
+    std::string device;
+    std::optional<uint64_t> max_mr;  // ibv_device_attr.max_mr
+    bool operator==(const DeviceLimits&) const = default;
 };
 
 // The sources that enumerate devices say which ones they saw in one pass, so the engine can tell
@@ -133,6 +141,8 @@ struct MrInventory {
         std::optional<uint64_t> length;
         std::optional<uint32_t> lkey;
         std::optional<uint32_t> rkey;
+        // The pid names no process of this host (any more): the MR outlived its owner.
+        bool owner_gone = false;
         bool operator==(const Entry&) const = default;
     };
     std::string device;
@@ -176,9 +186,10 @@ struct PartitionsConfText {
     bool operator==(const PartitionsConfText&) const = default;
 };
 
-using ObservationBody = std::variant<DeviceInfo, DeviceList, PortStateSample, PKeyTableSample,
-                                     CounterSample, AsyncEvent, MrEvent, MrInventory, SourceStatus,
-                                     SampleError, PartitionsConfText, GidTableSample>;
+using ObservationBody =
+    std::variant<DeviceInfo, DeviceList, PortStateSample, PKeyTableSample, CounterSample,
+                 AsyncEvent, MrEvent, MrInventory, SourceStatus, SampleError, PartitionsConfText,
+                 GidTableSample, MrKernelBehaviour, DeviceLimits>;
 
 struct Observation {
     TimePoint time;

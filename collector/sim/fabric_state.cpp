@@ -68,7 +68,10 @@ Result<void> apply_pkey_op(const PKeyEdit& edit, std::vector<uint16_t>& keys) {
 }
 
 FabricState::FabricState(const Scenario& scenario, std::string source_name)
-    : source_(std::move(source_name)), mrs_(scenario.mrs) {
+    : source_(std::move(source_name)), mrs_(scenario.mrs), max_mr_(scenario.max_mr) {
+    for (const auto& h : scenario.mr_holders) {
+        holders_.push_back(Holder{h, static_cast<double>(h.mrs), false, false});
+    }
     for (const auto& d : scenario.devices) {
         DeviceEntry dev;
         dev.info = d;
@@ -139,6 +142,8 @@ Result<void> FabricState::apply(const EffectAction& action, TimePoint when,
             if constexpr (std::is_same_v<T, EnforcementStep>) return apply_enforcement(a);
             if constexpr (std::is_same_v<T, GidPrefixEffect>) return apply_gid_prefix(a);
             if constexpr (std::is_same_v<T, AddressEffect>) return apply_address(a);
+            if constexpr (std::is_same_v<T, HolderExitEffect>) return apply_holder_exit(a, when);
+            if constexpr (std::is_same_v<T, HolderRateStep>) return apply_holder_rate(a, when);
         },
         action);
 }
@@ -266,6 +271,10 @@ Result<void> FabricState::apply_mr(const MrStep& step, TimePoint when,
     ev.op = step.op;
     ev.status = step.status;
     ev.rc = step.rc;
+    const bool ok = !step.rc || *step.rc == 0;
+    if (ok && step.op == MrOp::dereg) deregistered_.emplace(step.device, step.id);
+    if (ok && (step.op == MrOp::alloc || step.op == MrOp::reg))
+        deregistered_.erase({step.device, step.id});
     emit(when, std::move(ev), sink);
     return {};
 }
@@ -414,7 +423,88 @@ void FabricState::sample_tables(TimePoint when, sources::ObservationSink& sink) 
         if (!d.present) continue;
         d.unseen = false;
         emit(when, d.info, sink);
+        if (auto m = max_mr_.find(d.info.device); m != max_mr_.end())
+            emit(when, DeviceLimits{d.info.device, m->second}, sink);
         for (const auto& p : d.ports) emit_tables(d, p, when, sink);
+    }
+    sample_mr_listings(when, sink);
+}
+
+Result<void> FabricState::apply_holder_exit(const HolderExitEffect& effect, TimePoint when) {
+    grow_holders(when);  // it registered until the moment it exited
+    bool found = false;
+    for (auto& h : holders_) {
+        if (!h.declared.pid || *h.declared.pid != effect.pid) continue;
+        found = true;
+        if (effect.gone) {
+            h.gone = true;
+        } else {
+            h.owner_gone = true;
+        }
+    }
+    if (!found) return make_error("no MR holder with pid " + std::to_string(effect.pid));
+    return {};
+}
+
+Result<void> FabricState::apply_holder_rate(const HolderRateStep& step, TimePoint when) {
+    bool found = false;
+    for (auto& h : holders_) found = found || (h.declared.pid && *h.declared.pid == step.pid);
+    if (!found) return make_error("no MR holder with pid " + std::to_string(step.pid));
+    grow_holders(when);  // what the old rate registered up to now
+    for (auto& h : holders_) {
+        if (h.declared.pid && *h.declared.pid == step.pid) h.declared.per_second = step.per_second;
+    }
+    return {};
+}
+
+void FabricState::grow_holders(TimePoint when) {
+    const double seconds = last_growth_ && when > *last_growth_
+                               ? std::chrono::duration<double>(when - *last_growth_).count()
+                               : 0.0;
+    if (!last_growth_ || when > *last_growth_) last_growth_ = when;
+    for (auto& h : holders_) {
+        if (!h.owner_gone && !h.gone) h.mrs += seconds * static_cast<double>(h.declared.per_second);
+    }
+}
+
+void FabricState::sample_mr_listings(TimePoint when, sources::ObservationSink& sink) {
+    if (holders_.empty()) return;
+    grow_holders(when);
+    for (const auto& d : devices_) {
+        if (!d.present) continue;
+        MrInventory inv;
+        inv.device = d.info.device;
+        bool holds = false;
+        // The declared MRs are listed too while they live; the holders' MRs number after them.
+        uint64_t next_id = 1;
+        for (const auto& m : mrs_) {
+            if (m.device != inv.device) continue;
+            next_id = std::max(next_id, m.id + 1);
+            if (deregistered_.count({m.device, m.id})) continue;
+            MrInventory::Entry e;
+            e.mr = m.id;
+            e.pid = m.owner.pid;
+            e.comm = m.owner.name;
+            inv.mrs.push_back(std::move(e));
+        }
+        for (const auto& h : holders_) {
+            if (h.declared.device != inv.device) continue;
+            holds = true;
+            if (h.gone) continue;
+            const auto n = static_cast<uint64_t>(h.mrs);
+            for (uint64_t i = 0; i < n; ++i) {
+                MrInventory::Entry e;
+                e.mr = next_id++;
+                if (!h.owner_gone) {
+                    e.pid = h.declared.pid;
+                    e.comm = h.declared.comm;
+                }
+                e.owner_gone = h.owner_gone;
+                e.length = h.declared.size;
+                inv.mrs.push_back(std::move(e));
+            }
+        }
+        if (holds) emit(when, std::move(inv), sink);
     }
 }
 

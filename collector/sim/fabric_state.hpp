@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -80,15 +81,31 @@ private:
     Result<void> apply_enforcement(const EnforcementStep& step);
     Result<void> apply_gid_prefix(const GidPrefixEffect& effect);
     Result<void> apply_address(const AddressEffect& effect);
+    Result<void> apply_holder_exit(const HolderExitEffect& effect, TimePoint when);
+    Result<void> apply_holder_rate(const HolderRateStep& step, TimePoint when);
+    // Each device with holders: its MR listing (RDMA netlink's view), the holders grown to `when`.
+    void sample_mr_listings(TimePoint when, sources::ObservationSink& sink);
+    void grow_holders(TimePoint when);  // the holders' rates applied up to `when`
     void grow_counters(PortEntry& port, TimePoint when);
 
     void emit(TimePoint when, ObservationBody body, sources::ObservationSink& sink) const;
     void emit_tables(const DeviceEntry& dev, const PortEntry& port, TimePoint when,
                      sources::ObservationSink& sink) const;
 
+    struct Holder {
+        ScenarioMrHolder declared;
+        double mrs = 0;           // grows by declared.per_second
+        bool owner_gone = false;  // exited, its MRs still listed
+        bool gone = false;        // exited, its MRs no longer listed
+    };
+
     std::string source_;
     std::vector<DeviceEntry> devices_;
     std::vector<ScenarioMr> mrs_;
+    std::set<std::pair<std::string, uint64_t>> deregistered_;  // declared MRs, by device and id
+    std::vector<Holder> holders_;
+    std::map<std::string, uint64_t> max_mr_;
+    std::optional<TimePoint> last_growth_;
 };
 
 // Applies one table operation to one view's keys; the error says why it cannot.

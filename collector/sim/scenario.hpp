@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -60,6 +61,18 @@ struct ScenarioMr {
     MrOwner owner;
     std::optional<uint32_t> key;
     bool operator==(const ScenarioMr&) const = default;
+};
+
+// A process, or a kernel user, holding MRs on a device as RDMA netlink lists them: `mrs` at the
+// start and `per_second` more every second after it (a leak), each `size` bytes.
+struct ScenarioMrHolder {
+    std::string device;
+    std::optional<uint32_t> pid;  // none: a kernel user called `comm`
+    std::string comm;
+    uint64_t mrs = 0;
+    uint64_t size = 4096;
+    uint64_t per_second = 0;
+    bool operator==(const ScenarioMrHolder&) const = default;
 };
 
 // --- Timeline steps -----------------------------------------------------------------------------
@@ -151,8 +164,24 @@ struct AddressStep {
     bool operator==(const AddressStep&) const = default;
 };
 
-using StepAction = std::variant<PKeyEdit, CounterStep, PortStep, EventStep, MrStep, DeviceStep,
-                                EnforcementStep, GidPrefixStep, AddressStep>;
+// A holder process exits: its MRs leave the listing at once, or stay listed without an owner for
+// `linger` (a child that inherited its verbs file keeps them) and then leave; nullopt: they stay.
+struct HolderExitStep {
+    uint32_t pid = 0;
+    std::optional<Duration> linger = Duration::zero();
+    bool operator==(const HolderExitStep&) const = default;
+};
+
+// A holder registers `per_second` MRs a second from now on (0: it stops).
+struct HolderRateStep {
+    uint32_t pid = 0;
+    uint64_t per_second = 0;
+    bool operator==(const HolderRateStep&) const = default;
+};
+
+using StepAction =
+    std::variant<PKeyEdit, CounterStep, PortStep, EventStep, MrStep, DeviceStep, EnforcementStep,
+                 GidPrefixStep, AddressStep, HolderExitStep, HolderRateStep>;
 
 struct Step {
     Duration at{};  // from the start of the scenario (or of the loop iteration)
@@ -168,8 +197,10 @@ struct Scenario {
     std::vector<DeviceInfo> devices;
     std::vector<ScenarioPort> ports;
     std::vector<ScenarioMr> mrs;
-    std::vector<Step> steps;  // in time order
-    Duration end{};           // natural end; the loop period when `loop` is set
+    std::vector<ScenarioMrHolder> mr_holders;
+    std::map<std::string, uint64_t> max_mr;  // a device's max_mr, where declared
+    std::vector<Step> steps;                 // in time order
+    Duration end{};                          // natural end; the loop period when `loop` is set
     bool loop = false;
     // The SM's partitions.conf the scenario carries (its `partitions.conf` lines), handed to the
     // engine at time zero as the partitions source hands a file over. `path` names the scenario's

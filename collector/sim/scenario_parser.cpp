@@ -219,6 +219,7 @@ private:
     Result<void> pkeys(Line& l);
     Result<void> counter(Line& l);
     Result<void> mr(Line& l);
+    Result<void> mr_holder(Line& l);
     Result<void> partitions_conf(Line& l);
     Result<void> at(Line& l);
 
@@ -231,6 +232,8 @@ private:
     Result<StepAction> enforce_step(Line& l, const StepVerb& verb);
     Result<StepAction> gid_prefix_step(Line& l, const StepVerb& verb);
     Result<StepAction> address_step(Line& l, const StepVerb& verb);
+    Result<StepAction> holder_exit_step(Line& l, const StepVerb& verb);
+    Result<StepAction> holder_rate_step(Line& l, const StepVerb& verb);
     Result<void> pkey_argument(const Line& l, const Token& t, PKeyArg arg, PKeyEdit& e) const;
 
     Result<void> finish();
@@ -240,6 +243,9 @@ private:
     Result<Duration> duration(const Line& l, const Token& t, std::string_view text) const;
     Result<uint64_t> number(const Line& l, const Token& t, std::string_view text, uint64_t max,
                             std::string_view what) const;
+    // "125000/s": a rate per second, at most `max`.
+    Result<uint64_t> per_second(const Line& l, const Token& t, std::string_view text,
+                                uint64_t max) const;
     Result<uint16_t> pkey(const Line& l, const Token& t, std::string_view text) const;
     Result<PortRef> port_ref(const Line& l, const Token& t, bool declared) const;
     Result<ViewMask> views(const Line& l, const Token& t) const;
@@ -263,11 +269,17 @@ private:
 
 // Adding a directive or a step verb is adding its row here.
 const Parser::Directive Parser::kDirectives[] = {
-    {"title", &Parser::title},     {"end", &Parser::end},
-    {"loop", &Parser::loop},       {"device", &Parser::device},
-    {"port", &Parser::port},       {"pkeys", &Parser::pkeys},
-    {"counter", &Parser::counter}, {"mr", &Parser::mr},
-    {"at", &Parser::at},           {"partitions.conf", &Parser::partitions_conf},
+    {"title", &Parser::title},
+    {"end", &Parser::end},
+    {"loop", &Parser::loop},
+    {"device", &Parser::device},
+    {"port", &Parser::port},
+    {"pkeys", &Parser::pkeys},
+    {"counter", &Parser::counter},
+    {"mr", &Parser::mr},
+    {"at", &Parser::at},
+    {"partitions.conf", &Parser::partitions_conf},
+    {"mr-holder", &Parser::mr_holder},
 };
 
 const Parser::StepVerb Parser::kStepVerbs[] = {
@@ -290,6 +302,8 @@ const Parser::StepVerb Parser::kStepVerbs[] = {
     {"gid-prefix", &Parser::gid_prefix_step, std::monostate{}},
     {"address-add", &Parser::address_step, DeviceVerb{true}},
     {"address-del", &Parser::address_step, DeviceVerb{false}},
+    {"holder-exit", &Parser::holder_exit_step, std::monostate{}},
+    {"holder-rate", &Parser::holder_rate_step, std::monostate{}},
 };
 
 // The row named `name`, or nullptr.
@@ -315,6 +329,15 @@ Result<uint64_t> Parser::number(const Line& l, const Token& t, std::string_view 
                               "' (at most " + std::to_string(max) + ")");
     }
     return *v;
+}
+
+Result<uint64_t> Parser::per_second(const Line& l, const Token& t, std::string_view text,
+                                    uint64_t max) const {
+    if (text.size() < 3 || text.substr(text.size() - 2) != "/s") {
+        return l.error(t, "rate is a count per second such as 2/s or 125000/s, not '" +
+                              std::string(text) + "'");
+    }
+    return number(l, t, text.substr(0, text.size() - 2), max, "rate");
 }
 
 Result<uint16_t> Parser::pkey(const Line& l, const Token& t, std::string_view text) const {
@@ -528,6 +551,10 @@ Result<void> Parser::device(Line& l) {
         if (!o) continue;
         info.*g.field = RDMADIAG_TRY(number(l, *o, o->value(), ~uint64_t{0}, "GUID"));
     }
+    const Token* m = RDMADIAG_TRY(l.option("max_mr"));
+    if (m) {
+        sc_.max_mr[info.device] = RDMADIAG_TRY(number(l, *m, m->value(), ~uint64_t{0}, "max_mr"));
+    }
     RDMADIAG_TRY(l.no_unknown_options());
     sc_.devices.push_back(std::move(info));
     return {};
@@ -734,15 +761,8 @@ Result<void> Parser::counter(Line& l) {
     }
     c.value = RDMADIAG_TRY(number(l, *val, val->text, counter_max(c.width), "value"));
     const Token* rate = RDMADIAG_TRY(l.option("rate"));
-    if (rate) {
-        std::string_view text = rate->value();
-        if (text.size() < 3 || text.substr(text.size() - 2) != "/s") {
-            return l.error(*rate, "rate is a growth per second such as 125000/s, not '" +
-                                      std::string(text) + "'");
-        }
-        c.per_second = RDMADIAG_TRY(
-            number(l, *rate, text.substr(0, text.size() - 2), 1'000'000'000'000ULL, "rate"));
-    }
+    if (rate)
+        c.per_second = RDMADIAG_TRY(per_second(l, *rate, rate->value(), 1'000'000'000'000ULL));
     RDMADIAG_TRY(l.no_unknown_options());
     p->counters.push_back(std::move(c));
     return {};
@@ -777,6 +797,72 @@ Result<void> Parser::mr(Line& l) {
     RDMADIAG_TRY(l.no_unknown_options());
     sc_.mrs.push_back(std::move(m));
     return {};
+}
+
+// `mr-holder DEV PID|kernel COMM [mrs=N] [size=BYTES] [rate=N/s]`
+Result<void> Parser::mr_holder(Line& l) {
+    const Token* dev = RDMADIAG_TRY(l.need(0, "device"));
+    if (!has_device(dev->text)) return l.error(*dev, "device " + dev->text + " is not declared");
+    const Token* pid = RDMADIAG_TRY(l.need(1, "pid (or kernel)"));
+    const Token* comm = RDMADIAG_TRY(l.need(2, "process name"));
+    RDMADIAG_TRY(l.no_more_positional(3));
+    ScenarioMrHolder h;
+    h.device = dev->text;
+    h.comm = comm->text;
+    if (pid->text != "kernel") {
+        auto p = RDMADIAG_TRY(number(l, *pid, pid->text, 0x7fffffff, "pid"));
+        if (p == 0) return l.error(*pid, "pid 0 is no process");
+        h.pid = static_cast<uint32_t>(p);
+    }
+    for (const auto& existing : sc_.mr_holders) {
+        if (existing.device == h.device && existing.pid == h.pid && existing.comm == h.comm)
+            return l.error(*pid, "holder declared twice on " + h.device);
+    }
+    // Every MR is one listing entry a poll makes: keep scenarios to what a host could hold.
+    constexpr uint64_t kMaxMrs = 1'000'000;
+    const Token* m = RDMADIAG_TRY(l.option("mrs"));
+    if (m) h.mrs = RDMADIAG_TRY(number(l, *m, m->value(), kMaxMrs, "MR count"));
+    const Token* z = RDMADIAG_TRY(l.option("size"));
+    if (z) h.size = RDMADIAG_TRY(number(l, *z, z->value(), uint64_t{1} << 48, "MR size"));
+    const Token* rate = RDMADIAG_TRY(l.option("rate"));
+    if (rate) h.per_second = RDMADIAG_TRY(per_second(l, *rate, rate->value(), 10'000));
+    RDMADIAG_TRY(l.no_unknown_options());
+    sc_.mr_holders.push_back(std::move(h));
+    return {};
+}
+
+// `at T holder-exit PID [linger=DURATION]`
+Result<StepAction> Parser::holder_exit_step(Line& l, const StepVerb&) {
+    const Token* pid = RDMADIAG_TRY(l.need(2, "pid"));
+    RDMADIAG_TRY(l.no_more_positional(3));
+    HolderExitStep e;
+    e.pid = static_cast<uint32_t>(RDMADIAG_TRY(number(l, *pid, pid->text, 0x7fffffff, "pid")));
+    bool declared = false;
+    for (const auto& h : sc_.mr_holders) declared = declared || (h.pid && *h.pid == e.pid);
+    if (!declared) return l.error(*pid, "no mr-holder with pid " + pid->text);
+    const Token* linger = RDMADIAG_TRY(l.option("linger"));
+    if (linger && linger->value() == "forever") {
+        e.linger.reset();
+    } else if (linger) {
+        e.linger = RDMADIAG_TRY(duration(l, *linger, linger->value()));
+    }
+    RDMADIAG_TRY(l.no_unknown_options());
+    return StepAction{std::move(e)};
+}
+
+// `at T holder-rate PID N/s`
+Result<StepAction> Parser::holder_rate_step(Line& l, const StepVerb&) {
+    const Token* pid = RDMADIAG_TRY(l.need(2, "pid"));
+    const Token* rate = RDMADIAG_TRY(l.need(3, "rate (N/s)"));
+    RDMADIAG_TRY(l.no_more_positional(4));
+    HolderRateStep r;
+    r.pid = static_cast<uint32_t>(RDMADIAG_TRY(number(l, *pid, pid->text, 0x7fffffff, "pid")));
+    bool declared = false;
+    for (const auto& h : sc_.mr_holders) declared = declared || (h.pid && *h.pid == r.pid);
+    if (!declared) return l.error(*pid, "no mr-holder with pid " + pid->text);
+    r.per_second = RDMADIAG_TRY(per_second(l, *rate, rate->text, 10'000));
+    RDMADIAG_TRY(l.no_unknown_options());
+    return StepAction{r};
 }
 
 // One line of the SM's partitions.conf, quoted whole: unquoted, its `Name=PKey` and `GUID=full`

@@ -79,6 +79,13 @@ std::vector<Effect> compile_timeline(const Scenario& scenario) {
                     expand_gid_prefix(step, a, out);
                 } else if constexpr (std::is_same_v<T, AddressStep>) {
                     expand_address(step, a, out);
+                } else if constexpr (std::is_same_v<T, HolderExitStep>) {
+                    if (!a.linger || *a.linger > Duration::zero())
+                        out.push_back(Effect{step.at, step.line, step.column,
+                                             HolderExitEffect{a.pid, false}});
+                    if (a.linger)
+                        out.push_back(Effect{step.at + *a.linger, step.line, step.column,
+                                             HolderExitEffect{a.pid, true}});
                 } else if constexpr (std::is_same_v<T, PortStep>) {
                     out.push_back(Effect{step.at, step.line, step.column, a});
                     if (a.event) {

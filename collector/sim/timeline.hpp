@@ -34,8 +34,16 @@ struct AddressEffect {
     bool operator==(const AddressEffect&) const = default;
 };
 
-using EffectAction = std::variant<TableEffect, CounterStep, PortStep, EventStep, MrStep, DeviceStep,
-                                  EnforcementStep, GidPrefixEffect, AddressEffect>;
+// A holder's process leaving: `gone` its MRs stay listed without an owner, then they leave.
+struct HolderExitEffect {
+    uint32_t pid = 0;
+    bool gone = false;  // false: the MRs lose their owner; true: they leave the listing
+    bool operator==(const HolderExitEffect&) const = default;
+};
+
+using EffectAction =
+    std::variant<TableEffect, CounterStep, PortStep, EventStep, MrStep, DeviceStep, EnforcementStep,
+                 GidPrefixEffect, AddressEffect, HolderExitEffect, HolderRateStep>;
 
 struct Effect {
     Duration at{};

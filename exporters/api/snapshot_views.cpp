@@ -299,6 +299,8 @@ json mrs_view(const Snapshot& snap, const std::optional<std::string>& state) {
         mrs.push_back(m);
     }
     j["mrs"] = std::move(mrs);
+    j["kernel"] = snap.mrs.kernel;
+    j["usage"] = snap.mrs.usage;
     return j;
 }
 

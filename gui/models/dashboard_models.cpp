@@ -17,6 +17,7 @@ void DashboardModels::apply(SnapshotPtr snapshot) {
     ports.set_findings(s.findings);
     events.set_events(s.events);
     mrs.set_snapshot(s);
+    mr_processes.set_snapshot(s);
     if (!port_ || !s.find_port(*port_)) port_ = default_port(s);
     refresh_port_views();
     partitions.set_findings(s.findings);
@@ -62,7 +63,10 @@ DeltaEffect DashboardModels::apply_delta(SnapshotDelta delta) {
     // Every delta moves the clock, and the findings' ages with it; there are few findings.
     findings.set_findings(s.findings, s.time);
     if (full || effect.events_changed) events.set_events(s.events);
-    if (full || effect.mrs_changed || effect.findings_changed) mrs.set_snapshot(s);
+    if (full || effect.mrs_changed || effect.findings_changed) {
+        mrs.set_snapshot(s);
+        mr_processes.set_snapshot(s);
+    }
     if (full || effect.findings_changed) partitions.set_findings(s.findings);
     refresh_partition_findings();  // their ages move too
     if (!port_ || !s.find_port(*port_)) {

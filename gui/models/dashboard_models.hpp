@@ -15,6 +15,7 @@
 #include "gui/models/event_model.hpp"
 #include "gui/models/findings_model.hpp"
 #include "gui/models/gid_table_model.hpp"
+#include "gui/models/mr_process_model.hpp"
 #include "gui/models/mr_table_model.hpp"
 #include "gui/models/node_names.hpp"
 #include "gui/models/partition_list_model.hpp"
@@ -72,6 +73,7 @@ public:
     CounterTableModel counters;
     EventModel events{&names};
     MrTableModel mrs{&names};
+    MrProcessModel mr_processes;
     PartitionListModel partitions;
     PartitionMemberModel partition_members{&names};
     FindingsModel partition_findings{&names};  // the current partition's

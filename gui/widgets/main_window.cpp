@@ -32,7 +32,7 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
       counters_(new CountersPanel(models_, this)),
       events_(new FilteredTable(&models_.events, models::EventModel::SortRole,
                                 tr("Filter events (Ctrl+F): PKEY_CHANGE, mlx5_0, ..."), this)),
-      mrs_(new MrPanel(&models_.mrs, this)),
+      mrs_(new MrPanel(&models_.mrs, &models_.mr_processes, this)),
       partitions_(new PartitionsPanel(models_, this)),
       connection_(new QLabel(this)),
       snapshot_info_(new QLabel(this)) {

@@ -4,29 +4,35 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 #include "gui/models/display_text.hpp"
 #include "gui/models/mr_filter_proxy.hpp"
+#include "gui/models/mr_process_model.hpp"
 #include "gui/models/mr_table_model.hpp"
 #include "gui/widgets/copyable_table_view.hpp"
 #include "gui/widgets/filtered_table.hpp"
 
 namespace rdmadiag::gui::widgets {
 
-MrPanel::MrPanel(models::MrTableModel* model, QWidget* parent)
+MrPanel::MrPanel(models::MrTableModel* model, models::MrProcessModel* processes, QWidget* parent)
     : QWidget(parent),
       model_(model),
       proxy_(new models::MrFilterProxy(this)),
       table_(new FilteredTable(model, models::MrTableModel::SortRole, tr("Filter MRs (Ctrl+F)"),
                                this, proxy_)),
       state_(new QComboBox(this)),
-      advice_(new QLabel(this)) {
+      advice_(new QLabel(this)),
+      processes_(processes),
+      process_view_(new CopyableTableView(this)),
+      usage_(new QLabel(this)) {
     state_->addItem(tr("All states"), QString());
     state_->addItem(tr("Flagged (needs dereg / unknown)"),
                     QString::fromLatin1(models::MrFilterProxy::kFlagged));
-    for (auto s : {MrState::valid, MrState::invalid, MrState::unknown, MrState::stuck,
-                   MrState::deregistered}) {
+    for (auto s : {MrState::valid, MrState::invalid, MrState::unknown, MrState::awaiting_teardown,
+                   MrState::stuck, MrState::deregistered}) {
         state_->addItem(models::qs(to_string(s)), models::qs(to_string(s)));
     }
     state_->setObjectName(QStringLiteral("mrStateFilter"));
@@ -43,10 +49,39 @@ MrPanel::MrPanel(models::MrTableModel* model, QWidget* parent)
     advice_->setWordWrap(true);
     advice_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    auto* sorted = new QSortFilterProxyModel(this);
+    sorted->setSourceModel(processes_);
+    sorted->setSortRole(models::MrProcessModel::SortRole);
+    process_view_->setModel(sorted);
+    process_view_->setObjectName(QStringLiteral("mrProcessView"));
+    process_view_->setSortingEnabled(true);
+    process_view_->sortByColumn(models::MrProcessModel::MrsColumn, Qt::DescendingOrder);
+    process_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    process_view_->horizontalHeader()->setStretchLastSection(true);
+    usage_->setObjectName(QStringLiteral("mrUsageSummary"));
+    usage_->setWordWrap(true);
+    usage_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* top = new QWidget(this);
+    auto* top_layout = new QVBoxLayout(top);
+    top_layout->setContentsMargins(0, 0, 0, 0);
+    top_layout->addWidget(table_, 1);
+    top_layout->addWidget(advice_);
+    auto* bottom = new QWidget(this);
+    auto* bottom_layout = new QVBoxLayout(bottom);
+    bottom_layout->setContentsMargins(0, 0, 0, 0);
+    bottom_layout->addWidget(new QLabel(tr("<b>Who holds the MRs</b> (RDMA netlink)"), bottom));
+    bottom_layout->addWidget(usage_);
+    bottom_layout->addWidget(process_view_, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(top);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(table_, 1);
-    layout->addWidget(advice_);
+    layout->addWidget(split, 1);
     setFocusProxy(table_);
     connect(table_->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MrPanel::show_advice);
@@ -54,6 +89,9 @@ MrPanel::MrPanel(models::MrTableModel* model, QWidget* parent)
 
 void MrPanel::refresh() {
     show_advice();
+    const QString summary = processes_->summary();
+    usage_->setText(summary.isEmpty() ? tr("No MR listings: RDMA netlink is not read here.")
+                                      : summary);
 }
 
 void MrPanel::show_advice() {

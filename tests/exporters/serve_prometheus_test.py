@@ -28,7 +28,8 @@ import rdmadiag_bed as bed  # noqa: E402
 
 HOSTS = 3
 EXPECTED_ALERTS = ["RdmadiagPKeyCacheStale", "RdmadiagGidCacheStale", "RdmadiagPKeyViolationsAfterChange",
-                   "RdmadiagMrNeedsDereg", "RdmadiagSourceDown", "RdmadiagCounterSaturated",
+                   "RdmadiagMrNeedsDereg", "RdmadiagMrLeakSuspected", "RdmadiagMrExhaustionNear",
+                   "RdmadiagSourceDown", "RdmadiagCounterSaturated",
                    "RdmadiagPartitionMembersDiffer"]
 
 
@@ -50,11 +51,16 @@ def main():
             f.write(text)
 
         nosys = os.path.join(b.dir, "no-sysfs")
+        # A leak window the bed can wait out: 20 s of growth by at least 20 MRs.
+        config = os.path.join(b.dir, "rdmadiag.yml")
+        with open(config, "w") as f:
+            f.write("mr:\n  leak-window: 20s\n  leak-min-mrs: 20\n")
         targets = []
         for i in range(HOSTS):
             _, port, _ = b.start_daemon(rdmadiag, [
                 f"--simulate={scenario}", "--source.sysfs", f"--path.sysfs={nosys}",
-                "--interval.pkeys=1s", "--interval.counters=1s"], name=f"host{i}")
+                "--interval.pkeys=1s", "--interval.counters=1s", f"--config.file={config}"],
+                name=f"host{i}")
             targets.append(f"127.0.0.1:{port}")
         prom = b.start_prometheus(prometheus, targets, [rules])
         instances = set(targets)
@@ -68,7 +74,8 @@ def main():
         prom.wait_until("the stuck MR, saturation and the stale caches", lambda: prom.query(
             "rdmadiag_port_stat_saturated == 1") and prom.query(
             'rdmadiag_findings{rule="pkey.cache_stale"} > 0') and prom.query(
-            'rdmadiag_findings{rule="gid.cache_stale"} > 0'), timeout=90)
+            'rdmadiag_findings{rule="gid.cache_stale"} > 0') and prom.query(
+            'rdmadiag_findings{rule="mr.leak_suspected"} > 0'), timeout=90)
         time.sleep(3)
         _, text = bed.http_get(f"http://{targets[0]}/metrics")
         exported = set(re.findall(r"^# TYPE (\S+) ", text, re.M))

@@ -33,6 +33,11 @@ std::string mr_advice(MrState state, Transport transport, const MrOwner& owner) 
                            "known; on iWARP re-posting LOCAL_INV would also be legal)";
             }
             break;
+        case MrState::awaiting_teardown:
+            return "nothing to do while the transport reconnects: this kernel's xprtrdma never "
+                   "reuses a flushed MR and destroys it when the connection is torn down; if it "
+                   "outlives that, the transport did not release it (look at the mount's "
+                   "xprt line in /proc/self/mountstats; a remount releases it)";
         case MrState::stuck:
             return actor +
                    " must deregister this MR (ib_dereg_mr / ibv_dereg_mr) and allocate a new "

@@ -12,7 +12,10 @@ bool is_lifecycle(MrOp op) {
     return op == MrOp::alloc || op == MrOp::reg || op == MrOp::dereg;
 }
 bool is_flagged(MrState s) {
-    return s == MrState::unknown || s == MrState::stuck;
+    return s == MrState::unknown || s == MrState::awaiting_teardown || s == MrState::stuck;
+}
+bool is_unknown(MrState s) {
+    return s == MrState::unknown || s == MrState::awaiting_teardown;
 }
 
 // The state a first sighting implies, for an MR the tracker has not seen before.
@@ -76,6 +79,38 @@ void MrHealthTracker::observe(const Observation& obs, EngineContext& ctx) {
         on_event(*ev, obs, ctx);
     } else if (const auto* inv = std::get_if<MrInventory>(&obs.body)) {
         on_inventory(*inv, obs, ctx);
+    } else if (const auto* k = std::get_if<MrKernelBehaviour>(&obs.body)) {
+        on_kernel(*k, ctx);
+    }
+}
+
+MrState MrHealthTracker::flushed_state(const MrRecord& rec) const {
+    // Only xprtrdma changed its ways; other FRWR users keep the old hazard.
+    const bool xprtrdma = !rec.owner.pid && rec.owner.name == "xprtrdma";
+    return xprtrdma && kernel_.flushed_mrs == FlushedMrHandling::destroyed
+               ? MrState::awaiting_teardown
+               : MrState::unknown;
+}
+
+void MrHealthTracker::on_kernel(const MrKernelBehaviour& k, EngineContext& ctx) {
+    if (k == kernel_) return;
+    // What a source learned outranks not knowing; a second source that knows nothing does not
+    // undo it.
+    if (k.flushed_mrs == FlushedMrHandling::not_known &&
+        kernel_.flushed_mrs != FlushedMrHandling::not_known)
+        return;
+    kernel_ = k;
+    ++revision_;
+    // MRs flushed before the kernel was known are judged again by what it does.
+    std::vector<Key> again;
+    for (const auto& [key, raised] : flagged_) {
+        const MrRecord& rec = mrs_.at(key);
+        if (is_unknown(rec.state) && flushed_state(rec) != rec.state) again.push_back(key);
+    }
+    for (const auto& key : again) {
+        MrRecord& rec = mrs_.at(key);
+        const TimePoint since = rec.state_since;
+        enter(rec, flushed_state(rec), since, ctx);
     }
 }
 
@@ -194,6 +229,7 @@ void MrHealthTracker::on_event(const MrEvent& ev, const Observation& obs, Engine
         MrRecord* fresh = create(ev, obs, MrState::valid);
         if (!fresh) return;
         fresh->transport = ctx.inventory().transport(ev.device);
+        if (first == MrState::unknown) first = flushed_state(*fresh);
         if (first != MrState::valid) enter(*fresh, first, t, ctx);
         return;
     }
@@ -228,7 +264,7 @@ void MrHealthTracker::on_event(const MrEvent& ev, const Observation& obs, Engine
         ++dev.late_events;  // a later report already decided this MR's state
         return;
     }
-    const MrState next = ev.status != WcStatus::success ? MrState::unknown
+    const MrState next = ev.status != WcStatus::success ? flushed_state(*rec)
                          : ev.op == MrOp::fastreg       ? MrState::valid
                                                         : MrState::invalid;
     if (rec->state == next) {
@@ -236,7 +272,7 @@ void MrHealthTracker::on_event(const MrEvent& ev, const Observation& obs, Engine
         return;
     }
     rec->source = obs.source;
-    if (rec->state == MrState::unknown) recovered(*rec, MrRecoveryKind::known_again, t, ctx);
+    if (is_unknown(rec->state)) recovered(*rec, MrRecoveryKind::known_again, t, ctx);
     enter(*rec, next, t, ctx);
 }
 
@@ -247,7 +283,7 @@ void MrHealthTracker::enter(MrRecord& rec, MrState state, TimePoint when, Engine
     if (old == MrState::unknown && state != MrState::unknown && when > rec.state_since) {
         dev.unknown_time_total += when - rec.state_since;
     }
-    if (state == MrState::unknown) ++dev.entered_unknown;
+    if (is_unknown(state) && !is_unknown(old)) ++dev.entered_unknown;
     if (state == MrState::stuck) ++dev.entered_stuck;
     if (is_flagged(state)) {
         if (!rec.flagged_since) rec.flagged_since = when;
@@ -265,9 +301,16 @@ void MrHealthTracker::enter(MrRecord& rec, MrState state, TimePoint when, Engine
     }
     if (is_flagged(old) && !is_flagged(state)) {
         ctx.findings().clear(kRuleMrUnknown, subject_of(rec), ctx.now());
+        ctx.findings().clear(kRuleMrTeardownOverdue, subject_of(rec), ctx.now());
         ctx.findings().clear(kRuleMrNeedsDereg, subject_of(rec), ctx.now());
     }
-    if (state == MrState::stuck) ctx.findings().clear(kRuleMrUnknown, subject_of(rec), ctx.now());
+    if (is_flagged(old) && is_flagged(state) && old != state) {
+        // Another flagged state (unknown -> stuck, ...): the old state's finding ends.
+        if (old == MrState::unknown)
+            ctx.findings().clear(kRuleMrUnknown, subject_of(rec), ctx.now());
+        if (old == MrState::awaiting_teardown)
+            ctx.findings().clear(kRuleMrTeardownOverdue, subject_of(rec), ctx.now());
+    }
     if (is_flagged(state)) judge(rec, ctx);
 }
 
@@ -275,7 +318,9 @@ void MrHealthTracker::judge(MrRecord& rec, EngineContext& ctx) {
     auto flag = flagged_.find(Key{rec.device, rec.mr});
     if (flag == flagged_.end() || flag->second) return;
     if (rec.state != MrState::stuck) {
-        const TimePoint due = rec.state_since + settings_.unknown_threshold;
+        const Duration wait = rec.state == MrState::awaiting_teardown ? settings_.teardown_timeout
+                                                                      : settings_.unknown_threshold;
+        const TimePoint due = rec.state_since + wait;
         if (ctx.now() < due) {
             next_due_ = std::min(next_due_, due);
             return;
@@ -295,6 +340,16 @@ void MrHealthTracker::judge(MrRecord& rec, EngineContext& ctx) {
         f.evidence = what + " at " + format_time(rec.state_since) + " (" + rec.source +
                      "); owner " + owner_text(rec.owner) + "; transport " +
                      std::string(to_string(rec.transport));
+    } else if (rec.state == MrState::awaiting_teardown) {
+        f.rule = kRuleMrTeardownOverdue;
+        f.severity = Severity::warning;
+        f.evidence =
+            what + " at " + format_time(rec.state_since) + " (" + rec.source +
+            "); still not destroyed " + format_duration(ctx.now() - rec.state_since) +
+            " later, though this kernel destroys flushed xprtrdma MRs when their "
+            "connection is torn down (" +
+            (kernel_.basis.empty() ? std::string("kernel behaviour given") : kernel_.basis) +
+            "); owner " + owner_text(rec.owner);
     } else {
         f.rule = kRuleMrUnknown;
         f.severity = Severity::warning;
@@ -337,8 +392,8 @@ bool MrHealthTracker::listed(const MrRecord& rec) const {
     // An id that is really the key (the probe names MRs by lkey) can only be matched by key.
     const bool id_is_key = rec.key && *rec.key == rec.mr;
     auto in = [&](const Listing& l) {
-        if (!id_is_key && l.ids.count(rec.mr)) return true;
-        return rec.key && l.keys.count(*rec.key);
+        if (!id_is_key && std::binary_search(l.ids.begin(), l.ids.end(), rec.mr)) return true;
+        return rec.key && std::binary_search(l.keys.begin(), l.keys.end(), *rec.key);
     };
     // Trace events do not name the device: those MRs are judged by the host-wide listing
     // (device ""), which the netlink source sends along with the per-device ones.
@@ -351,13 +406,17 @@ bool MrHealthTracker::listed(const MrRecord& rec) const {
 void MrHealthTracker::on_inventory(const MrInventory& inv, const Observation& obs,
                                    EngineContext& ctx) {
     Listing& l = listings_[inv.device];
-    l = Listing{};
+    l.ids.clear();
+    l.keys.clear();
     l.complete = inv.complete;
+    l.ids.reserve(inv.mrs.size());
     for (const auto& e : inv.mrs) {
-        l.ids.insert(e.mr);
-        if (e.lkey) l.keys.insert(*e.lkey);
-        if (e.rkey) l.keys.insert(*e.rkey);
+        l.ids.push_back(e.mr);
+        if (e.lkey) l.keys.push_back(*e.lkey);
+        if (e.rkey) l.keys.push_back(*e.rkey);
     }
+    std::sort(l.ids.begin(), l.ids.end());
+    std::sort(l.keys.begin(), l.keys.end());
     if (!inv.complete) return;
     std::vector<Key> gone;
     for (const auto& [key, flag] : flagged_) {
@@ -429,6 +488,7 @@ void MrHealthTracker::contribute(Snapshot& snapshot) const {
     for (auto& [name, d] : devices) out.devices.push_back(std::move(d));
     out.recoveries.assign(recoveries_.begin(), recoveries_.end());
     out.dropped_records = dropped_;
+    out.kernel = kernel_;
 }
 
 }  // namespace rdmadiag::engine::mr

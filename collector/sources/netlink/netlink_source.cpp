@@ -1,10 +1,40 @@
 #include "collector/sources/netlink/netlink_source.hpp"
 
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <memory>
 
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
 
 namespace rdmadiag::netlink {
+
+namespace {
+
+// RDMA netlink gives a user MR's pid, not its comm (rdma(8) reads /proc/<pid>/comm too). A pid
+// with no process under the procfs root has exited since the kernel listed it, or lives in a
+// pid namespace this one cannot see: either way its owner is gone from here.
+void name_owners(MrInventory& inv, const std::string& procfs,
+                 std::map<uint32_t, std::optional<std::string>>& comms) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(procfs, ec)) return;
+    for (auto& e : inv.mrs) {
+        if (!e.pid) continue;
+        auto [it, fresh] = comms.try_emplace(*e.pid);
+        if (fresh) {
+            std::ifstream in(procfs + "/" + std::to_string(*e.pid) + "/comm");
+            std::string comm;
+            if (in && std::getline(in, comm)) it->second = comm;
+        }
+        if (it->second) {
+            e.comm = *it->second;
+        } else {
+            e.owner_gone = true;
+        }
+    }
+}
+
+}  // namespace
 
 NetlinkSource::NetlinkSource(const sources::SourceSettings& settings, NlTransport transport)
     : settings_(settings), injected_(std::move(transport)), interval_(settings.pkey_interval) {
@@ -38,6 +68,7 @@ void NetlinkSource::poll(TimePoint now, sources::ObservationSink& sink) {
     MrInventory host;
     host.device = "";
     host.complete = true;
+    std::map<uint32_t, std::optional<std::string>> comms;
     DeviceList list;
     for (const auto& d : selected) {
         list.devices.push_back(d.name);
@@ -51,6 +82,7 @@ void NetlinkSource::poll(TimePoint now, sources::ObservationSink& sink) {
                 SampleError{d.name + " MR listing", inv.error().message, inv.error().code}});
             continue;
         }
+        name_owners(*inv, settings_.procfs_root, comms);
         host.complete = host.complete && inv->complete;
         host.mrs.insert(host.mrs.end(), inv->mrs.begin(), inv->mrs.end());
         sink.emit(Observation{now, "netlink", std::move(inv).value()});

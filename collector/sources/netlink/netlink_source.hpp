@@ -2,6 +2,7 @@
 // Lists live MRs through RDMA netlink: the device dump, then one RES_MR_GET dump per device,
 // each emitted as an MrInventory (plus a host-wide one, device "", for MRs that trace events
 // name without a device). A flagged MR missing from a complete listing has been deregistered.
+// Processes are named from <procfs>/<pid>/comm; an MR whose process is gone is marked so.
 // Keys appear only where the kernel shows them (CAP_NET_ADMIN). Without RDMA netlink or without
 // devices it says so and stays down.
 

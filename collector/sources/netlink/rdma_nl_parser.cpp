@@ -142,6 +142,9 @@ Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::
             inv.complete = false;  // an MR we cannot name: absence proves nothing now
             return {};
         }
+        // A user MR is listed with its task's pid, a kernel MR with its ULP's name. Neither: the
+        // kernel found the task dead (task_pid_vnr gave 0) while the MR lives on.
+        e.owner_gone = !e.pid && e.comm.empty();
         inv.mrs.push_back(std::move(e));
         return {};
     };

@@ -1,8 +1,11 @@
 #include "collector/sources/tracefs/saved_trace_source.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+
+#include "collector/sources/tracefs/kernel_mr_behaviour.hpp"
 
 namespace rdmadiag::tracefs {
 
@@ -16,8 +19,13 @@ constexpr size_t kHeadBytes = 64 * 1024;
 
 }  // namespace
 
-SavedTraceSource::SavedTraceSource(std::string path, std::string device, Duration clock_offset)
-    : path_(std::move(path)), device_(std::move(device)), clock_offset_(clock_offset) {
+SavedTraceSource::SavedTraceSource(std::string path, std::string device, Duration clock_offset,
+                                   std::optional<MrKernelBehaviour> given, std::string release)
+    : path_(std::move(path)),
+      device_(std::move(device)),
+      clock_offset_(clock_offset),
+      given_(std::move(given)),
+      release_(std::move(release)) {
     std::ifstream probe(path_, std::ios::binary);
     if (!probe) {
         availability_ = {false, "cannot open trace file " + path_ + ": " + std::strerror(errno)};
@@ -55,12 +63,15 @@ void SavedTraceSource::read(TimePoint now, sources::ObservationSink& sink) {
             SampleError{path_ + " line " + std::to_string(number), std::move(message), 0}});
     };
     std::string line;
+    bool saw_recycle = false;
+    std::optional<TimePoint> last_event;
     while (std::getline(in, line)) {
         const uint64_t number = ++stats_.lines;
         if (line.size() > kMaxLine) {
             report(number, "longer than " + std::to_string(kMaxLine) + " bytes: not a trace line");
             continue;
         }
+        saw_recycle = saw_recycle || is_recycle_event_line(line);
         auto parsed = parse_saved_trace_line(format, line, device_);
         if (!parsed) {
             report(number, parsed.error().message);
@@ -68,9 +79,13 @@ void SavedTraceSource::read(TimePoint now, sources::ObservationSink& sink) {
         }
         if (!*parsed) continue;
         ++stats_.mr_events;
-        sink.emit(Observation{TimePoint{} + clock_offset_ + (*parsed)->timestamp, "tracefs",
-                              std::move((*parsed)->mr)});
+        const TimePoint at = TimePoint{} + clock_offset_ + (*parsed)->timestamp;
+        last_event = last_event ? std::max(*last_event, at) : at;
+        sink.emit(Observation{at, "tracefs", std::move((*parsed)->mr)});
     }
+    // At the trace's own last time: a replay's clock must not jump to this host's.
+    sink.emit(Observation{last_event.value_or(now), "tracefs",
+                          given_ ? *given_ : saved_trace_mr_behaviour(saw_recycle, release_)});
     if (in.bad()) {
         sink.emit(Observation{now, "tracefs", SampleError{path_, std::strerror(errno), errno}});
     }

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "collector/model/mr_kernel.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/tracefs/saved_trace.hpp"
 
@@ -21,7 +22,12 @@ class SavedTraceSource final : public sources::Source {
 public:
     // `clock_offset` is the wall time the trace clock counts from; `device` names the device the
     // events are about (trace events do not), empty when not known.
-    SavedTraceSource(std::string path, std::string device, Duration clock_offset);
+    // `given` is the tracefs.flushed_mrs option, `release` the tracefs.kernel option (or empty):
+    // with the trace's own events they say what its kernel did with flushed xprtrdma MRs, sent
+    // after its events at the time of the last one.
+    SavedTraceSource(std::string path, std::string device, Duration clock_offset,
+                     std::optional<MrKernelBehaviour> given = std::nullopt,
+                     std::string release = {});
 
     std::string_view name() const override { return "tracefs"; }
     sources::Availability availability() const override { return availability_; }
@@ -42,6 +48,8 @@ private:
     bool read_ = false;
     std::optional<SavedTraceFormat> format_;
     SavedTraceStats stats_;
+    std::optional<MrKernelBehaviour> given_;
+    std::string release_;
 };
 
 }  // namespace rdmadiag::tracefs

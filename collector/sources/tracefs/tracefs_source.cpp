@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "collector/common/time.hpp"
+#include "collector/sources/tracefs/kernel_mr_behaviour.hpp"
 #include "collector/sources/tracefs/mr_trace_parser.hpp"
 #include "collector/sources/tracefs/saved_trace_source.hpp"
 
@@ -108,6 +109,16 @@ TracefsSource::TracefsSource(const sources::SourceSettings& settings, TracefsMod
     }
     const bool rpcrdma = exists(root_ + "/events/rpcrdma");
     const bool core = exists(root_ + "/events/rdma_core");
+    // The factory has checked the option's value; the tracepoints only count when readable.
+    if (auto given = mr_behaviour_from_option(settings.extra); given && *given) {
+        kernel_ = **given;
+    } else {
+        // This host's release describes the tracefs read only when that is this host's tracefs,
+        // or when a procfs tree was given with it.
+        const bool live = settings.tracefs_root.empty() && settings.sysfs_root == "/sys";
+        const bool procfs_given = settings.procfs_root != "/proc";
+        kernel_ = live_mr_behaviour(root_, live || procfs_given ? settings.procfs_root : "");
+    }
     if (!rpcrdma && !core) {
         availability_ = {false, "no rpcrdma or rdma_core trace events under " + root_ +
                                     "/events: load rpcrdma (NFS over RDMA) or ib_core"};
@@ -236,6 +247,7 @@ void TracefsSource::emit_status(TimePoint now, sources::ObservationSink& sink) {
     status_sent_ = true;
     sources::Availability a = availability();
     sink.emit(Observation{now, "tracefs", SourceStatus{a.available, a.reason}});
+    if (kernel_ && a.available) sink.emit(Observation{now, "tracefs", *kernel_});
 }
 
 void TracefsSource::poll(TimePoint now, sources::ObservationSink& sink) {
@@ -351,10 +363,14 @@ sources::SourceEntry tracefs_source_entry() {
             if (!t) return make_error("tracefs.boot_time: " + t.error().message);
             offset = t->time_since_epoch();
         }
+        auto given = mr_behaviour_from_option(s.extra);
+        if (!given) return make_error(given.error().message);
         // A saved trace file stands in for the tracefs mount: nothing on this host is read.
         if (auto f = s.extra.find(kTraceFileOption); f != s.extra.end()) {
+            auto k = s.extra.find(kKernelOption);
             return std::unique_ptr<sources::Source>(std::make_unique<SavedTraceSource>(
-                f->second, only_device(s), offset ? *offset : realtime_minus_monotonic()));
+                f->second, only_device(s), offset ? *offset : realtime_minus_monotonic(), *given,
+                k == s.extra.end() ? std::string() : k->second));
         }
         return std::unique_ptr<sources::Source>(std::make_unique<TracefsSource>(
             s, mode == "follow" ? TracefsMode::follow : TracefsMode::once, offset));

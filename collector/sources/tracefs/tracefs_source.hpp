@@ -3,17 +3,18 @@
 // it may, reads trace_pipe through the collector's loop, and disables on exit what it enabled.
 // Once: reads the trace buffer (<root>/trace) one time, for a one-shot look. The root is a
 // parameter (SourceSettings::tracefs_root); when empty, <sysfs root>/kernel/tracing then
-// <sysfs root>/kernel/debug/tracing. Option tracefs.boot_time=RFC3339 maps the trace clock of a
-// trace captured elsewhere (default: this host's CLOCK_REALTIME - CLOCK_MONOTONIC). When tracefs or
-// the events are missing it says which and why.
-// When trace_pipe ends (end of file or a read error) the source goes down with the reason and
-// reopens it on its next poll; the collector watches one epoll descriptor of the source's own,
-// so the reopened pipe needs no re-registration.
+// <sysfs root>/kernel/debug/tracing. With its first status it sends what the kernel does with
+// flushed xprtrdma MRs (kernel_mr_behaviour.hpp). Option tracefs.boot_time=RFC3339 maps the trace
+// clock of a trace captured elsewhere (default: this host's CLOCK_REALTIME - CLOCK_MONOTONIC). When
+// tracefs or the events are missing it says which and why. When trace_pipe ends (end of file or a
+// read error) the source goes down with the reason and reopens it on its next poll; the collector
+// watches one epoll descriptor of the source's own, so the reopened pipe needs no re-registration.
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "collector/model/mr_kernel.hpp"
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 #include "collector/sources/tracefs/line_assembler.hpp"
@@ -77,6 +78,8 @@ private:
     TracefsStats stats_;
     uint64_t errors_this_read_ = 0;
     TimePoint now_{};  // of the current read, for the errors it reports
+    // What the kernel does with flushed xprtrdma MRs, sent with the first status.
+    std::optional<MrKernelBehaviour> kernel_;
 };
 
 // The option naming a saved trace file to read instead of a tracefs mount.

@@ -114,6 +114,7 @@ void VerbsDeviceSet::open_device(const VerbsDeviceId& id, TimePoint now,
     entry.device = std::move(opened.value());
     entry.ports = entry.device->port_count();
     auto& e = open_.insert_or_assign(id.name, std::move(entry)).first->second;
+    if (auto max_mr = e.device->max_mr()) emit(now, sink, DeviceLimits{id.name, max_mr});
     for (uint32_t p = 1; p <= e.ports; ++p) read_port(e, p, true, now, sink);
 }
 

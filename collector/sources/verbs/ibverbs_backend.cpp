@@ -104,13 +104,15 @@ uint32_t element_number(const ibv_async_event& ev) {
 
 class IbverbsDevice final : public VerbsDevice {
 public:
-    IbverbsDevice(ContextHandle ctx, uint32_t ports) : ctx_(std::move(ctx)), ports_(ports) {}
+    IbverbsDevice(ContextHandle ctx, uint32_t ports, uint64_t max_mr)
+        : ctx_(std::move(ctx)), ports_(ports), max_mr_(max_mr) {}
     ~IbverbsDevice() override { ack(); }
     IbverbsDevice(const IbverbsDevice&) = delete;
     IbverbsDevice& operator=(const IbverbsDevice&) = delete;
 
     int async_fd() const override { return ctx_->async_fd; }
     uint32_t port_count() const override { return ports_; }
+    std::optional<uint64_t> max_mr() const override { return max_mr_; }
 
     Result<std::optional<RawAsyncEvent>> read_event() override {
         ack();  // never hold two
@@ -164,6 +166,7 @@ public:
 private:
     ContextHandle ctx_;
     uint32_t ports_;
+    uint64_t max_mr_;
     std::optional<ibv_async_event> pending_;
 };
 
@@ -195,8 +198,8 @@ public:
         if (flags < 0 || fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
             return errno_error("fcntl(O_NONBLOCK) on the async fd", errno);
         }
-        return std::unique_ptr<VerbsDevice>(
-            std::make_unique<IbverbsDevice>(std::move(ctx), attr.phys_port_cnt));
+        return std::unique_ptr<VerbsDevice>(std::make_unique<IbverbsDevice>(
+            std::move(ctx), attr.phys_port_cnt, static_cast<uint64_t>(attr.max_mr)));
     }
 };
 

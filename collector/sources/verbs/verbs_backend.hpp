@@ -53,6 +53,8 @@ public:
     // The async event descriptor, non-blocking.
     virtual int async_fd() const = 0;
     virtual uint32_t port_count() const = 0;
+    // ibv_device_attr.max_mr, when the backend read it.
+    virtual std::optional<uint64_t> max_mr() const { return std::nullopt; }
 
     // The next pending event, or nullopt when none is waiting (EAGAIN). An error means the
     // context is no longer usable (the device was disassociated).

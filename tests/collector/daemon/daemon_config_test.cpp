@@ -71,6 +71,31 @@ simulate: pkey-stale
     EXPECT_EQ(c.collector.simulate, "pkey-stale");
 }
 
+TEST(DaemonConfig, MrThresholdsReachTheEngine) {
+    DaemonConfig c;
+    auto r = apply_config_text(R"(mr:
+  unknown-threshold: 45s
+  teardown-timeout: 2m
+  leak-window: 30m
+  leak-min-mrs: 5000
+  leak-min-bytes: 4294967296
+  top-processes: 20
+  exhaustion-percent: 80
+  owner-gone-grace: 1m
+)",
+                               c);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(c.engine.mr.unknown_threshold, std::chrono::seconds(45));
+    EXPECT_EQ(c.engine.mr.teardown_timeout, std::chrono::minutes(2));
+    EXPECT_EQ(c.engine.mr_usage.leak_window, std::chrono::minutes(30));
+    EXPECT_EQ(c.engine.mr_usage.leak_min_mrs, 5000u);
+    EXPECT_EQ(c.engine.mr_usage.leak_min_bytes, uint64_t{1} << 32);
+    EXPECT_EQ(c.engine.mr_usage.top_processes, 20u);
+    EXPECT_DOUBLE_EQ(c.engine.mr_usage.exhaustion_ratio, 0.8);
+    EXPECT_DOUBLE_EQ(c.engine.mr_usage.exhaustion_clear_ratio, 0.75);
+    EXPECT_EQ(c.engine.mr_usage.owner_gone_grace, std::chrono::minutes(1));
+}
+
 TEST(DaemonConfig, PartitionsNameTheSmIntentAndSwitchItsSourceOn) {
     DaemonConfig c;
     auto r = apply_config_text(R"(
@@ -139,7 +164,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Bad{"path:\n  sysfs: [a, b]\n", "sysfs must be a single value"},
                       Bad{"partitions:\n  sm-port-guid: 0xZZ\n",
                           "line 2: partitions.sm-port-guid must be a GUID"},
-                      Bad{"partitions:\n  config: /x\n", "unknown setting partitions.config"}));
+                      Bad{"partitions:\n  config: /x\n", "unknown setting partitions.config"},
+                      Bad{"mr:\n  leak-window: forever\n", "mr.leak-window must be a duration"},
+                      Bad{"mr:\n  exhaustion-percent: 150\n", "at most 100"},
+                      Bad{"mr:\n  leak: yes\n", "unknown setting mr.leak"}));
 
 TEST(DaemonConfig, FileErrorsNameTheFile) {
     std::string path = ::testing::TempDir() + "/rdmadiag-config-test.yml";

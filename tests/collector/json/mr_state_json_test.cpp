@@ -27,7 +27,30 @@ MrHealth story() {
     engine.consume(obs(13, posted));
     engine.consume(obs(14, mr_event(3, MrOp::bind_mw, WcStatus::mw_bind_err)));
     engine.consume(obs(20, mr_lifecycle(3, MrOp::dereg)));
-    return engine.snapshot()->mrs;
+    MrHealth h = engine.snapshot()->mrs;
+    h.kernel = MrKernelBehaviour{FlushedMrHandling::recovered, "5.4.0", "given"};
+    MrProcessUsage p;
+    p.pid = 4242;
+    p.comm = "trainer";
+    p.mrs = 900;
+    p.bytes = 900u << 20;
+    p.devices = {"mlx5_0"};
+    p.first_seen = test::at(1);
+    p.mrs_growth = 800;
+    p.bytes_growth = -4096;
+    p.growth_over = std::chrono::minutes(10);
+    p.leak_suspected = true;
+    h.usage.processes.push_back(p);
+    MrProcessUsage gone;
+    gone.owner_gone = true;
+    gone.mrs = 3;
+    h.usage.processes.push_back(gone);
+    h.usage.other_processes = 2;
+    h.usage.other_mrs = 7;
+    h.usage.other_bytes = 7 * 4096;
+    h.usage.devices.push_back(MrDeviceUsage{"mlx5_0", 910, 910u << 20, 1000u, 3, true});
+    h.usage.devices.push_back(MrDeviceUsage{"rxe0", 0, 0, std::nullopt, 0, false});
+    return h;
 }
 
 TEST(MrStateJson, RoundTripsAWholeStory) {

@@ -54,6 +54,11 @@ std::vector<Observation> one_of_each() {
     inv.device = "mlx5_0";
     inv.complete = false;
     inv.mrs.push_back({17, 4242u, "fio", 4096u, 0x10u, std::nullopt});
+    MrInventory::Entry orphan;
+    orphan.mr = 18;
+    orphan.length = 8192;
+    orphan.owner_gone = true;
+    inv.mrs.push_back(orphan);
     v.push_back({t, "netlink", inv});
     SourceStatus st;
     st.up = true;
@@ -65,11 +70,16 @@ std::vector<Observation> one_of_each() {
                                     "Default=0x7fff : ALL=full ;\n# caf\xc3\xa9\n",
                                     0x0002c90300001234ULL}});
     GidTable gids;
-    gids.entries.push_back(GidEntry{0, *parse_gid("fe80::5054:ff:fe12:3456"), GidType::roce_v2,
-                                    "eth0.100"});
+    gids.entries.push_back(
+        GidEntry{0, *parse_gid("fe80::5054:ff:fe12:3456"), GidType::roce_v2, "eth0.100"});
     gids.entries.push_back(GidEntry{3, gid_from_ipv4(0xc0000201), GidType::roce_v1, "eth0"});
     gids.unreadable = {7};
     v.push_back({t, "sysfs", GidTableSample{PortRef{"rxe0", 1}, GidView::cache, gids}});
+    v.push_back(
+        {t, "tracefs",
+         MrKernelBehaviour{FlushedMrHandling::destroyed, "6.1.0-18-amd64",
+                           "the kernel's rpcrdma tracepoints have no xprtrdma_mr_recycle"}});
+    v.push_back({t, "verbs", DeviceLimits{"rxe0", 262144u}});
     return v;
 }
 

@@ -289,12 +289,21 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"counter mlx5_0:1 x 0 width=65\n", 1, 22, "not a valid width"},
         ErrorCase{"counter mlx5_0:1 x 0 width=0\n", 1, 22, "at least 1 bit"},
         ErrorCase{"counter mlx5_0:1 x 0 overflow=explode\n", 1, 22, "saturate' or 'wrap'"},
-        ErrorCase{"counter mlx5_0:1 x 0 rate=5\n", 1, 22, "growth per second"},
+        ErrorCase{"counter mlx5_0:1 x 0 rate=5\n", 1, 22, "count per second"},
         ErrorCase{"counter mlx5_0:1 x\n", 1, 20, "missing initial value"},
         ErrorCase{"mr nodev 1\n", 1, 4, "not declared"},
         ErrorCase{"mr mlx5_0 17\n", 1, 11, "declared twice"},
         ErrorCase{"mr mlx5_0 -1\n", 1, 11, "not a valid MR id"},
         ErrorCase{"mr mlx5_0 2 pid=x\n", 1, 13, "not a valid pid"},
+        ErrorCase{"mr-holder nodev 5 app\n", 1, 11, "not declared"},
+        ErrorCase{"mr-holder mlx5_0 0 app\n", 1, 18, "pid 0 is no process"},
+        ErrorCase{"mr-holder mlx5_0 five app\n", 1, 18, "not a valid pid"},
+        ErrorCase{"mr-holder mlx5_0 5\n", 1, 20, "missing process name"},
+        ErrorCase{"mr-holder mlx5_0 5 app mrs=2000000\n", 1, 24, "at most 1000000"},
+        ErrorCase{"mr-holder mlx5_0 5 app rate=fast\n", 1, 24, "count per second"},
+        ErrorCase{"mr-holder mlx5_0 5 app colour=red\n", 1, 24, "unknown option"},
+        ErrorCase{"at 5s holder-exit 77\n", 1, 19, "no mr-holder with pid 77"},
+        ErrorCase{"at 5s holder-rate 77 2/s\n", 1, 19, "no mr-holder with pid 77"},
         ErrorCase{"at\n", 1, 4, "missing time"}, ErrorCase{"at 5 \n", 1, 6, "missing step"},
         ErrorCase{"at soon pkey-set mlx5_0:1 2 0x8002\n", 1, 4, "not a duration"},
         ErrorCase{"at 5s teleport mlx5_0:1\n", 1, 7, "unknown step 'teleport'"},
@@ -392,6 +401,31 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"device rxe1 transport=roce\nport rxe1:1 netdev=eth1 address=192.0.2.1\n"
                   "at 1s address-add rxe1:1 192.0.2.1\n",
                   3, 7, "eth1 already has"}));
+
+TEST(ScenarioParser, ReadsMrHoldersAndTheirSteps) {
+    const auto sc = parse_ok(with_fabric(R"(mr-holder mlx5_0 4242 trainer mrs=200 size=2097152
+mr-holder mlx5_0 kernel xprtrdma mrs=64
+at 1m holder-rate 4242 2/s
+at 2m holder-exit 4242 linger=45s
+at 3m holder-exit 4242 linger=forever
+at 4m holder-exit 4242
+)"));
+    ASSERT_EQ(sc.mr_holders.size(), 2u);
+    EXPECT_EQ(sc.mr_holders[0], (ScenarioMrHolder{"mlx5_0", 4242u, "trainer", 200, 2097152, 0}));
+    EXPECT_EQ(sc.mr_holders[1],
+              (ScenarioMrHolder{"mlx5_0", std::nullopt, "xprtrdma", 64, 4096, 0}));
+    ASSERT_EQ(sc.steps.size(), 4u);
+    EXPECT_EQ(std::get<HolderRateStep>(sc.steps[0].action), (HolderRateStep{4242, 2}));
+    EXPECT_EQ(std::get<HolderExitStep>(sc.steps[1].action),
+              (HolderExitStep{4242, std::chrono::seconds(45)}));
+    EXPECT_EQ(std::get<HolderExitStep>(sc.steps[2].action), (HolderExitStep{4242, std::nullopt}));
+    EXPECT_EQ(std::get<HolderExitStep>(sc.steps[3].action), (HolderExitStep{4242, Duration{}}));
+}
+
+TEST(ScenarioParser, ReadsADevicesMaxMr) {
+    const auto sc = parse_ok("device rxe0 transport=roce max_mr=262144\n");
+    EXPECT_EQ(sc.max_mr.at("rxe0"), 262144u);
+}
 
 TEST(ScenarioParser, ReadsGidPrefixesAndRoceAddresses) {
     auto sc = parse_ok(with_fabric(

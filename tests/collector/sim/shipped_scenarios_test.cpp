@@ -65,6 +65,8 @@ TEST(ShippedScenarios, AllAreThereInNameOrder) {
                                                     "device-hotplug",
                                                     "gid-prefix-missed-event",
                                                     "mr-iwarp-reinvalidate",
+                                                    "mr-leak",
+                                                    "mr-owner-gone",
                                                     "mr-unknown-timeout",
                                                     "mr-xprtrdma-stuck",
                                                     "partition-drift",

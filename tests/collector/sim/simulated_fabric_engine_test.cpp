@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "collector/engine/default_engine.hpp"
 #include "collector/sim/simulated_fabric.hpp"
 #include "tests/collector/sim/sim_test_support.hpp"
@@ -123,6 +125,47 @@ TEST(SimulatedFabricEngine, PKeyChangeRaisesTheDeviceGeneration) {
     ASSERT_TRUE(ad && bd);
     EXPECT_GT(ad->generation, bd->generation);
     EXPECT_EQ(ad->table.keys[7], 0x8002);
+}
+
+bool has_finding(const Snapshot& snap, std::string_view rule) {
+    return std::any_of(snap.findings.begin(), snap.findings.end(),
+                       [&](const Finding& f) { return f.rule == rule; });
+}
+
+TEST(SimulatedFabricEngine, MrLeakStoryRaisesLeakThenExhaustion) {
+    Collector c("mr-leak");
+    auto snap = c.run_until(10min);
+    ASSERT_FALSE(snap->mrs.usage.processes.empty());
+    EXPECT_EQ(snap->mrs.usage.processes[0].comm, "trainer");
+    EXPECT_EQ(snap->mrs.usage.devices.at(0).max_mr, 4000u);
+    EXPECT_FALSE(has_finding(*snap, "mr.leak_suspected")) << "less than a window of growth";
+
+    snap = c.run_until(11min);
+    EXPECT_TRUE(has_finding(*snap, "mr.leak_suspected"));
+    EXPECT_TRUE(snap->mrs.usage.processes[0].leak_suspected);
+    EXPECT_FALSE(has_finding(*snap, "mr.exhaustion_near"));
+
+    snap = c.run_until(22min);
+    EXPECT_FALSE(has_finding(*snap, "mr.exhaustion_near"));
+    snap = c.run_until(24min);
+    EXPECT_TRUE(has_finding(*snap, "mr.exhaustion_near"));
+    EXPECT_TRUE(has_finding(*snap, "mr.leak_suspected"));
+}
+
+TEST(SimulatedFabricEngine, MrOwnerGoneStoryWaitsOutTheGrace) {
+    Collector c("mr-owner-gone");
+    auto snap = c.run_until(45s);  // killed at 20 s: its MRs ownerless for less than the grace
+    EXPECT_FALSE(has_finding(*snap, "mr.owner_gone"));
+    EXPECT_EQ(snap->mrs.usage.devices.at(0).owner_gone_mrs, 300u);
+
+    snap = c.run_until(60s);
+    EXPECT_TRUE(has_finding(*snap, "mr.owner_gone"));
+    EXPECT_TRUE(std::any_of(snap->mrs.usage.processes.begin(), snap->mrs.usage.processes.end(),
+                            [](const MrProcessUsage& p) { return p.owner_gone && p.mrs == 300; }));
+
+    snap = c.run_until(2min);
+    EXPECT_TRUE(has_finding(*snap, "mr.owner_gone"));
+    EXPECT_EQ(snap->mrs.usage.devices.at(0).mrs, 1100u);
 }
 
 }  // namespace

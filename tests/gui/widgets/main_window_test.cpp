@@ -19,6 +19,7 @@
 #include "gui/client/playback_feed.hpp"
 #include "gui/client/snapshot_recording.hpp"
 #include "gui/models/gid_table_model.hpp"
+#include "gui/models/mr_process_model.hpp"
 #include "gui/models/pkey_table_model.hpp"
 #include "gui/widgets/copyable_table_view.hpp"
 #include "gui/widgets/counter_chart.hpp"
@@ -350,6 +351,30 @@ TEST(MainWindow, PlayedGidPrefixChangeShowsTheStaleGidCache) {
               QStringLiteral("fec0:0000:0000:0000:0c42:a103:00b1:c2d1"));
     EXPECT_TRUE(gids->isColumnHidden(models::GidTableModel::NetdevColumn));
     EXPECT_FALSE(gids->isColumnHidden(models::GidTableModel::SmaColumn));
+}
+
+TEST(MainWindow, PlayedOwnerGoneStoryShowsWhoHoldsTheMrs) {
+    auto* feed = scenario_feed("mr-owner-gone");
+    ASSERT_NE(feed, nullptr);
+    MainWindow window(feed);
+    window.show();
+    play_to(feed, 60);
+    auto* processes = window.mr_panel()->process_view();
+    ASSERT_EQ(processes->model()->rowCount(), 2);
+    // Largest first: kv-server's 800, then the 300 whose process is gone, tinted.
+    EXPECT_EQ(cell(processes, 0, models::MrProcessModel::ProcessColumn),
+              QStringLiteral("kv-server"));
+    EXPECT_EQ(cell(processes, 0, models::MrProcessModel::MrsColumn), QStringLiteral("800"));
+    EXPECT_EQ(cell(processes, 1, models::MrProcessModel::ProcessColumn),
+              QStringLiteral("(exited)"));
+    EXPECT_EQ(cell(processes, 1, models::MrProcessModel::FlagsColumn),
+              QStringLiteral("owner gone"));
+    EXPECT_TRUE(processes->model()->index(1, 0).data(models::MrProcessModel::FlaggedRole).toBool());
+    const QString summary = window.mr_panel()->usage_summary()->text();
+    EXPECT_TRUE(summary.contains(QStringLiteral("mlx5_0: 1,100 of 16,777,216 MRs")))
+        << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("300 without a live owner")))
+        << summary.toStdString();
 }
 
 }  // namespace

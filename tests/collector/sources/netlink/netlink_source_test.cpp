@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
@@ -47,6 +50,43 @@ std::vector<T> of(const sources::VectorSink& s) {
         if (auto* v = std::get_if<T>(&o.body)) out.push_back(*v);
     }
     return out;
+}
+
+TEST(NetlinkSource, NamesProcessesFromProcfsAndMarksTheGone) {
+    namespace fs = std::filesystem;
+    const fs::path proc =
+        fs::path(::testing::TempDir()) / ("rdmadiag-netlink-proc-" + std::to_string(::getpid()));
+    fs::create_directories(proc / "1");
+    std::ofstream(proc / "1" / "comm") << "ib_write_bw\n";
+    sources::SourceSettings s;
+    s.procfs_root = proc.string();
+    // Every fake MR is pid 1's; pid 1 lives under this procfs.
+    NetlinkSource src(s, fake({{1, "mlx5_0"}}, {{1, {5, 6}}}));
+    sources::VectorSink sink;
+    src.poll(TimePoint{}, sink);
+    auto inv = of<MrInventory>(sink);
+    ASSERT_EQ(inv.size(), 2u);
+    ASSERT_EQ(inv[0].mrs.size(), 2u);
+    EXPECT_EQ(inv[0].mrs[0].comm, "ib_write_bw");
+    EXPECT_FALSE(inv[0].mrs[0].owner_gone);
+    EXPECT_EQ(inv[1].mrs[0].comm, "ib_write_bw") << "the host-wide listing too";
+
+    // The process has gone since the kernel listed it.
+    fs::remove_all(proc / "1");
+    sources::VectorSink later;
+    src.poll(TimePoint{}, later);
+    inv = of<MrInventory>(later);
+    ASSERT_EQ(inv.size(), 2u);
+    EXPECT_TRUE(inv[0].mrs[0].owner_gone);
+    EXPECT_TRUE(inv[0].mrs[0].comm.empty());
+    fs::remove_all(proc);
+
+    // Without a procfs to look in, nobody is judged gone.
+    s.procfs_root = (proc / "nowhere").string();
+    NetlinkSource blind(s, fake({{1, "mlx5_0"}}, {{1, {5}}}));
+    sources::VectorSink none;
+    blind.poll(TimePoint{}, none);
+    EXPECT_FALSE(of<MrInventory>(none).at(0).mrs.at(0).owner_gone);
 }
 
 TEST(NetlinkSource, NoDevicesSaysSo) {

@@ -73,6 +73,28 @@ TEST(RdmaNlParser, MrDumpAcrossMessages) {
     EXPECT_EQ(inv->mrs[2].mr, 19u);
 }
 
+TEST(RdmaNlParser, AnMrWithNeitherPidNorKernelNameHasLostItsOwner) {
+    // The kernel prints no pid for a task it finds dead while the MR lives on.
+    NlBuilder b;
+    b.begin(RDMA_NLDEV_CMD_RES_MR_GET).nest(RDMA_NLDEV_ATTR_RES_MR);
+    b.nest(RDMA_NLDEV_ATTR_RES_MR_ENTRY)
+        .u32(RDMA_NLDEV_ATTR_RES_MRN, 7)
+        .u64(RDMA_NLDEV_ATTR_RES_MRLEN, 8192)
+        .unnest();
+    b.mr_entry(8, 4242, 4096);
+    b.unnest().end();
+    auto inv = parse_nl_mr_dump(b.done().bytes(), "rxe0");
+    ASSERT_TRUE(inv.ok()) << inv.error().message;
+    EXPECT_TRUE(inv->complete) << "an ownerless MR is still named";
+    ASSERT_EQ(inv->mrs.size(), 2u);
+    EXPECT_TRUE(inv->mrs[0].owner_gone);
+    EXPECT_EQ(inv->mrs[0].length, 8192u);
+    EXPECT_FALSE(inv->mrs[1].owner_gone);
+    auto kernel = parse_nl_mr_dump(mr_dump(), "mlx5_0");
+    ASSERT_TRUE(kernel.ok());
+    EXPECT_FALSE(kernel->mrs[0].owner_gone) << "a kernel MR names its ULP";
+}
+
 TEST(RdmaNlParser, EmptyDeviceListsNothingButIsComplete) {
     NlBuilder b;
     auto inv = parse_nl_mr_dump(b.done().bytes(), "rxe0");

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
 #include <variant>
 
 #include "collector/sources/tracefs/tracefs_source.hpp"
@@ -48,6 +52,46 @@ TEST(SavedTraceSource, BothPrintedFormsGiveTheSameMrEvents) {
     EXPECT_TRUE(of_kind<SampleError>(b).empty());
     EXPECT_EQ(trace_cmd.stats().malformed, 0u);
     EXPECT_EQ(trace_cmd.stats().mr_events, 8u);
+}
+
+TEST(SavedTraceSource, SaysWhatItsKernelDidWithFlushedMrsAtItsLastTime) {
+    const Duration boot = std::chrono::seconds(1000);
+    {
+        // No recycle event and no release given: not known, and the basis says what to give.
+        SavedTraceSource src(kSaved + "xprtrdma-stuck.ftrace.txt", "mlx5_0", boot);
+        auto sink = read_once(src);
+        auto k = of_kind<MrKernelBehaviour>(sink);
+        ASSERT_EQ(k.size(), 1u);
+        EXPECT_EQ(k[0].second.flushed_mrs, FlushedMrHandling::not_known);
+        const auto events = of_kind<MrEvent>(sink);
+        EXPECT_EQ(k[0].first, events.back().first) << "at the trace's own last time";
+    }
+    {
+        SavedTraceSource src(kSaved + "xprtrdma-stuck.ftrace.txt", "mlx5_0", boot, std::nullopt,
+                             "6.1.0-18-amd64");
+        auto k = of_kind<MrKernelBehaviour>(read_once(src));
+        ASSERT_EQ(k.size(), 1u);
+        EXPECT_EQ(k[0].second.flushed_mrs, FlushedMrHandling::destroyed);
+        EXPECT_EQ(k[0].second.kernel, "6.1.0-18-amd64");
+    }
+    {
+        const std::string path =
+            ::testing::TempDir() + "rdmadiag-recycle-" + std::to_string(::getpid()) + ".trace";
+        {
+            std::ofstream out(path);
+            out << "# tracer: nop\n#\n"
+                << "    kworker/1:1H-160     [001] ..s1.   101.000000: xprtrdma_wc_li: cq.id=2 "
+                   "mr.id=17 status=WR_FLUSH_ERR (5/0x0)\n"
+                << "    kworker/1:1H-160     [001] ..s1.   101.000100: xprtrdma_mr_recycle: "
+                   "mr.id=17 nents=1 4096@0x0000000012345678:0x00000105 (FROM_DEVICE)\n";
+        }
+        SavedTraceSource src(path, "mlx5_0", boot, std::nullopt, "6.1.0");
+        auto k = of_kind<MrKernelBehaviour>(read_once(src));
+        ASSERT_EQ(k.size(), 1u);
+        EXPECT_EQ(k[0].second.flushed_mrs, FlushedMrHandling::recovered)
+            << "its own events outrank the release given";
+        std::remove(path.c_str());
+    }
 }
 
 TEST(SavedTraceSource, ABadLineIsNamedByNumberAndCostsOnlyItself) {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -97,6 +98,51 @@ TEST(TracefsSource, OnlyRdmaCoreIsUpWithANote) {
     EXPECT_NE(src.availability().reason.find("rpcrdma events absent"), std::string::npos);
 }
 
+TEST(TracefsSource, SaysWhatTheKernelDoesWithFlushedMrsWithItsFirstStatus) {
+    FakeTracefs t;
+    t.write_trace("");
+    t.add_event("rpcrdma", "xprtrdma_wc_li");
+    fs::create_directories(t.root / "proc/sys/kernel");
+    std::ofstream(t.root / "proc/sys/kernel/osrelease") << "6.1.0-18-amd64\n";
+    auto s = t.settings();
+    s.procfs_root = (t.root / "proc").string();
+    {
+        TracefsSource src(s, TracefsMode::once, Duration::zero());
+        sources::VectorSink sink;
+        src.poll(TimePoint{}, sink);
+        ASSERT_GE(sink.observations.size(), 2u);
+        const auto* k = std::get_if<MrKernelBehaviour>(&sink.observations[1].body);
+        ASSERT_NE(k, nullptr);
+        EXPECT_EQ(k->flushed_mrs, FlushedMrHandling::destroyed);
+        EXPECT_EQ(k->kernel, "6.1.0-18-amd64");
+    }
+    // The recycle tracepoint outranks the release: a backport of the old behaviour shows it.
+    t.add_event("rpcrdma", "xprtrdma_mr_recycle");
+    {
+        TracefsSource src(s, TracefsMode::once, Duration::zero());
+        sources::VectorSink sink;
+        src.poll(TimePoint{}, sink);
+        const auto* k = std::get_if<MrKernelBehaviour>(&sink.observations.at(1).body);
+        ASSERT_NE(k, nullptr);
+        EXPECT_EQ(k->flushed_mrs, FlushedMrHandling::recovered);
+    }
+    // An administrator's word outranks both.
+    s.extra["tracefs.flushed_mrs"] = "destroyed";
+    {
+        TracefsSource src(s, TracefsMode::once, Duration::zero());
+        sources::VectorSink sink;
+        src.poll(TimePoint{}, sink);
+        const auto* k = std::get_if<MrKernelBehaviour>(&sink.observations.at(1).body);
+        ASSERT_NE(k, nullptr);
+        EXPECT_EQ(k->flushed_mrs, FlushedMrHandling::destroyed);
+        EXPECT_EQ(k->basis, "given by tracefs.flushed_mrs");
+    }
+    s.extra["tracefs.flushed_mrs"] = "sometimes";
+    auto bad = tracefs_source_entry().factory(s);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("recovered or destroyed"), std::string::npos);
+}
+
 TEST(TracefsSource, OneShotReadsTheTraceBufferOnceAndTellsWhatIsNotEnabled) {
     FakeTracefs t;
     t.write_trace(slurp(RDMADIAG_FIXTURES "/tracefs/xprtrdma-current.trace"));
@@ -112,7 +158,11 @@ TEST(TracefsSource, OneShotReadsTheTraceBufferOnceAndTellsWhatIsNotEnabled) {
     auto evs = mr_events(sink);
     ASSERT_EQ(evs.size(), 10u);
     // Trace clock + offset = wall time.
-    EXPECT_EQ(sink.observations[1].time,
+    auto first =
+        std::find_if(sink.observations.begin(), sink.observations.end(),
+                     [](const Observation& o) { return std::holds_alternative<MrEvent>(o.body); });
+    ASSERT_NE(first, sink.observations.end());
+    EXPECT_EQ(first->time,
               TimePoint{} + std::chrono::seconds(1000) + std::chrono::microseconds(100000100));
     src.poll(TimePoint{}, sink);
     EXPECT_EQ(mr_events(sink).size(), 10u);  // once means once
