@@ -65,6 +65,10 @@ void SavedTraceSource::read(TimePoint now, sources::ObservationSink& sink) {
     std::string line;
     bool saw_recycle = false;
     std::optional<TimePoint> last_event;
+    // Known from the options, the kernel's behaviour goes before the first event, so that flushed
+    // MRs are judged by it as they come; learned from the trace, after the last one.
+    std::optional<MrKernelBehaviour> sent;
+    const bool known_up_front = given_ || !release_.empty();
     while (std::getline(in, line)) {
         const uint64_t number = ++stats_.lines;
         if (line.size() > kMaxLine) {
@@ -80,12 +84,19 @@ void SavedTraceSource::read(TimePoint now, sources::ObservationSink& sink) {
         if (!*parsed) continue;
         ++stats_.mr_events;
         const TimePoint at = TimePoint{} + clock_offset_ + (*parsed)->timestamp;
+        if (known_up_front && !sent) {
+            sent = given_ ? *given_ : saved_trace_mr_behaviour(false, release_);
+            sink.emit(Observation{at, "tracefs", *sent});
+        }
         last_event = last_event ? std::max(*last_event, at) : at;
         sink.emit(Observation{at, "tracefs", std::move((*parsed)->mr)});
     }
     // At the trace's own last time: a replay's clock must not jump to this host's.
-    sink.emit(Observation{last_event.value_or(now), "tracefs",
-                          given_ ? *given_ : saved_trace_mr_behaviour(saw_recycle, release_)});
+    const MrKernelBehaviour learned =
+        given_ ? *given_ : saved_trace_mr_behaviour(saw_recycle, release_);
+    if (!sent || !(*sent == learned)) {
+        sink.emit(Observation{last_event.value_or(now), "tracefs", learned});
+    }
     if (in.bad()) {
         sink.emit(Observation{now, "tracefs", SampleError{path_, std::strerror(errno), errno}});
     }

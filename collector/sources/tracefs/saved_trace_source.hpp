@@ -23,8 +23,8 @@ public:
     // `clock_offset` is the wall time the trace clock counts from; `device` names the device the
     // events are about (trace events do not), empty when not known.
     // `given` is the tracefs.flushed_mrs option, `release` the tracefs.kernel option (or empty):
-    // with the trace's own events they say what its kernel did with flushed xprtrdma MRs, sent
-    // after its events at the time of the last one.
+    // with the trace's own events they say what its kernel did with flushed xprtrdma MRs: sent
+    // before the first event when the options tell, after the last one when only the trace does.
     SavedTraceSource(std::string path, std::string device, Duration clock_offset,
                      std::optional<MrKernelBehaviour> given = std::nullopt,
                      std::string release = {});

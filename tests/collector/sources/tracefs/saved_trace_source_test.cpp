@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <variant>
@@ -69,10 +70,18 @@ TEST(SavedTraceSource, SaysWhatItsKernelDidWithFlushedMrsAtItsLastTime) {
     {
         SavedTraceSource src(kSaved + "xprtrdma-stuck.ftrace.txt", "mlx5_0", boot, std::nullopt,
                              "6.1.0-18-amd64");
-        auto k = of_kind<MrKernelBehaviour>(read_once(src));
+        auto sink = read_once(src);
+        auto k = of_kind<MrKernelBehaviour>(sink);
         ASSERT_EQ(k.size(), 1u);
         EXPECT_EQ(k[0].second.flushed_mrs, FlushedMrHandling::destroyed);
         EXPECT_EQ(k[0].second.kernel, "6.1.0-18-amd64");
+        // Told by an option, it comes before the first event, at that event's time.
+        const auto first = std::find_if(
+            sink.observations.begin(), sink.observations.end(),
+            [](const Observation& o) { return !std::holds_alternative<SourceStatus>(o.body); });
+        ASSERT_NE(first, sink.observations.end());
+        EXPECT_TRUE(std::holds_alternative<MrKernelBehaviour>(first->body));
+        EXPECT_EQ(first->time, of_kind<MrEvent>(sink).front().first);
     }
     {
         const std::string path =
@@ -87,9 +96,10 @@ TEST(SavedTraceSource, SaysWhatItsKernelDidWithFlushedMrsAtItsLastTime) {
         }
         SavedTraceSource src(path, "mlx5_0", boot, std::nullopt, "6.1.0");
         auto k = of_kind<MrKernelBehaviour>(read_once(src));
-        ASSERT_EQ(k.size(), 1u);
-        EXPECT_EQ(k[0].second.flushed_mrs, FlushedMrHandling::recovered)
-            << "its own events outrank the release given";
+        // The release first, then what the trace's own events show, which outranks it.
+        ASSERT_EQ(k.size(), 2u);
+        EXPECT_EQ(k[0].second.flushed_mrs, FlushedMrHandling::destroyed);
+        EXPECT_EQ(k[1].second.flushed_mrs, FlushedMrHandling::recovered);
         std::remove(path.c_str());
     }
 }
