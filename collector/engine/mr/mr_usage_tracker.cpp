@@ -14,8 +14,8 @@ constexpr int64_t kExited = -2;
 std::string holder_text(int64_t pid, const std::string& comm) {
     if (pid == kExited) return "exited processes";
     if (pid == kKernelUser) return "kernel " + (comm.empty() ? std::string("user") : comm);
-    return (comm.empty() ? std::string("pid") : comm + " (pid") + " " + std::to_string(pid) +
-           (comm.empty() ? "" : ")");
+    if (comm.empty()) return "pid " + std::to_string(pid);
+    return comm + " (pid " + std::to_string(pid) + ")";
 }
 
 std::string mib_text(int64_t bytes) {
