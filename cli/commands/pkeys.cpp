@@ -3,6 +3,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/render/pkey_diff_render.hpp"
 #include "cli/render/pkeys_render.hpp"
+#include "cli/render/table_change_gate.hpp"
 #include "cli/run_live.hpp"
 #include "collector/engine/default_engine.hpp"
 #include "collector/json/pkey_diff_json.hpp"
@@ -11,14 +12,16 @@ namespace rdmadiag::cli::commands {
 
 namespace {
 
-// Prints every table change the engine records, as it happens.
+// Prints every table change the engine records, as it happens. The engine records one only when a
+// read of a port's table differs from the last, so the others need no snapshot.
 class ChangePrinter {
 public:
     ChangePrinter(engine::Engine& engine, const render::PKeysRenderOptions& options, bool json)
         : engine_(engine), options_(options), json_(json) {}
     // Called after the engine consumed `obs`.
     void seen(const Observation& obs) {
-        if (!std::holds_alternative<PKeyTableSample>(obs.body)) return;
+        const auto* sample = std::get_if<PKeyTableSample>(&obs.body);
+        if (sample == nullptr || !gate_.changed(sample->port, sample->view, sample->table)) return;
         const auto snap = engine_.snapshot();
         const auto& changes = snap->pkey_changes;
         size_t from = 0;
@@ -47,6 +50,7 @@ private:
     render::PKeysRenderOptions options_;
     bool json_;
     std::optional<PKeyDiff> last_;
+    render::TableChangeGate<PKeyView, PKeyTable> gate_;
 };
 
 }  // namespace

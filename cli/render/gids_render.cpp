@@ -6,18 +6,19 @@
 #include "cli/render/format.hpp"
 #include "cli/render/node_names.hpp"
 #include "cli/render/table.hpp"
+#include "collector/engine/gid/gid_table_diff.hpp"
 #include "collector/json/gid_json.hpp"
 
 namespace rdmadiag::cli::render {
 
-namespace {
-
-std::string cell(const GidEntry& e) {
+std::string format_gid_entry(const GidEntry& e) {
     std::string s = e.gid.to_string();
     if (e.type != GidType::ib) s += "  " + std::string(to_string(e.type));
     if (!e.ndev.empty()) s += "  " + e.ndev;
     return s;
 }
+
+namespace {
 
 std::string events_line(const PortGidState& g) {
     std::string s = "  events  GID_CHANGE " + std::to_string(g.gid_change_events);
@@ -64,7 +65,7 @@ void render_port(const PortSnapshot& p, const NodeNames& names, std::string& out
             bool differ = false;
             for (const auto* v : indexed) {
                 const GidEntry* e = v->table.at(i);
-                std::string c = e ? cell(*e) : "-";
+                std::string c = e ? format_gid_entry(*e) : "-";
                 if (r.size() > 1 && e && v->view != GidView::cache) {
                     // The port's views hold GIDs only: compare values.
                     const GidEntry* first = indexed.front()->table.at(i);
@@ -90,10 +91,10 @@ void render_port(const PortSnapshot& p, const NodeNames& names, std::string& out
                    (cache == nullptr || held ? "" : "  (not in the cache)") + "\n";
         }
     }
-    if (g.last_diff) {
-        out += "  last change: " + std::string(to_string(g.last_diff->view)) + " generation " +
-               std::to_string(g.last_diff->new_generation) + " at " +
-               clock_time(g.last_diff->time) + "\n";
+    for (const auto& d : g.last_changes) {
+        out += "  last change of " + std::string(to_string(d.view)) + ": generation " +
+               std::to_string(d.new_generation) + " at " + clock_time(d.time) + ": " +
+               engine::gid::describe_gid_diff(d, 2) + "\n";
     }
 }
 

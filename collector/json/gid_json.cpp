@@ -98,7 +98,7 @@ void to_json(json& j, const PortGidState& v) {
     j["client_reregister_events"] = v.client_reregister_events;
     if (v.last_client_reregister)
         j["last_client_reregister"] = time_json(*v.last_client_reregister);
-    if (v.last_diff) j["last_diff"] = *v.last_diff;
+    if (!v.last_changes.empty()) j["last_changes"] = v.last_changes;
 }
 
 void from_json(const json& j, PortGidState& v) {
@@ -113,8 +113,7 @@ void from_json(const json& j, PortGidState& v) {
     get_opt_time(j, "last_gid_change", v.last_gid_change);
     get_to(j, "client_reregister_events", v.client_reregister_events);
     get_opt_time(j, "last_client_reregister", v.last_client_reregister);
-    if (j.contains("last_diff"))
-        codec::in_field("last_diff", [&] { v.last_diff = j["last_diff"].get<GidDiff>(); });
+    get_to(j, "last_changes", v.last_changes);
 }
 
 void to_json(json& j, const GidTableSample& v) {

@@ -57,11 +57,19 @@ struct PortGidState {
     std::optional<TimePoint> last_gid_change;
     uint64_t client_reregister_events = 0;
     std::optional<TimePoint> last_client_reregister;
-    std::optional<GidDiff> last_diff;  // the last change of any view
+    // The last change of each view that changed since the collector first read it, in GidView
+    // order: the port's and the cache's change of one event side by side.
+    std::vector<GidDiff> last_changes;
 
     const GidViewState* find(GidView v) const {
         for (const auto& s : views) {
             if (s.view == v) return &s;
+        }
+        return nullptr;
+    }
+    const GidDiff* last_change(GidView v) const {
+        for (const auto& d : last_changes) {
+            if (d.view == v) return &d;
         }
         return nullptr;
     }

@@ -2,7 +2,9 @@
 // sweep names them) gives every port an sma and an sm view. Measured: the engine's time to take a
 // sweep's GID views when nothing changed (a confirmation), the time of the snapshot after one
 // port's prefix changed (the fabric rules walk every port then), and the heap the GID state adds
-// per port (engine and snapshot) against the same ports without GID views.
+// per port (engine and snapshot) against the same ports without GID views; and what `gids --watch`
+// adds to a sweep that confirms every port (its follower compares each read with the last one and
+// asks for a snapshot only on a change).
 //
 //   build/tests/bench/gid_bench --benchmark_counters_tabular=true
 
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "cli/render/gid_change_follower.hpp"
 #include "collector/engine/default_engine.hpp"
 
 namespace rdmadiag {
@@ -86,6 +89,34 @@ void BM_GidConfirmingSweep(benchmark::State& state) {
     state.counters["observations"] = static_cast<double>(kPorts) * 3;
 }
 BENCHMARK(BM_GidConfirmingSweep)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+// The same confirming sweep as BM_GidConfirmingSweep, each observation also shown to the
+// follower of `gids --watch`, which prints nothing: no view changed.
+void BM_GidWatchFollowingSweep(benchmark::State& state) {
+    auto engine = engine::make_default_engine();
+    cli::render::GidChangeFollower follower(*engine, PortRef{}, false);
+    for (const auto& o : sweep(0, true)) {
+        engine->consume(o);
+        benchmark::DoNotOptimize(follower.seen(o));
+    }
+    engine->snapshot();
+    int t = 30;
+    size_t printed = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        auto stream = sweep(t, true);
+        state.ResumeTiming();
+        for (const auto& o : stream) {
+            engine->consume(o);
+            printed += follower.seen(o).size();
+        }
+        benchmark::DoNotOptimize(engine->snapshot_on_change(std::chrono::seconds(15)));
+        t += 30;
+    }
+    state.counters["ports"] = kPorts;
+    state.counters["printed_bytes"] = static_cast<double>(printed);
+}
+BENCHMARK(BM_GidWatchFollowingSweep)->Unit(benchmark::kMillisecond)->Iterations(5);
 
 // One port's prefix differs from the SM's: the snapshot after it runs the fabric rules.
 void BM_GidSnapshotAfterOneChange(benchmark::State& state) {

@@ -50,7 +50,7 @@ void GidViews::on_table(const Observation& obs, const GidTableSample& sample, En
         diff_gid_tables(v.table, sample.table, *diff);
         v.table = sample.table;
         v.changed = now;
-        t.last_diff = std::move(diff);
+        v.last_change = std::move(diff);
         ++revision_;
         fabric_dirty_ = true;
     }
@@ -134,6 +134,7 @@ PortGidState GidViews::port_state(const PortRef& port) const {
         vs.confirmed = tv->confirmed;
         vs.source = source_names_.name(tv->source);
         s.views.push_back(std::move(vs));
+        if (tv->last_change) s.last_changes.push_back(*tv->last_change);
     }
     s.coherence = t.coherence;
     s.note = t.note;
@@ -142,7 +143,6 @@ PortGidState GidViews::port_state(const PortRef& port) const {
     s.last_gid_change = t.last_gid_change;
     s.client_reregister_events = t.client_reregister_events;
     s.last_client_reregister = t.last_client_reregister;
-    if (t.last_diff) s.last_diff = *t.last_diff;
     return s;
 }
 

@@ -15,7 +15,8 @@ struct TrackedGidView {
     uint64_t generation = 0;
     TimePoint changed;
     TimePoint confirmed;
-    uint16_t source = 0;  // index into the module's source names
+    uint16_t source = 0;                   // index into the module's source names
+    std::unique_ptr<GidDiff> last_change;  // none until the view first changes
 };
 
 // Port findings this port may have active, one bit each, so that clearing costs nothing when
@@ -40,7 +41,6 @@ struct PortGidTrack {
     std::optional<TimePoint> last_gid_change;
     uint64_t client_reregister_events = 0;
     std::optional<TimePoint> last_client_reregister;
-    std::unique_ptr<GidDiff> last_diff;
     TimePoint next_check = TimePoint::max();
     uint8_t active = 0;                       // PortRuleBit
     std::optional<uint16_t> duplicate_index;  // the subject index of a duplicate within the table

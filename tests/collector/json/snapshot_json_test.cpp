@@ -52,7 +52,7 @@ Snapshot full_snapshot() {
     g.differs_since = at_ms(600);
     g.gid_change_events = 1;
     g.last_gid_change = at_ms(650);
-    g.last_diff = GidDiff{p.ref, GidView::sma, 1, 2, at_ms(600), {}, gv.table.entries};
+    g.last_changes = {GidDiff{p.ref, GidView::sma, 1, 2, at_ms(600), {}, gv.table.entries}};
     p.gids = std::move(g);
     CounterState c;
     c.name = "port_rcv_constraint_errors";

@@ -79,5 +79,27 @@ TEST(DiffGidTables, AChangedIndexIsRemovedAndAdded) {
               "+index 0 fec0:0000:0000:0000:0000:0000:0000:0001");
 }
 
+TEST(DiffGidTables, TheNetdevViewIsComparedByValue) {
+    GidDiff d;
+    d.view = GidView::netdev;
+    // An address that sorts first moves every other entry one place on; none of them changed.
+    engine::gid::diff_gid_tables(
+        table({roce_entry(0, "fe80::1", "eth0", GidType::unknown),
+               roce_entry(1, "::ffff:192.0.2.1", "eth0", GidType::unknown)}),
+        table({roce_entry(0, "2001:db8::1", "eth0", GidType::unknown),
+               roce_entry(1, "fe80::1", "eth0", GidType::unknown),
+               roce_entry(2, "::ffff:192.0.2.1", "eth0", GidType::unknown)}),
+        d);
+    EXPECT_TRUE(d.removed.empty());
+    ASSERT_EQ(d.added.size(), 1u);
+    EXPECT_EQ(d.added[0].gid, gid_of("2001:db8::1"));
+    EXPECT_EQ(engine::gid::describe_gid_diff(d), "+2001:0db8:0000:0000:0000:0000:0000:0001 (eth0)");
+    // The same address on another netdev is another entry.
+    engine::gid::diff_gid_tables(table({roce_entry(0, "fe80::1", "eth0", GidType::unknown)}),
+                                 table({roce_entry(0, "fe80::1", "eth1", GidType::unknown)}), d);
+    EXPECT_EQ(d.removed.size(), 1u);
+    EXPECT_EQ(d.added.size(), 1u);
+}
+
 }  // namespace
 }  // namespace rdmadiag::test

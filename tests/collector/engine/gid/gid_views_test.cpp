@@ -47,14 +47,20 @@ TEST(GidViews, PrefixChangedOnThePortWithoutEventMakesTheCacheStaleAfterTheGrace
     EXPECT_NE(f->evidence.find("no GID_CHANGE delivered since"), std::string::npos);
     EXPECT_NE(f->advice.find("CLIENT_REREGISTER"), std::string::npos);
     EXPECT_EQ(s.port(kPort).coherence, GidCoherence::stale);
-    ASSERT_TRUE(s.port(kPort).last_diff);
-    EXPECT_EQ(s.port(kPort).last_diff->view, GidView::sma);
-    EXPECT_EQ(s.port(kPort).last_diff->added.at(0).gid, gid_of(kNew));
+    ASSERT_EQ(s.port(kPort).last_changes.size(), 1u);
+    EXPECT_EQ(s.port(kPort).last_changes[0].view, GidView::sma);
+    EXPECT_EQ(s.port(kPort).last_changes[0].added.at(0).gid, gid_of(kNew));
 
-    // The cache follows: the finding clears.
+    // The cache follows: the finding clears, and each view keeps its own last change.
     s.view(50, kPort, GidView::cache, {ib_entry(0, kNew)});
     EXPECT_FALSE(s.active("gid.cache_stale"));
     EXPECT_EQ(s.port(kPort).coherence, GidCoherence::coherent);
+    ASSERT_EQ(s.port(kPort).last_changes.size(), 2u);
+    EXPECT_EQ(s.port(kPort).last_changes[0].view, GidView::cache);
+    EXPECT_EQ(s.port(kPort).last_changes[0].time, at(50));
+    EXPECT_EQ(s.port(kPort).last_changes[1].view, GidView::sma);
+    ASSERT_NE(s.port(kPort).last_change(GidView::sma), nullptr);
+    EXPECT_EQ(s.port(kPort).last_change(GidView::sma)->removed.at(0).gid, gid_of(kOld));
 }
 
 TEST(GidViews, EvidenceSaysWhenAGidChangeArrivedAndTheCacheDidNotFollow) {
@@ -253,7 +259,7 @@ TEST(GidViews, TheSnapshotCarriesThePortsGidState) {
     s.view(10, kPort, GidView::cache, {ib_entry(0, kOld)});
     EXPECT_EQ(s.port(kPort).views[0].confirmed, at(10));
     EXPECT_EQ(s.port(kPort).views[0].generation, 1u);
-    EXPECT_FALSE(s.port(kPort).last_diff);
+    EXPECT_TRUE(s.port(kPort).last_changes.empty());
 }
 
 }  // namespace
