@@ -295,6 +295,15 @@ Result<uint64_t> parse_counter(std::string_view text) {
     return v;
 }
 
+Result<CounterReading> parse_counter_reading(std::string_view text) {
+    if (is_no_pma(text)) return CounterReading{};
+    return CounterReading{RDMADIAG_TRY(parse_counter(text))};
+}
+
+bool is_unavailable_read(int code) {
+    return code == ENOSYS || code == EINVAL || code == EOPNOTSUPP;
+}
+
 Result<uint32_t> parse_table_index(std::string_view name) {
     uint32_t v = 0;
     // No leading zeros: the kernel names entries "%d".

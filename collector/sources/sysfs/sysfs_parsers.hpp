@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -94,6 +95,22 @@ Result<uint64_t> parse_counter(std::string_view text);
 
 // True when a counters/ file says the device has no performance management agent.
 bool is_no_pma(std::string_view text);
+
+// What a counter file says: a value, or that the kernel has none to give. Kernels from 2.6 to 5.x
+// print "N/A (no PMA)" in a counters/ file when the device has no process_mad (iWARP, usNIC) and,
+// from 4.5 on, also when the PMA query fails (a virtual function, firmware that does not answer);
+// that text is the only "not available" the RDMA core's sysfs writes. Later kernels fail the
+// read() instead (is_unavailable_read).
+struct CounterReading {
+    std::optional<uint64_t> value;  // nullopt: not available
+    bool operator==(const CounterReading&) const = default;
+};
+Result<CounterReading> parse_counter_reading(std::string_view text);
+
+// Whether a counters/ file whose read() failed with `code` is "not available" rather than a
+// failure: kernels that no longer print "N/A (no PMA)" return get_perf_mad's error, ENOSYS
+// without process_mad and EINVAL when the PMA does not answer.
+bool is_unavailable_read(int code);
 
 // A table file name ("17" under pkeys/ or gids/) as its index; an error for anything else.
 Result<uint32_t> parse_table_index(std::string_view name);

@@ -6,6 +6,7 @@
 #include "collector/model/counter.hpp"
 #include "collector/sources/sysfs/legacy_counters.hpp"
 #include "collector/sources/sysfs/sysfs_parsers.hpp"
+#include "collector/sources/sysfs/twin_counter.hpp"
 
 namespace rdmadiag::sysfs {
 
@@ -73,6 +74,7 @@ public:
     }
     std::string dir() const { return path_.substr(0, dir_size_); }
     std::string_view device() const { return device_; }
+    std::string_view folder() const { return folder_; }
 
 private:
     std::string path_;
@@ -95,6 +97,9 @@ public:
     }
 
     void error(std::string subject, const Error& e) {
+        // A file the kernel always makes that is not in the tree (a partial copy of sysfs) stays
+        // missing: it is said once while its device stays, not on every pass that looks for it.
+        if (e.code == ENOENT && !src_.missing_.insert(subject).second) return;
         emit(SampleError{std::move(subject), e.message, e.code});
     }
 
@@ -460,44 +465,63 @@ public:
     }
 
     // A port's counters whose tier is due: counters/ (the PMA), counters_ext/ (mlx4's 64-bit
-    // forms, read instead of the counters/ files they extend) and hw_counters/ (the driver's).
-    // The tiers decide which counters are read; each folder's counter method, where one answers
-    // for the port, how (counter_methods.hpp), the files otherwise.
+    // forms of some of them) and hw_counters/ (the driver's). The tiers decide which counters are
+    // read; each folder's counter method, where one answers for the port, how
+    // (counter_methods.hpp), the files otherwise. A quantity in both counters/ and counters_ext/
+    // is read from both and reported once (twin_counter.hpp).
     void port_counters(const PortRef& port, KnownPort& known, const sources::PortFacts& facts,
                        sources::CounterTiers due) {
         CounterMethods& methods = src_.methods_;
         if (due.reads(CounterKind::pma)) {
+            known.unavailable.clear();
+            auto& files = listed_files(port, known, PortFolder::counters);
             // counters_ext/ holds data and packet counters, all of the slow tier.
             std::optional<Listing>* legacy = nullptr;
-            std::vector<std::string_view> superseded;
+            Twins twins;
             if (due.slow) {
                 if (auto& ext = listed_files(port, known, PortFolder::counters_ext)) {
                     legacy = &ext;
                     for (const auto& file : ext->names) {
-                        superseded.push_back(legacy_counter_name(file));
+                        const std::string_view name = legacy_counter_name(file);
+                        if (name != file && files &&
+                            std::binary_search(files->names.begin(), files->names.end(), name)) {
+                            twins.push_back({name, {}});
+                        }
                     }
                 }
             }
             const MethodValues* by_method = nullptr;
-            if (auto& files = listed_files(port, known, PortFolder::counters)) {
-                // Kernels that made counters/ for every port print "N/A (no PMA)" in each file
-                // of a device that has no PMA at all (iWARP): nothing to read there, no error,
-                // and no PMA to ask.
-                const bool no_pma = src_.without_pma_.contains(port.device);
-                if (!no_pma) by_method = methods.read(CounterKind::pma, port, facts);
-                counters(port, known, "counters", *files, CounterKind::pma, due, superseded,
-                         by_method, no_pma);
+            if (files) {
+                // A device without a PMA by its node type (iWARP) is not asked over MADs; its
+                // counters/ files, where a kernel made them, say "N/A (no PMA)".
+                if (!src_.without_pma_.contains(port.device)) {
+                    by_method = methods.read(CounterKind::pma, port, facts);
+                }
+                counters(port, known, "counters", *files, CounterKind::pma, due, by_method, &twins,
+                         0);
             }
             // Where the PMA answered with PortCountersExtended its 64-bit values stand for these
             // files too; its 32-bit PortCounters fields never do.
             if (legacy) {
-                counters(port, known, kLegacyCountersFolder, **legacy, CounterKind::pma, due, {},
-                         by_method);
+                counters(port, known, kLegacyCountersFolder, **legacy, CounterKind::pma, due,
+                         by_method, &twins, 1);
+            }
+            for (const auto& [name, read] : twins) {
+                auto [it, added] = known.twins.try_emplace(std::string(name));
+                auto v = it->second.update(read[0], read[1]);
+                if (!v) continue;
+                CounterSample c;
+                c.port = port;
+                c.name = std::string(name);
+                c.value = *v;
+                c.width = kLegacyCounterWidth;
+                c.kind = CounterKind::pma;
+                emit(std::move(c));
             }
         }
         if (due.reads(CounterKind::hw)) {
             if (auto& files = listed_files(port, known, PortFolder::hw_counters)) {
-                counters(port, known, "hw_counters", *files, CounterKind::hw, due, {},
+                counters(port, known, "hw_counters", *files, CounterKind::hw, due,
                          methods.read(CounterKind::hw, port, facts));
             }
         }
@@ -550,17 +574,43 @@ public:
         return "";
     }
 
-    // Emits the counters of `folder` whose tier is due and that are not `superseded`: the
-    // value a counter method gave (`method_values`) where there is one, the file's otherwise. With
-    // `no_pma`, a file that says "N/A (no PMA)" is absent rather than an error.
+    // A counter file's value. Without one it is either not available (the kernel says so: noted
+    // on the port, no error) or unreadable (reported).
+    std::optional<uint64_t> counter_file(Folder& dir, const std::string& file, CounterKind kind,
+                                         KnownPort& watch, HeldSlot& slot) {
+        char buf[sysfs::kReadBufferSize];
+        auto n = src_.reader_->read_held(dir.path(file), buf, sizeof buf, slot);
+        if (!n) {
+            if (kind == CounterKind::pma && sysfs::is_unavailable_read(n.error().code)) {
+                note_unavailable(watch, dir, n.error().message);
+            } else if (!src_.device_vanished(dir.device(), n.error().code)) {
+                error(dir.subject(file), n.error());
+            }
+            return std::nullopt;
+        }
+        auto reading = sysfs::parse_counter_reading(std::string_view(buf, *n));
+        if (!reading) {
+            error(dir.subject(file), reading.error());
+            return std::nullopt;
+        }
+        if (!reading->value) note_unavailable(watch, dir, "N/A (no PMA)");
+        return reading->value;
+    }
+
+    // The first folder of the port found without values on this pass, and why.
+    static void note_unavailable(KnownPort& watch, const Folder& dir, std::string_view why) {
+        if (!watch.unavailable.empty()) return;
+        watch.unavailable = dir.folder();
+        watch.unavailable += "/: ";
+        watch.unavailable += why;
+    }
+
+    // Emits the counters of `folder` whose tier is due: the value a counter method gave
+    // (`method_values`) where there is one, the file's otherwise. A counter named in `twins` is
+    // not emitted but kept there, at `twin_slot` (port_counters reports the pair).
     void counters(const PortRef& port, KnownPort& watch, std::string_view folder, Listing& files,
-                  CounterKind kind, sources::CounterTiers due,
-                  const std::vector<std::string_view>& superseded,
-                  const MethodValues* method_values, bool no_pma = false) {
-        auto parse = [no_pma](std::string_view text) -> Result<std::optional<uint64_t>> {
-            if (no_pma && sysfs::is_no_pma(text)) return std::optional<uint64_t>{};
-            return std::optional<uint64_t>(RDMADIAG_TRY(sysfs::parse_counter(text)));
-        };
+                  CounterKind kind, sources::CounterTiers due, const MethodValues* method_values,
+                  Twins* twins = nullptr, size_t twin_slot = 0) {
         Folder dir(watch.dir, folder, port.device, port.port);
         const bool legacy = folder == kLegacyCountersFolder;
         if (files.fast.size() != files.names.size()) {
@@ -586,8 +636,11 @@ public:
                 if (!(reason == sources::FastReason::narrow && due.slow && !method_values))
                     continue;
             }
-            if (std::find(superseded.begin(), superseded.end(), name) != superseded.end()) {
-                continue;
+            std::optional<uint64_t>* twin = nullptr;
+            if (twins) {
+                for (auto& [twin_name, read] : *twins) {
+                    if (twin_name == name) twin = &read[twin_slot];
+                }
             }
             const sources::CounterValue* by_method =
                 method_values ? method_values->find(name) : nullptr;
@@ -598,16 +651,17 @@ public:
             }
             const bool narrow = !by_method && reason == sources::FastReason::narrow;
             if (narrow && !due.slow && !narrow_fast) continue;
-            uint64_t v = 0;
-            if (by_method) {
-                v = by_method->value;
-            } else {
-                // A counter's file is read again on every pass of its tier: the reader may keep
-                // it open.
-                auto read = value(dir, file, parse, false, &files.slots[k]);
-                if (!read || !*read) continue;
-                v = **read;
+            // A counter's file is read again on every pass of its tier: the reader may keep it
+            // open.
+            const std::optional<uint64_t> read =
+                by_method ? std::optional<uint64_t>(by_method->value)
+                          : counter_file(dir, file, kind, watch, files.slots[k]);
+            if (twin) {
+                *twin = read;
+                continue;
             }
+            if (!read) continue;
+            const uint64_t v = *read;
             if (narrow) {
                 narrow_sum += v;
                 narrow_by_file = true;
@@ -694,6 +748,10 @@ void SysfsSource::forget_devices_except(const std::vector<std::string>& devices)
         if (gone(d)) reader_->release(class_dir_ + "/" + d);
     }
     std::erase_if(described_, gone);
+    // Subjects are "DEVICE FILE" or "DEVICE:PORT FILE".
+    std::erase_if(missing_, [&](const std::string& subject) {
+        return gone(subject.substr(0, subject.find_first_of(": ")));
+    });
     std::erase_if(without_pma_, gone);
     std::erase_if(known_ports_, [&](const auto& kv) { return gone(kv.first.device); });
     std::erase_if(ports_, [&](const auto& kv) { return gone(kv.first); });
@@ -719,8 +777,29 @@ SysfsSource::KnownPort& SysfsSource::known_port(const PortRef& port) {
     return it->second;
 }
 
+std::string SysfsSource::unavailable_summary() {
+    size_t ports = 0;
+    const std::pair<const PortRef, KnownPort>* first = nullptr;
+    for (const auto& kv : known_ports_) {
+        if (kv.second.unavailable.empty()) continue;
+        ++ports;
+        if (!first) first = &kv;
+    }
+    unavailable_ports_ = ports;
+    if (!first) return {};
+    std::string out = "counters not available on " + std::to_string(ports) +
+                      (ports == 1 ? " port (" : " ports (first ");
+    out += first->first.to_string() + " " + first->second.unavailable + ")";
+    return out;
+}
+
 std::vector<common::Figure> SysfsSource::figures() const {
     auto out = methods_.figures();
+    out.push_back({"sysfs_counters_unavailable_ports",
+                   "ports whose PMA counters the kernel says are not available (\"N/A (no PMA)\", "
+                   "or a read the kernel refuses for want of a PMA), as the last counter poll "
+                   "found them: no values, and no errors",
+                   common::Figure::Kind::gauge, static_cast<double>(unavailable_ports_)});
     out.push_back({"sysfs_narrow_fast_ports",
                    "ports whose narrow error counters, each read from its own file, the last "
                    "counter poll read on the fast cadence (they moved, or the port's state "
@@ -837,8 +916,11 @@ void SysfsSource::sample(TimePoint now, sources::ObservationSink& sink, Parts pa
                 return until && now < *until;
             }));
     }
-    // Last, so that it says how this pass read the counters.
-    pass.emit(SourceStatus{true, methods_.status()});
+    // Last, so that it says how this pass read the counters, and where they are not available.
+    if (parts.counters.any()) unavailable_ = unavailable_summary();
+    std::string reason = methods_.status();
+    if (!unavailable_.empty()) reason += (reason.empty() ? "" : "; ") + unavailable_;
+    pass.emit(SourceStatus{true, std::move(reason)});
 }
 
 void SysfsSource::refresh(const PortRef& port, TimePoint now, sources::ObservationSink& sink) {

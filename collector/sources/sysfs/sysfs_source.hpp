@@ -33,6 +33,7 @@
 #include "collector/sources/sysfs/counter_methods.hpp"
 #include "collector/sources/sysfs/sysfs_parsers.hpp"
 #include "collector/sources/sysfs/sysfs_reader.hpp"
+#include "collector/sources/sysfs/twin_counter.hpp"
 
 namespace rdmadiag::sysfs {
 
@@ -70,6 +71,9 @@ public:
     const std::string& class_dir() const { return class_dir_; }
 
 private:
+    // A quantity read from both counters/ and counters_ext/ this pass: its name, and what each
+    // file (or the method standing for it) gave.
+    using Twins = std::vector<std::pair<std::string_view, std::array<std::optional<uint64_t>, 2>>>;
     struct Parts {
         sources::CounterTiers counters;  // counters/, counters_ext/, hw_counters/ by tier
         bool tables = false;             // device identity, GIDs, P_Key tables
@@ -93,6 +97,10 @@ private:
     // How long narrow counters read from files stay on the fast cadence after they moved.
     Duration narrow_fast_hold() const { return slow_counter_interval(); }
     size_t narrow_fast_ports_ = 0;  // as the last counter pass left them
+    // Where counters are not available, for the status, as the last counter pass left them.
+    std::string unavailable_summary();
+    std::string unavailable_;
+    size_t unavailable_ports_ = 0;
 
     sources::SourceSettings settings_;
     std::unique_ptr<sysfs::SysfsReader> reader_;
@@ -107,6 +115,8 @@ private:
     std::vector<std::string> last_devices_;  // as forget_devices_except last saw them
     // Devices that by their node type have no PMA (iWARP, usNIC).
     std::set<std::string> without_pma_;
+    // The subjects reported missing (ENOENT) while their devices stay.
+    std::set<std::string> missing_;
 
     // What the slow cadence learnt of a port's GIDs, carried by the fast one.
     struct PortGids {
@@ -159,8 +169,13 @@ private:
         uint64_t narrow_sum = 0;
         bool narrow_read = false;
         std::optional<TimePoint> narrow_fast_until;
-        std::optional<PortGids> gids;                      // read at least once
-        std::optional<CarriedTable> table;                 // last read whole without a fault
+        std::optional<PortGids> gids;       // read at least once
+        std::optional<CarriedTable> table;  // last read whole without a fault
+        // The quantities in both counters/ and counters_ext/, by standard name.
+        std::map<std::string, TwinCounter, std::less<>> twins;
+        // The first counter folder the last PMA read found without values, and why
+        // ("counters/: N/A (no PMA)"); empty when every value was there.
+        std::string unavailable;
         std::array<FolderListing, kPortFolders> listings;  // by PortFolder
     };
     std::map<PortRef, KnownPort> known_ports_;

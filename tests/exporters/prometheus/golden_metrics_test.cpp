@@ -61,7 +61,12 @@ TEST_P(GoldenMetrics, MatchesTheGoldenFile) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenMetrics,
-                         ::testing::Values("mlx5-ib", "rxe-roce", "no-pma", "broken"),
+                         ::testing::Values("mlx5-ib", "rxe-roce", "no-pma", "broken", "mlx4-i40iw",
+                                           "node-exporter-mlx4-i40iw", "procfs-hfi1-mlx4-mlx5",
+                                           "efa-perftest113-client", "efa-perftest113-server",
+                                           "mlx5-roce-telegraf-hw_counters",
+                                           "mlx5-telegraf-counters", "hfi1-hw_counters-netdata9091",
+                                           "bnxt_re-roce-procfs675"),
                          [](const auto& p) {
                              std::string n = p.param;
                              for (auto& c : n) {

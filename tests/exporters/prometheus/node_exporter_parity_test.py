@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""rdmadiag serve and node_exporter's infiniband collector read the same generated sysfs tree;
-every counter file must be reported with the same value by both (node_exporter reports the
-4-octet data counters in bytes, as does rdmadiag_port_{transmitted,received}_bytes_total, the
-only form of them at rdmadiag's default detail), and
-the port state and physical state too.
+"""rdmadiag serve and node_exporter's infiniband collector read the same sysfs trees; every counter
+file must be reported with the same value by both (node_exporter reports the 4-octet data
+counters in bytes, as does rdmadiag_port_{transmitted,received}_bytes_total, the only form of them
+at rdmadiag's default detail), and the port state and physical state too.
 
-The tree has mlx4 devices too, whose counters_ext/ holds the 64-bit forms of the 32-bit
-counters/ data and packet files: node_exporter exports both (node_infiniband_legacy_* for
-counters_ext/), rdmadiag one counter per quantity under the standard name, read from
-counters_ext/. Those must equal node_exporter's legacy values and the files.
+The trees: one generated (scripts/gen-sysfs-fixture, with mlx4 devices), and the real dumps under
+tests/fixtures/sysfs that have counter files (node_exporter's own, procfs', and the ones written
+from the kernel's code).
+
+mlx4 ports may have counters_ext/ beside counters/: node_exporter exports both
+(node_infiniband_legacy_* for counters_ext/), rdmadiag one counter per quantity under the standard
+name. A quantity in both folders is the larger of the two files on a tree that does not change
+(docs/sources/sysfs.md, "Two files for one counter"); a file that reads "N/A (no PMA)" has no
+series in either exporter. Where node_exporter reads nothing from a tree (it drops all InfiniBand
+data when one file it expects is missing), rdmadiag is compared with the files alone.
 
 Usage: node_exporter_parity_test.py RDMADIAG_BINARY GEN_SYSFS_FIXTURE_BINARY"""
 
@@ -20,6 +25,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "beds"))
 import rdmadiag_bed as bed  # noqa: E402
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures", "sysfs")
+# The fixture trees compared, besides the generated one.
+DUMPS = ["node-exporter-mlx4-i40iw", "procfs-hfi1-mlx4-mlx5", "mlx4-i40iw", "mlx5-ib", "no-pma",
+         "mlx5-telegraf-counters"]
 
 # sysfs counters/ file -> node_exporter 1.5 metric (without the node_infiniband_ prefix).
 NODE_EXPORTER_NAMES = {
@@ -46,22 +56,18 @@ NODE_EXPORTER_NAMES = {
 DATA = {"port_xmit_data": ("port_data_transmitted_bytes_total", "rdmadiag_port_transmitted_bytes_total"),
         "port_rcv_data": ("port_data_received_bytes_total", "rdmadiag_port_received_bytes_total")}
 
-# counters_ext/ file -> (rdmadiag's counter, node_exporter 1.5 legacy metric, rdmadiag bytes metric).
+# counters_ext/ file -> (rdmadiag's counter, node_exporter 1.5 legacy metric).
 LEGACY = {
-    "port_xmit_data_64": ("port_xmit_data", "legacy_data_transmitted_bytes_total",
-                          "rdmadiag_port_transmitted_bytes_total"),
-    "port_rcv_data_64": ("port_rcv_data", "legacy_data_received_bytes_total",
-                         "rdmadiag_port_received_bytes_total"),
-    "port_xmit_packets_64": ("port_xmit_packets", "legacy_packets_transmitted_total", None),
-    "port_rcv_packets_64": ("port_rcv_packets", "legacy_packets_received_total", None),
-    "port_unicast_xmit_packets": ("unicast_xmit_packets", "legacy_unicast_packets_transmitted_total",
-                                  None),
-    "port_unicast_rcv_packets": ("unicast_rcv_packets", "legacy_unicast_packets_received_total",
-                                 None),
+    "port_xmit_data_64": ("port_xmit_data", "legacy_data_transmitted_bytes_total"),
+    "port_rcv_data_64": ("port_rcv_data", "legacy_data_received_bytes_total"),
+    "port_xmit_packets_64": ("port_xmit_packets", "legacy_packets_transmitted_total"),
+    "port_rcv_packets_64": ("port_rcv_packets", "legacy_packets_received_total"),
+    "port_unicast_xmit_packets": ("unicast_xmit_packets", "legacy_unicast_packets_transmitted_total"),
+    "port_unicast_rcv_packets": ("unicast_rcv_packets", "legacy_unicast_packets_received_total"),
     "port_multicast_xmit_packets": ("multicast_xmit_packets",
-                                    "legacy_multicast_packets_transmitted_total", None),
+                                    "legacy_multicast_packets_transmitted_total"),
     "port_multicast_rcv_packets": ("multicast_rcv_packets",
-                                   "legacy_multicast_packets_received_total", None),
+                                   "legacy_multicast_packets_received_total"),
 }
 
 SAMPLE = re.compile(r'^([a-zA-Z0-9_:]+)\{([^}]*)\} (\S+)$')
@@ -81,6 +87,133 @@ def value(samples, name, **labels):
     return samples.get((name, tuple(sorted(labels.items()))))
 
 
+def read_counter(path):
+    """A counter file's value (exact: beyond 2^53 a float would round it), or None for
+    "N/A (no PMA)"."""
+    with open(path) as fh:
+        text = fh.read().strip()
+    return None if text == "N/A (no PMA)" else int(text)
+
+
+def files_of(folder):
+    return sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+
+
+def scrape_both(b, rdmadiag, node_exporter, sysfs, tag):
+    port = bed.free_port()
+    log = open(os.path.join(b.dir, f"node_exporter-{tag}.log"), "w")
+    ne = subprocess.Popen([node_exporter, "--collector.disable-defaults",
+                           "--collector.infiniband", f"--path.sysfs={sysfs}",
+                           f"--web.listen-address=127.0.0.1:{port}"],
+                          stdout=log, stderr=subprocess.STDOUT)
+    b.procs.append(ne)
+    _, rport, _ = b.start_daemon(rdmadiag, [f"--path.sysfs={sysfs}"], name=f"daemon-{tag}")
+    deadline = time.time() + 30
+    theirs = ours = {}
+    while time.time() < deadline:
+        try:
+            theirs = parse(bed.http_get(f"http://127.0.0.1:{port}/metrics")[1])
+            ours = parse(bed.http_get(f"http://127.0.0.1:{rport}/metrics")[1])
+            # A slow counter round has run once the data counters are there (or the tree has
+            # none); the state of every port comes with the first round.
+            if any(k[0] == "rdmadiag_port_info" for k in ours) and theirs:
+                break
+        except OSError:
+            pass
+        time.sleep(0.2)
+    ne.terminate()
+    return theirs, ours
+
+
+def node_exporter_wants(raw, scale):
+    """What node_exporter 1.5 exports for a file: it multiplies a data counter by 4 in uint64, so a
+    value beyond 2^62 words wraps there (rdmadiag's bytes total does not)."""
+    if raw is None:
+        return None
+    return float((raw * scale) % 2**64)
+
+
+def compare_tree(sysfs, theirs, ours, tag, problems):
+    compared = 0
+    # node_exporter 1.5 drops every InfiniBand series when one file it expects is missing (a port
+    # without counters/, as iWARP ports have on current kernels; the partial public dumps): then
+    # only rdmadiag is compared with the files.
+    ne_read = any(k[0].startswith("node_infiniband_") for k in theirs)
+    if not ne_read:
+        print(f"note: {tag}: node_exporter read nothing from this tree "
+              f"(node_scrape_collector_success "
+              f"{value(theirs, 'node_scrape_collector_success', collector='infiniband')})")
+    root = os.path.join(sysfs, "class", "infiniband")
+    want_ports = sorted((d, p) for d in os.listdir(root)
+                        for p in files_of(os.path.join(root, d, "ports")))
+    ports = sorted({(dict(k[1])["device"], dict(k[1])["port"]) for k in ours
+                    if k[0] == "rdmadiag_port_info"})
+    if ports != want_ports:
+        problems.append(f"{tag}: rdmadiag shows ports {ports}, the tree has {want_ports}")
+
+    def check(want, got, what):
+        nonlocal compared
+        compared += 1
+        if got != want:
+            problems.append(f"{tag} {what}: want {want}, got {got}")
+
+    for device, p in want_ports:
+        port_dir = os.path.join(root, device, "ports", p)
+        counters, ext = os.path.join(port_dir, "counters"), os.path.join(port_dir, "counters_ext")
+        base = {f: read_counter(os.path.join(counters, f)) for f in files_of(counters)}
+        legacy = {LEGACY[f][0]: read_counter(os.path.join(ext, f))
+                  for f in files_of(ext) if f in LEGACY}
+        labels = dict(device=device, port=p)
+        # What rdmadiag must report for each quantity: the file, or the larger of the two.
+        mine_want = dict(base)
+        for name, v in legacy.items():
+            if name in mine_want and mine_want[name] is not None and v is not None:
+                mine_want[name] = max(mine_want[name], v)
+            elif v is not None or name not in mine_want:
+                mine_want[name] = v
+        for name, want in sorted(mine_want.items()):
+            where = f"{device}:{p} {name}"
+            if name in DATA:
+                got = value(ours, DATA[name][1], **labels)
+                check(None if want is None else float(want * 4), got, where + " (bytes)")
+            else:
+                got = value(ours, "rdmadiag_port_stat_total", counter=name, kind="pma", **labels)
+                check(None if want is None else float(want), got, where)
+        # node_exporter shows each file as it is.
+        for f, raw in base.items() if ne_read else []:
+            if f in DATA:
+                ne_name, scale = DATA[f][0], 4
+            elif f in NODE_EXPORTER_NAMES:
+                ne_name, scale = NODE_EXPORTER_NAMES[f], 1
+            else:
+                continue  # a file node_exporter does not know
+            got = value(theirs, "node_infiniband_" + ne_name, **labels)
+            # node_exporter 1.5 reads "N/A (no PMA)" as absent too.
+            check(node_exporter_wants(raw, scale), got, f"{device}:{p} node_exporter {ne_name}")
+        for f in files_of(ext) if ne_read else []:
+            if f not in LEGACY:
+                continue
+            raw = read_counter(os.path.join(ext, f))
+            counter, ne_name = LEGACY[f]
+            scale = 4 if counter in DATA else 1
+            got = value(theirs, "node_infiniband_" + ne_name, **labels)
+            check(node_exporter_wants(raw, scale), got, f"{device}:{p} node_exporter {ne_name}")
+        for mine_name, ne_name, f in (("rdmadiag_port_state", "state_id", "state"),
+                                      ("rdmadiag_port_physical_state", "physical_state_id",
+                                       "phys_state")):
+            a = value(ours, mine_name, **labels)
+            if not os.path.exists(os.path.join(port_dir, f)):
+                check(None, a, f"{device}:{p} {mine_name} (no {f} file)")
+                continue
+            with open(os.path.join(port_dir, f)) as fh:
+                check(float(fh.read().split(":")[0]), a, f"{device}:{p} {mine_name}")
+            if ne_read:
+                c = value(theirs, "node_infiniband_" + ne_name, **labels)
+                check(a, c, f"{device}:{p} node_exporter {ne_name}")
+    errors = value(ours, "rdmadiag_source_errors_total", source="sysfs")
+    return compared, errors
+
+
 def main():
     rdmadiag, generator = sys.argv[1], sys.argv[2]
     node_exporter = bed.require_program("prometheus-node-exporter", "prometheus-node-exporter")
@@ -88,103 +221,16 @@ def main():
         bed.skip("rdmadiag or gen_sysfs_fixture was not built")
     problems, compared = [], 0
     with bed.Bed("parity") as b:
-        sysfs = os.path.join(b.dir, "sys")
-        subprocess.run([generator, sysfs, "--devices", "3", "--mlx4", "1", "--ports", "2"],
+        generated = os.path.join(b.dir, "sys")
+        subprocess.run([generator, generated, "--devices", "3", "--mlx4", "1", "--ports", "2"],
                        check=True, stdout=subprocess.DEVNULL)
-        port = bed.free_port()
-        log = open(os.path.join(b.dir, "node_exporter.log"), "w")
-        ne = subprocess.Popen([node_exporter, "--collector.disable-defaults",
-                               "--collector.infiniband", f"--path.sysfs={sysfs}",
-                               f"--web.listen-address=127.0.0.1:{port}"],
-                              stdout=log, stderr=subprocess.STDOUT)
-        b.procs.append(ne)
-        _, rport, _ = b.start_daemon(rdmadiag, [f"--path.sysfs={sysfs}"])
-        deadline = time.time() + 30
-        theirs = ours = None
-        while time.time() < deadline:
-            try:
-                theirs = parse(bed.http_get(f"http://127.0.0.1:{port}/metrics")[1])
-                ours = parse(bed.http_get(f"http://127.0.0.1:{rport}/metrics")[1])
-                if any(k[0] == "rdmadiag_port_stat_total" for k in ours) and theirs:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.2)
-        ports = sorted({(dict(k[1])["device"], dict(k[1])["port"]) for k in ours
-                        if k[0] == "rdmadiag_port_info"})
-        if len(ports) != 8:
-            problems.append(f"expected 4 devices x 2 ports, rdmadiag shows {ports}")
-
-        def read_value(path):
-            with open(path) as fh:
-                return float(fh.read().strip())
-
-        for device, p in ports:
-            port_dir = os.path.join(sysfs, "class/infiniband", device, "ports", p)
-            counters = os.path.join(port_dir, "counters")
-            ext = os.path.join(port_dir, "counters_ext")
-            extended = ({LEGACY[f][0] for f in os.listdir(ext) if f in LEGACY}
-                        if os.path.isdir(ext) else set())
-            for f in sorted(os.listdir(counters)):
-                raw = read_value(os.path.join(counters, f))
-                mine = value(ours, "rdmadiag_port_stat_total", device=device, port=p,
-                             counter=f, kind="pma")
-                if f in extended:
-                    # Read from counters_ext/ instead (compared below); node_exporter still
-                    # shows the 32-bit file.
-                    ne_name = DATA[f][0] if f in DATA else NODE_EXPORTER_NAMES[f]
-                    theirs_v = value(theirs, "node_infiniband_" + ne_name, device=device, port=p)
-                    compared += 1
-                    if theirs_v != (raw * 4 if f in DATA else raw):
-                        problems.append(f"{device}:{p} counters/{f}: file {raw}, "
-                                        f"node_exporter {ne_name} {theirs_v}")
-                    continue
-                if f in DATA:
-                    # At the default detail the data counters are exported in bytes only.
-                    ne_name, bytes_name = DATA[f]
-                    pairs = [(None, mine, f"rdmadiag stat {f} (standard detail: bytes only)"),
-                             (raw * 4, value(ours, bytes_name, device=device, port=p), bytes_name),
-                             (raw * 4, value(theirs, "node_infiniband_" + ne_name, device=device,
-                                             port=p), "node_exporter " + ne_name)]
-                elif f in NODE_EXPORTER_NAMES:
-                    ne_name = NODE_EXPORTER_NAMES[f]
-                    pairs = [(raw, mine, f"rdmadiag stat {f}"),
-                             (raw, value(theirs, "node_infiniband_" + ne_name, device=device,
-                                         port=p), "node_exporter " + ne_name)]
-                else:
-                    problems.append(f"{device}:{p} counters/{f}: not in the comparison table")
-                    continue
-                for want, got, what in pairs:
-                    compared += 1
-                    if got != want:
-                        problems.append(f"{device}:{p} counters/{f}: file {want}, {what} {got}")
-            for f in sorted(os.listdir(ext)) if os.path.isdir(ext) else []:
-                if f not in LEGACY:
-                    problems.append(f"{device}:{p} counters_ext/{f}: not in the comparison table")
-                    continue
-                raw = read_value(os.path.join(ext, f))
-                counter, ne_name, bytes_name = LEGACY[f]
-                scale = 4 if bytes_name else 1
-                pairs = [(raw * scale, value(theirs, "node_infiniband_" + ne_name, device=device,
-                                             port=p), "node_exporter " + ne_name)]
-                if bytes_name:
-                    pairs.append((raw * 4, value(ours, bytes_name, device=device, port=p),
-                                  bytes_name))
-                else:
-                    pairs.append((raw, value(ours, "rdmadiag_port_stat_total", device=device,
-                                             port=p, counter=counter, kind="pma"),
-                                  f"rdmadiag stat {counter}"))
-                for want, got, what in pairs:
-                    compared += 1
-                    if got != want:
-                        problems.append(f"{device}:{p} counters_ext/{f}: file {want}, {what} {got}")
-            for mine_name, ne_name in (("rdmadiag_port_state", "state_id"),
-                                       ("rdmadiag_port_physical_state", "physical_state_id")):
-                a = value(ours, mine_name, device=device, port=p)
-                c = value(theirs, "node_infiniband_" + ne_name, device=device, port=p)
-                compared += 1
-                if a is None or a != c:
-                    problems.append(f"{device}:{p} {mine_name} {a} != node_exporter {ne_name} {c}")
+        trees = [("generated", generated)] + [(d, os.path.join(FIXTURES, d)) for d in DUMPS]
+        for tag, sysfs in trees:
+            theirs, ours = scrape_both(b, rdmadiag, node_exporter, sysfs, tag)
+            n, errors = compare_tree(sysfs, theirs, ours, tag, problems)
+            compared += n
+            print(f"{tag}: {n} values compared; rdmadiag_source_errors_total{{source=\"sysfs\"}} "
+                  f"{errors}")
     for p in problems:
         print("FAIL:", p)
     print(f"{compared} values compared; {'FAILED' if problems else 'PASSED'}")

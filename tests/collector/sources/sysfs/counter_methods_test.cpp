@@ -270,10 +270,12 @@ TEST(SysfsCounterMethods, WithoutReadersNothingChanges) {
     sources::SourceSettings s;
     s.sysfs_root = fixture("mlx5-ib");
     SysfsSource src(s, std::make_unique<PosixSysfsReader>());
-    // No method figures; only how many ports' narrow counters are read fast from their files.
+    // No method figures; only how many ports' counters the kernel says are not available and
+    // how many ports' narrow counters are read fast from their files.
     auto figures = src.figures();
-    ASSERT_EQ(figures.size(), 1u);
-    EXPECT_EQ(figures[0].name, "sysfs_narrow_fast_ports");
+    ASSERT_EQ(figures.size(), 2u);
+    EXPECT_EQ(figures[0].name, "sysfs_counters_unavailable_ports");
+    EXPECT_EQ(figures[1].name, "sysfs_narrow_fast_ports");
 }
 
 TEST(SysfsCounterMethods, OptionChoosesAndFixtureTreesAreReadFromFiles) {

@@ -117,8 +117,9 @@ TEST(SysfsAbsentFiles, AnIwarpDeviceOnAnOlderKernelSaysNoPmaAndThatIsNoError) {
     }
 }
 
-TEST(SysfsAbsentFiles, NoPmaOnAnInfiniBandDeviceStaysAnError) {
-    // An HCA has a PMA; one that does not answer (a VF, a firmware problem) is worth saying.
+TEST(SysfsAbsentFiles, NoPmaOnAnInfiniBandDeviceIsNotAvailableNotAnError) {
+    // An HCA whose PMA does not answer (a VF, a firmware problem): the kernel says "not available"
+    // and the status says it, at every poll, without an error.
     test::TempTree tmp;
     ASSERT_TRUE(tmp.ok());
     tmp.add_fixture("mlx4-i40iw");
@@ -126,9 +127,35 @@ TEST(SysfsAbsentFiles, NoPmaOnAnInfiniBandDeviceStaysAnError) {
     std::filesystem::remove_all(port + "/counters");
     std::filesystem::remove_all(port + "/counters_ext");
     write_no_pma_counters(port);
-    auto errors = errors_by_subject(sample_all(*source_at(tmp.path())));
-    EXPECT_EQ(errors.size(), 17u);
-    EXPECT_EQ(errors.at("mlx4_0:1 counters/symbol_error").code, ENOTSUP);
+    auto obs = sample_all(*source_at(tmp.path()));
+    EXPECT_THAT(all<SampleError>(obs), ::testing::IsEmpty());
+    EXPECT_EQ(only<SourceStatus>(obs).reason,
+              "counters not available on 1 port (mlx4_0:1 counters/: N/A (no PMA))");
+}
+
+// Later kernels no longer print "N/A (no PMA)": the read itself fails with get_perf_mad's error.
+TEST(SysfsAbsentFiles, AReadTheKernelRefusesForWantOfAPmaIsNotAvailable) {
+    auto reader = std::make_unique<FailingReader>();
+    sources::SourceSettings s;
+    s.sysfs_root = fixture("mlx4-i40iw");
+    const std::string counters = s.sysfs_root + "/class/infiniband/mlx4_0/ports/1/counters";
+    for (const auto& f : std::filesystem::directory_iterator(counters)) {
+        reader->fail_read["/mlx4_0/ports/1/counters/" + f.path().filename().string()] = EINVAL;
+    }
+    SysfsSource src(s, std::move(reader));
+    auto obs = sample_all(src);
+    EXPECT_THAT(all<SampleError>(obs), ::testing::IsEmpty());
+    EXPECT_THAT(only<SourceStatus>(obs).reason,
+                ::testing::StartsWith("counters not available on 1 port (mlx4_0:1 counters/: "));
+    // counters_ext/ still gives the data and packet counters.
+    bool data = false;
+    for (const auto& c : all<CounterSample>(obs)) {
+        if (c.port == PortRef{"mlx4_0", 1} && c.name == "port_xmit_data") {
+            data = true;
+            EXPECT_EQ(c.value, 48318382080ULL);
+        }
+    }
+    EXPECT_TRUE(data);
 }
 
 TEST(SysfsAbsentFiles, RealFailuresOnTheSameTreeStayErrors) {

@@ -1,5 +1,6 @@
-// mlx4's counters_ext/: the 64-bit data and packet counters are read under the standard names, in
-// place of the 32-bit counters/ files they extend (tests/fixtures/sysfs/mlx4-i40iw, mlx4_0).
+// mlx4's counters_ext/: the 64-bit data and packet counters are read under the standard names,
+// beside the counters/ files of the same quantities, and each quantity is reported once
+// (twin_counter.hpp; tests/fixtures/sysfs/mlx4-i40iw and node-exporter-mlx4-i40iw, mlx4_0).
 
 #include "collector/sources/sysfs/legacy_counters.hpp"
 
@@ -31,7 +32,7 @@ std::map<std::string, CounterSample> pma_of(const std::vector<Observation>& obs,
 
 const PortRef kMlx4{"mlx4_0", 1};
 
-TEST(SysfsLegacyCounters, SixtyFourBitFormsReplaceThe32BitFiles) {
+TEST(SysfsLegacyCounters, TheLargerOfTheTwoFilesIsReportedUnderTheStandardName) {
     auto pma = pma_of(sample_all(*source_at(fixture("mlx4-i40iw"))), kMlx4);
     // 17 counters/ files (the PortCounters set), 4 of them extended, plus 4 only in counters_ext.
     EXPECT_EQ(pma.size(), 17u - 4u + 8u);
@@ -62,29 +63,29 @@ TEST(SysfsLegacyCounters, SixtyFourBitFormsReplaceThe32BitFiles) {
     }
 }
 
-TEST(SysfsLegacyCounters, TheExtendedCountersFilesAreNotEvenRead) {
+TEST(SysfsLegacyCounters, BothFilesOfAQuantityAreReadAndReportedOnce) {
     auto reader = std::make_unique<FailingReader>();
     auto* seen = reader.get();
     sources::SourceSettings s;
     s.sysfs_root = fixture("mlx4-i40iw");
     SysfsSource src(s, std::move(reader));
-    sample_all(src);
-    const std::string counters = "/mlx4_0/ports/1/counters/";
-    for (const char* gone :
+    auto pma = pma_of(sample_all(src), kMlx4);
+    const std::string port = s.sysfs_root + "/class/infiniband/mlx4_0/ports/1/";
+    for (const char* name :
          {"port_xmit_data", "port_rcv_data", "port_xmit_packets", "port_rcv_packets"}) {
+        EXPECT_EQ(std::count(seen->reads.begin(), seen->reads.end(), port + "counters/" + name), 1)
+            << name;
         EXPECT_EQ(std::count(seen->reads.begin(), seen->reads.end(),
-                             s.sysfs_root + "/class/infiniband" + counters + gone),
-                  0)
-            << gone;
+                             port + "counters_ext/" + name + "_64"),
+                  1)
+            << name;
+        EXPECT_TRUE(pma.contains(name)) << name;
     }
-    EXPECT_EQ(std::count(seen->reads.begin(), seen->reads.end(),
-                         s.sysfs_root + "/class/infiniband" + counters + "symbol_error"),
-              1);
 }
 
-TEST(SysfsLegacyCounters, AFailedExtendedReadIsAnErrorNotAFallBackTo32Bits) {
-    // Switching between the two files would change the counter's width under the engine and
-    // cost a new baseline each time; the value is simply missing for that poll.
+TEST(SysfsLegacyCounters, AFailedExtendedReadIsAnErrorAndTheOtherFileStillCounts) {
+    // The pair's value is 64 bits wide whichever file gave it, so the engine's tracker never
+    // needs a new baseline when one of the two is missing for a poll.
     auto reader = std::make_unique<FailingReader>();
     reader->fail_read = {{"/counters_ext/port_rcv_data_64", EIO}};
     sources::SourceSettings s;
@@ -92,11 +93,59 @@ TEST(SysfsLegacyCounters, AFailedExtendedReadIsAnErrorNotAFallBackTo32Bits) {
     SysfsSource src(s, std::move(reader));
     auto obs = sample_all(src);
     auto pma = pma_of(obs, kMlx4);
-    EXPECT_FALSE(pma.contains("port_rcv_data"));
+    EXPECT_EQ(pma.at("port_rcv_data").value, 3145728000ULL);
+    EXPECT_EQ(pma.at("port_rcv_data").width, 64);
     EXPECT_EQ(pma.at("port_xmit_data").width, 64);
     auto errors = errors_by_subject(obs);
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_EQ(errors.at("mlx4_0:1 counters_ext/port_rcv_data_64").code, EIO);
+}
+
+// node_exporter's public fixture (tests/fixtures/sysfs/node-exporter-mlx4-i40iw): on port 1 the
+// counters_ext/ packet files read 0 beside counters/, on port 2 the counters/ data files read 0
+// beside counters_ext/. Each port reports the file that counts.
+TEST(SysfsLegacyCounters, TheFileThatCountsWinsOnEitherSide) {
+    auto obs = sample_all(*source_at(fixture("node-exporter-mlx4-i40iw")));
+    auto one = pma_of(obs, kMlx4);
+    EXPECT_EQ(one.at("port_rcv_packets").value, 6825908347ULL);
+    EXPECT_EQ(one.at("port_xmit_packets").value, 6235865ULL);
+    EXPECT_EQ(one.at("port_rcv_data").value, 4631917ULL);
+    auto two = pma_of(obs, PortRef{"mlx4_0", 2});
+    EXPECT_EQ(two.at("port_rcv_data").value, 4631917ULL);
+    EXPECT_EQ(two.at("port_xmit_data").value, 3733440ULL);
+    EXPECT_EQ(two.at("unicast_rcv_packets").value, 61148ULL);
+    // Only counters_ext/ has these on port 2.
+    EXPECT_EQ(two.at("port_rcv_packets").value, 0u);
+}
+
+// The live file changes over time: the total follows the one that counts and never goes back.
+TEST(SysfsLegacyCounters, TheTotalNeverGoesBackWhenTheLiveFileChanges) {
+    test::TempTree tmp;
+    ASSERT_TRUE(tmp.ok());
+    tmp.add_fixture("mlx4-i40iw");
+    const std::string port = tmp.path() + "/class/infiniband/mlx4_0/ports/1/";
+    auto write = [&](uint64_t base, uint64_t ext) {
+        std::ofstream(port + "counters/port_rcv_packets") << base << "\n";
+        std::ofstream(port + "counters_ext/port_rcv_packets_64") << ext << "\n";
+    };
+    auto src = source_at(tmp.path());
+    auto read = [&](int at_s) {
+        auto obs = sample_all(*src, at(std::chrono::seconds(at_s)));
+        return pma_of(obs, kMlx4).at("port_rcv_packets").value;
+    };
+    write(6825908347ULL, 0);
+    EXPECT_EQ(read(0), 6825908347ULL);
+    write(6825909347ULL, 0);
+    EXPECT_EQ(read(1), 6825909347ULL);
+    // counters_ext/ starts counting and catches up: taken as it is, not added on top.
+    write(6825910347ULL, 6825910347ULL);
+    EXPECT_EQ(read(2), 6825910347ULL);
+    // The port's counters are reset: both files start again from 0; the total goes on.
+    write(500, 500);
+    EXPECT_EQ(read(3), 6825910847ULL);
+    // counters/ stops at a value of its own, counters_ext/ goes on.
+    write(500, 1500);
+    EXPECT_EQ(read(4), 6825911847ULL);
 }
 
 TEST(SysfsLegacyCounters, AnUnknownExtendedFileIsKeptUnderItsOwnName) {

@@ -222,6 +222,22 @@ TEST(SysfsCounter, NoPmaIsAnErrorNotZero) {
     EXPECT_EQ(r.error().code, ENOTSUP);
 }
 
+TEST(SysfsCounter, AReadingIsAValueOrNotAvailableNeverZero) {
+    EXPECT_EQ(parse_counter_reading("N/A (no PMA)\n")->value, std::nullopt);
+    EXPECT_EQ(parse_counter_reading("N/A (no PMA)")->value, std::nullopt);
+    EXPECT_EQ(parse_counter_reading("0\n")->value, 0u);
+    EXPECT_EQ(parse_counter_reading("6825908347\n")->value, 6825908347ULL);
+    // Only the kernel's own words: anything else that is no number is still an error.
+    for (std::string_view bad : {"N/A\n", "n/a (no pma)\n", "N/A (no PMA) \n", "", "-1\n"}) {
+        EXPECT_FALSE(parse_counter_reading(bad).ok()) << bad;
+    }
+    EXPECT_TRUE(is_unavailable_read(ENOSYS));
+    EXPECT_TRUE(is_unavailable_read(EINVAL));
+    EXPECT_FALSE(is_unavailable_read(EIO));
+    EXPECT_FALSE(is_unavailable_read(EACCES));
+    EXPECT_FALSE(is_unavailable_read(ENOENT));
+}
+
 TEST(SysfsCounter, RejectsNegativeOverflowJunkAndEmpty) {
     EXPECT_NE(parse_counter("-1\n").error().message.find("non-negative"), std::string::npos);
     EXPECT_EQ(parse_counter("18446744073709551616\n").error().code, ERANGE);

@@ -202,18 +202,19 @@ TEST(SysfsSourceMlx5, ReportsTheGidCacheOfAnInfinibandPortWithoutAttributes) {
 
 // ---- (c) N/A (no PMA) -----------------------------------------------------------------------
 
-TEST(SysfsSourceNoPma, EveryCounterIsAbsentAndReportedTheRestStays) {
+TEST(SysfsSourceNoPma, EveryCounterIsNotAvailableNoErrorAndTheRestStays) {
     auto src = source_at(fixture("no-pma"));
     auto obs = sample_all(*src);
     EXPECT_TRUE(counters_by_name(obs, CounterKind::pma).empty());
-    auto errors = errors_by_subject(obs);
-    EXPECT_EQ(errors.size(), 21u);
-    for (const auto& [subject, e] : errors) {
-        EXPECT_THAT(subject, HasSubstr("mlx5_1:1 counters/"));
-        EXPECT_THAT(e.message, HasSubstr("N/A (no PMA)"));
-        EXPECT_EQ(e.code, ENOTSUP);
-    }
-    EXPECT_TRUE(errors.contains("mlx5_1:1 counters/port_rcv_constraint_errors"));
+    EXPECT_THAT(all<SampleError>(obs), ::testing::IsEmpty());
+    EXPECT_EQ(only<SourceStatus>(obs).reason,
+              "counters not available on 1 port (mlx5_1:1 counters/: N/A (no PMA))");
+    auto figures = src->figures();
+    auto unavailable = std::find_if(figures.begin(), figures.end(), [](const auto& f) {
+        return f.name == "sysfs_counters_unavailable_ports";
+    });
+    ASSERT_NE(unavailable, figures.end());
+    EXPECT_EQ(unavailable->value, 1.0);
 
     EXPECT_EQ(only<SourceStatus>(obs).up, true);
     EXPECT_EQ(only<DeviceInfo>(obs).hca_type, "MT4120");
