@@ -12,7 +12,7 @@ struct Speed {
 };
 
 // LinkSpeedExtActive, when set, overrides LinkSpeedActive (FDR and later).
-std::optional<Speed> speed_of(uint8_t speed, uint8_t ext) {
+std::optional<Speed> speed_of(uint8_t speed, uint8_t ext, bool fdr10) {
     switch (ext) {
         case 0:
             break;
@@ -33,7 +33,7 @@ std::optional<Speed> speed_of(uint8_t speed, uint8_t ext) {
         case 2:
             return Speed{50, "DDR"};
         case 4:
-            return Speed{100, "QDR"};
+            return fdr10 ? Speed{100, "FDR10"} : Speed{100, "QDR"};
         default:
             return std::nullopt;
     }
@@ -42,9 +42,9 @@ std::optional<Speed> speed_of(uint8_t speed, uint8_t ext) {
 }  // namespace
 
 std::optional<std::string> link_rate_text(uint8_t width_active, uint8_t speed_active,
-                                          uint8_t speed_ext_active) {
+                                          uint8_t speed_ext_active, bool fdr10) {
     const unsigned n = link_width_lanes(width_active);
-    auto s = speed_of(speed_active, speed_ext_active);
+    auto s = speed_of(speed_active, speed_ext_active, fdr10);
     if (n == 0 || !s) return std::nullopt;
     const unsigned deci = s->deci_gbps_per_lane * n;
     std::string text = std::to_string(deci / 10);

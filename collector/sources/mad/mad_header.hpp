@@ -48,6 +48,8 @@ constexpr uint16_t switch_info = 0x0012;
 constexpr uint16_t guid_info = 0x0014;
 constexpr uint16_t port_info = 0x0015;
 constexpr uint16_t pkey_table = 0x0016;
+// Mellanox's vendor-specific ExtendedPortInfo (SubnGet, modifier = port): FDR10.
+constexpr uint16_t mlnx_ext_port_info = 0xff90;
 // PMA
 constexpr uint16_t port_counters = 0x0012;
 constexpr uint16_t port_counters_ext = 0x001d;

@@ -160,7 +160,8 @@ void emit_observations(const SubnetReading& reading, const ObservationNaming& na
                     pi.phys_state == kPhysLinkUp && !(node.is_switch() && port.port == 0);
                 if (linked) {
                     s.rate = link_rate_text(pi.link_width_active, pi.link_speed_active,
-                                            pi.link_speed_ext_active);
+                                            pi.link_speed_ext_active,
+                                            port.mlnx_ext && port.mlnx_ext->fdr10());
                 }
                 emit(s);
                 emit(CounterSample{ref, "m_key_violations", pi.m_key_violations, 16,

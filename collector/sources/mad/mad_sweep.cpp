@@ -301,6 +301,7 @@ void MadSweeper::read_tables_and_counters(std::vector<NodeReading>& nodes, Sweep
     for (NodeReading& node : nodes) {
         for (PortReading& port : node.ports) {
             if (!port.info) continue;  // an unreachable port costs only itself
+            add_mlnx_ext_port_info(round2, node, port);
             if (parts.pkeys) add_pkey_blocks(round2, node, port);
             if (parts.pkeys && parts.guids) add_guid_blocks(round2, node, port);
             if (parts.counters) {

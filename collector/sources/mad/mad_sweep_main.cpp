@@ -2,7 +2,9 @@
 // test bed and the side-by-side benchmark until the rdmadiag CLI takes it over.
 //   rdmadiag-mad-sweep [--mad.scope=subnet] [--mad.sm_key=0x1] [--mad.timeout=200ms] ...
 //   [--repeat=N]
-// Lines: "state DEV:PORT lid=L state=S phys=P", "pkeys DEV:PORT VIEW k0 k1 ...",
+// Lines: "state DEV:PORT lid=L state=S phys=P [peer=guid:0xGUID:PORT] [rate="40 Gb/sec (4X QDR)"]"
+//        (the port at the other end of the link, and the link's rate, where the sweep saw one),
+//        "pkeys DEV:PORT VIEW k0 k1 ...",
 //        "counter DEV:PORT KIND NAME VALUE WIDTH", "error SUBJECT: MESSAGE", "# stats ...".
 
 #include <chrono>
@@ -24,7 +26,15 @@ void print(const Observation& obs) {
             if constexpr (std::is_same_v<T, PortStateSample>) {
                 std::cout << "state " << b.port.to_string() << " lid=" << b.lid.value_or(0)
                           << " state=" << static_cast<int>(b.state ? static_cast<int>(*b.state) : 0)
-                          << " phys=" << static_cast<int>(b.phys_state.value_or(0)) << "\n";
+                          << " phys=" << static_cast<int>(b.phys_state.value_or(0));
+                if (b.peer_node_guid && b.peer_port) {
+                    char peer[48];
+                    std::snprintf(peer, sizeof peer, " peer=guid:0x%016llx:%u",
+                                  static_cast<unsigned long long>(*b.peer_node_guid), *b.peer_port);
+                    std::cout << peer;
+                }
+                if (b.rate) std::cout << " rate=\"" << *b.rate << "\"";
+                std::cout << "\n";
             } else if constexpr (std::is_same_v<T, PKeyTableSample>) {
                 std::cout << "pkeys " << b.port.to_string() << " " << to_string(b.view);
                 for (size_t i = 0; i < b.table.keys.size(); ++i) {

@@ -33,6 +33,24 @@ Result<NodeInfo> decode_node_info(Bytes d) {
     return n;
 }
 
+Result<MlnxExtPortInfo> decode_mlnx_ext_port_info(Bytes d) {
+    RDMADIAG_TRY(need(d, kMlnxExtPortInfoSize, "MlnxExtPortInfo"));
+    return MlnxExtPortInfo{get8(d, 15)};
+}
+
+bool has_mlnx_ext_port_info(uint32_t vendor_id, uint16_t device_id) {
+    const uint16_t d = device_id;
+    if ((d >= 0xc738 && d <= 0xc73b) || d == 0xcb20 || d == 0xcf08) return true;  // switches
+    if (d >= 0x1003 && d <= 0x1017) return true;                                  // CAs
+    if (vendor_id != 0x119f) return false;
+    // Bull's SwitchX, Switch-IB, ConnectX-3, Connect-IB and ConnectX-4.
+    for (uint16_t bull : {0x1b02, 0x1b50, 0x1ba0, 0x1b33, 0x1b73, 0x1b40, 0x1b41, 0x1b60, 0x1b61,
+                          0x1b83, 0x1b93, 0x1b94, 0x1bb4, 0x1bb5, 0x1bc4}) {
+        if (d == bull) return true;
+    }
+    return d >= 0x1bd0 && d <= 0x1bd5;
+}
+
 Result<PortInfo> decode_port_info(Bytes d) {
     RDMADIAG_TRY(need(d, kPortInfoSize, "PortInfo"));
     PortInfo p;

@@ -62,6 +62,23 @@ struct SwitchInfo {
     bool operator==(const SwitchInfo&) const = default;
 };
 
+// Mellanox's vendor-specific ExtendedPortInfo. FDR10 (10.3125 Gb/s a lane with 64b/66b coding) is
+// not an IBA speed: PortInfo reports such a link as QDR, and only this attribute's
+// LinkSpeedActive (byte 15; bit 0 FDR10) tells them apart. ibnetdiscover and iblinkinfo read it
+// the same way.
+struct MlnxExtPortInfo {
+    uint8_t link_speed_active = 0;
+    bool fdr10() const { return (link_speed_active & 0x01) != 0; }
+    bool operator==(const MlnxExtPortInfo&) const = default;
+};
+
+// Whether a node answers MlnxExtPortInfo, by its NodeInfo: the device IDs infiniband-diags 44
+// asks it of (SwitchX and Switch-IB: 0xc738-0xc73b, 0xcb20, 0xcf08; ConnectX-3 to ConnectX-4:
+// 0x1003-0x1017; and Bull's (vendor 0x119f) builds of them). Asking any other node would cost a
+// MAD that fails.
+bool has_mlnx_ext_port_info(uint32_t vendor_id, uint16_t device_id);
+
+constexpr size_t kMlnxExtPortInfoSize = 16;
 constexpr size_t kPKeyBlockSize = 32;
 constexpr size_t kNodeInfoSize = 40;
 constexpr size_t kPortInfoSize = 64;
@@ -76,6 +93,7 @@ using GuidBlock = std::array<uint64_t, kGuidBlockSize>;
 Result<NodeInfo> decode_node_info(Bytes data);
 Result<PortInfo> decode_port_info(Bytes data);
 Result<SwitchInfo> decode_switch_info(Bytes data);
+Result<MlnxExtPortInfo> decode_mlnx_ext_port_info(Bytes data);
 Result<std::vector<uint16_t>> decode_pkey_block(Bytes data);  // 32 raw keys
 Result<GuidBlock> decode_guid_block(Bytes data);
 Result<std::string> decode_node_description(Bytes data);  // up to 64 bytes, NUL padded

@@ -55,6 +55,8 @@ struct PortReading {
     std::optional<bool> link_up_before;
     std::optional<PortPeer> peer;  // found by discovery: the SA's LinkRecords, or the walk
     std::optional<PortInfo> info;
+    // Read where a Mellanox node's link reads QDR in PortInfo: whether it is FDR10.
+    std::optional<MlnxExtPortInfo> mlnx_ext;
     std::optional<std::vector<uint16_t>> sma_pkeys;
     std::vector<uint16_t> sma_unreadable;  // indexes of blocks that did not answer
     std::optional<std::vector<uint16_t>> sm_pkeys;

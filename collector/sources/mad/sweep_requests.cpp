@@ -89,6 +89,23 @@ void add_port_info(MadBatch& batch, PortReading& port) {
     });
 }
 
+void add_mlnx_ext_port_info(MadBatch& batch, const NodeReading& node, PortReading& port) {
+    constexpr uint8_t kQdr = 4;
+    if (!port.info || port.info->link_speed_active != kQdr || port.info->link_speed_ext_active != 0)
+        return;
+    if (port.info->phys_state != kPhysLinkUp) return;
+    if (node.is_switch() && port.port == 0) return;
+    if (!has_mlnx_ext_port_info(node.info.vendor_id, node.info.device_id)) return;
+    batch.add(smp_request(port.route, attr::mlnx_ext_port_info, port.port), [&port](auto r) {
+        auto answer = checked_answer(std::move(r), "MlnxExtPortInfo");
+        auto d = smp_payload(answer);
+        if (!d) return port.errors.push_back(d.error().message);
+        auto info = decode_mlnx_ext_port_info(*d);
+        if (!info) return port.errors.push_back(info.error().message);
+        port.mlnx_ext = *info;
+    });
+}
+
 void add_pma_class_port_info(MadBatch& batch, NodeReading& node) {
     if (node.pma_lid == 0) return;
     batch.add(pma_request(node.pma_lid, attr::class_port_info, 0), [&node](auto r) {

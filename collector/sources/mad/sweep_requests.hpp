@@ -17,6 +17,9 @@ void add_switch_info(MadBatch& batch, NodeReading& node);
 void add_node_description(MadBatch& batch, NodeReading& node);
 // PortInfo of one port.
 void add_port_info(MadBatch& batch, PortReading& port);
+// Mellanox's ExtendedPortInfo of a linked external port that PortInfo says runs at QDR, on a node
+// that has the attribute (has_mlnx_ext_port_info): whether the link is FDR10.
+void add_mlnx_ext_port_info(MadBatch& batch, const NodeReading& node, PortReading& port);
 // PMA ClassPortInfo of a node with a PMA LID: which counters its ports can give.
 void add_pma_class_port_info(MadBatch& batch, NodeReading& node);
 

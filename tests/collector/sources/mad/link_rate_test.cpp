@@ -20,6 +20,15 @@ TEST(LinkRate, InTheKernelsWords) {
     EXPECT_EQ(link_rate_text(4, 2, 0), "40 Gb/sec (8X DDR)");
 }
 
+TEST(LinkRate, Fdr10IsAQdrLinkThatMellanoxsAttributeNames) {
+    EXPECT_EQ(link_rate_text(2, 4, 0, true), "40 Gb/sec (4X FDR10)");
+    EXPECT_EQ(link_rate_text(1, 4, 0, true), "10 Gb/sec (1X FDR10)");
+    EXPECT_TRUE(sysfs::parse_rate("40 Gb/sec (4X FDR10)\n").ok());
+    // Only a link PortInfo reports as QDR can be FDR10.
+    EXPECT_EQ(link_rate_text(2, 4, 1, true), "56 Gb/sec (4X FDR)");
+    EXPECT_EQ(link_rate_text(2, 1, 0, true), "10 Gb/sec (4X SDR)");
+}
+
 TEST(LinkRate, NoRateForValuesThatAreNotOneKnownSetting) {
     EXPECT_FALSE(link_rate_text(0, 4, 2)) << "no width";
     EXPECT_FALSE(link_rate_text(3, 4, 2)) << "two widths";

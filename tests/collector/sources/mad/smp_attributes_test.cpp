@@ -85,6 +85,34 @@ TEST(SmpAttributes, PortInfoViolationsMatchLibibmadEncoder) {
     EXPECT_EQ(pi->lmc, 2);
 }
 
+TEST(SmpAttributes, MlnxExtPortInfoLinkSpeedActiveMatchesLibibmadEncoder) {
+    std::vector<uint8_t> data(64, 0);
+    mad_set_field(data.data(), 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F, 1);
+    mad_set_field(data.data(), 0, IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F, 1);
+    mad_set_field(data.data(), 0, IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F, 1);
+    auto fdr10 = decode_mlnx_ext_port_info(data);
+    ASSERT_TRUE(fdr10.ok());
+    EXPECT_TRUE(fdr10->fdr10());
+    mad_set_field(data.data(), 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F, 0);
+    auto qdr = decode_mlnx_ext_port_info(data);
+    ASSERT_TRUE(qdr.ok());
+    EXPECT_FALSE(qdr->fdr10());
+    EXPECT_FALSE(decode_mlnx_ext_port_info(std::vector<uint8_t>(15, 0)).ok()) << "truncated";
+}
+
+TEST(SmpAttributes, OnlyTheDevicesInfinibandDiagsAsksHaveMlnxExtPortInfo) {
+    EXPECT_TRUE(has_mlnx_ext_port_info(0x02c9, 0xc738));   // SwitchX (SX6036)
+    EXPECT_TRUE(has_mlnx_ext_port_info(0x02c9, 0xcb20));   // Switch-IB
+    EXPECT_TRUE(has_mlnx_ext_port_info(0x02c9, 0x1003));   // ConnectX-3
+    EXPECT_TRUE(has_mlnx_ext_port_info(0x02c9, 0x1017));   // ConnectX-5
+    EXPECT_TRUE(has_mlnx_ext_port_info(0x119f, 0x1b33));   // Bull ConnectX-3
+    EXPECT_TRUE(has_mlnx_ext_port_info(0x119f, 0x1bd3));   // Bull Switch-IB 2
+    EXPECT_FALSE(has_mlnx_ext_port_info(0x02c9, 0x6274));  // InfiniHost III
+    EXPECT_FALSE(has_mlnx_ext_port_info(0x08f1, 0x5a06));  // a Voltaire switch
+    EXPECT_FALSE(has_mlnx_ext_port_info(0x02c9, 0x1b33));  // a Bull ID from another vendor
+    EXPECT_FALSE(has_mlnx_ext_port_info(0x1175, 0x7322));  // QLogic
+}
+
 TEST(SmpAttributes, PartitionEnforcementBitsMatchLibibmadEncoder) {
     auto clean = attribute(captured::kPortInfoLid5Port1);
     const uint32_t oper_vls = ibmad(clean, IB_PORT_OPER_VLS_F);
