@@ -57,6 +57,7 @@ void check_smp(Bytes data) {
         FUZZ_CHECK(!phys_state_name(p->phys_state).empty());
     }
     (void)decode_switch_info(data);
+    if (auto e = decode_mlnx_ext_port_info(data)) FUZZ_CHECK(e->fdr10() == ((data[15] & 1) != 0));
     if (auto keys = decode_pkey_block(data)) {
         // Re-encoding the block gives back the bytes it came from.
         FUZZ_CHECK(keys->size() == kPKeyBlockSize);

@@ -90,6 +90,13 @@ void check_decimal(std::string_view text) {
         FUZZ_CHECK(again && *again == *c);
     }
     if (sysfs::is_no_pma(text)) FUZZ_CHECK(!sysfs::parse_counter(text));
+    // A reading is the counter's value, "not available" only for the kernel's own words.
+    if (auto r = sysfs::parse_counter_reading(text)) {
+        auto c = sysfs::parse_counter(text);
+        FUZZ_CHECK(r->value ? c && *c == *r->value : sysfs::is_no_pma(text));
+    } else {
+        FUZZ_CHECK(!sysfs::parse_counter(text) && !sysfs::is_no_pma(text));
+    }
     if (auto index = sysfs::parse_table_index(text)) {
         // Table entries are named "%d": the accepted name is exactly the number printed back.
         FUZZ_CHECK(std::to_string(*index) == text);
