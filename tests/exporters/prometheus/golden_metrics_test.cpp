@@ -66,11 +66,11 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenMetrics,
                                            "efa-perftest113-client", "efa-perftest113-server",
                                            "mlx5-roce-telegraf-hw_counters",
                                            "mlx5-telegraf-counters", "hfi1-hw_counters-netdata9091",
-                                           "bnxt_re-roce-procfs675"),
+                                           "bnxt_re-roce-procfs675", "rxe-debian-6.1"),
                          [](const auto& p) {
                              std::string n = p.param;
                              for (auto& c : n) {
-                                 if (c == '-') c = '_';
+                                 if (c == '-' || c == '.') c = '_';
                              }
                              return n;
                          });

@@ -29,6 +29,7 @@ import rdmadiag_bed as bed  # noqa: E402
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures", "sysfs")
 # The fixture trees compared, besides the generated one.
 DUMPS = ["node-exporter-mlx4-i40iw", "procfs-hfi1-mlx4-mlx5", "mlx4-i40iw", "mlx5-ib", "no-pma",
+         "rxe-debian-6.1",
          "mlx5-telegraf-counters"]
 
 # sysfs counters/ file -> node_exporter 1.5 metric (without the node_infiniband_ prefix).
