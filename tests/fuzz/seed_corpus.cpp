@@ -27,6 +27,7 @@
 #include "collector/sources/mad/sa_records.hpp"
 #include "tests/collector/sources/mad/captured_mads.hpp"
 #include "tests/collector/sources/netdev/rtnl_bytes.hpp"
+#include "tests/collector/sources/netlink/hex_bytes.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
 
 namespace fs = std::filesystem;
@@ -194,6 +195,12 @@ void netlink_seeds(Corpus& c) {
     test::NlBuilder error;
     error.error(-95);
     c.add(error.bytes());
+
+    // What real kernels answered (tests/fixtures/netlink/KERNEL/*.hex).
+    for (const auto& e : fs::recursive_directory_iterator(kFixtures / "netlink")) {
+        if (e.is_regular_file() && e.path().extension() == ".hex")
+            c.add(test::read_hex_file(e.path()));
+    }
 }
 
 void netdev_seeds(Corpus& c) {
@@ -342,7 +349,7 @@ int main(int argc, char** argv) {
         {"trace_line_fuzz", [](Corpus& c) { c.add_dir(kFixtures / "tracefs", ".trace"); }},
         {"partitions_conf_fuzz", [](Corpus& c) { c.add_dir(kFixtures / "partitions", ".conf"); }},
         {"mad_reply_fuzz", mad_seeds},
-        {"nl_mr_dump_fuzz", netlink_seeds},
+        {"nl_reply_fuzz", netlink_seeds},
         {"rtnl_dump_fuzz", netdev_seeds},
         {"probe_ring_fuzz", probe_seeds},
         {"probe_messages_fuzz", probe_message_seeds},

@@ -3,22 +3,14 @@
 // tests/beds/vm): the device dump, the answer to RDMA_NLDEV_CMD_STAT_GET for rxe0 port 1 (sent
 // with NLM_F_ACK: the statistics message, then the acknowledgement) and for a port rxe0 does not
 // have (NLMSG_ERROR, EINVAL). rxe0 has device index 0; its 15 counters were all 0 then, as its 15
-// hw_counters/ files (plus lifespan) were.
+// hw_counters/ files (plus lifespan) were. The same kernel's whole dumps, with iproute2's view of
+// them, are under tests/fixtures/netlink.
 
-#include <cstdint>
 #include <string_view>
-#include <vector>
+
+#include "tests/collector/sources/netlink/hex_bytes.hpp"
 
 namespace rdmadiag::test {
-
-inline std::vector<uint8_t> from_hex(std::string_view hex) {
-    std::vector<uint8_t> out;
-    auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-        out.push_back(static_cast<uint8_t>(nibble(hex[i]) * 16 + nibble(hex[i + 1])));
-    }
-    return out;
-}
 
 inline constexpr std::string_view kRxeDeviceDump =
     "6c00000001140200010000008c000000080001000000000009000200727865300000000008000300010000000c00"

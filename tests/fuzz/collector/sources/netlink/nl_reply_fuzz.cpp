@@ -1,7 +1,8 @@
-// RDMA netlink dump replies (the device list and one device's MRs), as recvmsg hands them over.
-// The kernel is trusted to be well-formed but a reply can be cut short or interleaved; the parser
-// checks every length. What it accepts, written back the way the kernel lays it out, must parse
-// to the same devices and MRs.
+// RDMA netlink replies (the device list, one device's ports and MRs, one port's hardware
+// counters), as recvmsg hands them over. The kernel is trusted to be well-formed but a reply can
+// be cut short or interleaved; the parser checks every length. What it accepts, written back the
+// way the kernel lays it out, must parse to the same devices, ports, MRs and counters. Seeded with
+// the replies real kernels gave (tests/fixtures/netlink).
 
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
@@ -10,6 +11,7 @@
 #include <span>
 
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
+#include "tests/collector/sources/netlink/fake_rdma_netlink.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
@@ -58,6 +60,37 @@ void check_mrs(std::span<const uint8_t> bytes) {
     FUZZ_CHECK(again && again->mrs == inv->mrs && again->complete);
 }
 
+void check_ports(std::span<const uint8_t> bytes) {
+    auto ports = netlink::parse_nl_port_dump(bytes);
+    if (!ports) return;
+    FUZZ_CHECK(netlink::nl_dump_finished(bytes));
+    test::NlBuilder b;
+    for (const auto& p : *ports) {
+        FUZZ_CHECK(p.ndev_index.has_value() == !p.ndev_name.empty());
+        b.begin(RDMA_NLDEV_CMD_PORT_GET)
+            .u32(RDMA_NLDEV_ATTR_DEV_INDEX, p.device_index)
+            .str(RDMA_NLDEV_ATTR_DEV_NAME, p.device)
+            .u32(RDMA_NLDEV_ATTR_PORT_INDEX, p.port);
+        if (p.ndev_index) {
+            b.u32(RDMA_NLDEV_ATTR_NDEV_INDEX, *p.ndev_index)
+                .str(RDMA_NLDEV_ATTR_NDEV_NAME, p.ndev_name);
+        }
+        b.end();
+    }
+    b.done();
+    auto again = netlink::parse_nl_port_dump(b.bytes());
+    FUZZ_CHECK(again && *again == *ports);
+}
+
+void check_stats(std::span<const uint8_t> bytes) {
+    auto stats = netlink::parse_nl_port_stats(bytes);
+    if (!stats) return;
+    for (const auto& c : stats->counters) FUZZ_CHECK(!c.name.empty());
+    auto again = netlink::parse_nl_port_stats(test::FakeRdmaNetlink::stats_reply(
+        stats->device_index, stats->device, stats->port, stats->counters));
+    FUZZ_CHECK(again && *again == *stats);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -65,5 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)netlink::nl_dump_finished(bytes);
     check_devices(bytes);
     check_mrs(bytes);
+    check_ports(bytes);
+    check_stats(bytes);
     return 0;
 }
