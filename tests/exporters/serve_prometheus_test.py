@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Three `rdmadiag serve` daemons, as three hosts, each playing the serve-bed scenario, scraped
-by one real Prometheus that also evaluates exporters/alerts/rdmadiag.rules.yml.
+by one real Prometheus that also evaluates deploy/alerts/rdmadiag.rules.yml.
 
 Checks:
   - every alert fires for the scenario that should fire it, on every host;
   - every expression of every alert rule returns data.
-The dashboards' queries are run against a real Prometheus by grafana/dashboards_prometheus_test.py.
+The dashboards' queries are run against a real Prometheus by
+tests/deploy/grafana/dashboards_prometheus_test.py.
 
 An expression that returns nothing only because it reads a metric family this build's engine does
 not produce yet (findings before the P_Key and MR rules exist, the emulated `cache` view, MR
@@ -14,7 +15,7 @@ them, the same check becomes a hard one.
 
 `for:` clauses are set to 0s in the copy Prometheus loads, so the test does not wait minutes:
 the expressions are the shipped ones, and the `for:` timing itself is covered by the promtool
-rule unit tests (exporters/alerts/rdmadiag.rules.test.yml).
+rule unit tests (deploy/alerts/rdmadiag.rules.test.yml).
 
 Usage: serve_prometheus_test.py RDMADIAG_BINARY SOURCE_DIR"""
 
@@ -40,7 +41,7 @@ def main():
     if not os.access(rdmadiag, os.X_OK):
         bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL and zlib)")
     scenario = os.path.join(src, "tests/exporters/scenarios/serve-bed.scn")
-    rules_src = os.path.join(src, "exporters/alerts/rdmadiag.rules.yml")
+    rules_src = os.path.join(src, "deploy/alerts/rdmadiag.rules.yml")
     failures = []
 
     with bed.Bed("prometheus") as b:

@@ -143,7 +143,7 @@ class Run:
     def __init__(self, prom, src, start, end):
         self.prom, self.start, self.end = prom, start, end
         self.builtins, self.step = gq.built_ins(start, end, SCRAPE_S)
-        self.dashboards = {n: gq.load(os.path.join(src, "exporters/grafana/dashboards", n))
+        self.dashboards = {n: gq.load(os.path.join(src, "deploy/grafana/dashboards", n))
                            for n in (OVERVIEW, DETAIL)}
         self.failures, self.queries, self.largest = [], 0, (0, "")
 

@@ -85,7 +85,7 @@ def check_query(where, expr, documented, problems):
 
 
 def main():
-    root = os.path.join(sys.argv[1], "exporters/grafana")
+    root = os.path.join(sys.argv[1], "deploy/grafana")
     with open(os.path.join(sys.argv[1], "docs/metrics.md")) as f:
         documented = set(re.findall(r"`(rdmadiag_[a-z_]+)`", f.read()))
     problems = []
