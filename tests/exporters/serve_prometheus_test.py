@@ -24,8 +24,7 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 HOSTS = 3
 EXPECTED_ALERTS = ["RdmadiagPKeyCacheStale", "RdmadiagGidCacheStale", "RdmadiagPKeyViolationsAfterChange",
@@ -79,7 +78,7 @@ def main():
             'rdmadiag_findings{rule="mr.leak_suspected"} > 0'), timeout=90)
         time.sleep(3)
         _, text = bed.http_get(f"http://{targets[0]}/metrics")
-        exported = set(re.findall(r"^# TYPE (\S+) ", text, re.M))
+        exported = set(bed.Scrape(text).types)
         skipped = []
 
         def missing_families(expr):
