@@ -46,10 +46,14 @@ function(rdmadiag_test)
                                                ENVIRONMENT "${ARG_ENV}")
 endfunction()
 
-# rdmadiag_python_test(NAME <name> SCRIPT <file> ARGS ... LABELS ... [TIMEOUT s])
+# rdmadiag_python_test(NAME <name> SCRIPT <file> ARGS ... LABELS ... [TIMEOUT s] [ENV k=v ...]
+#                      [WRAPPER program args ...])
 # A Python script test; it exits 77 (SKIP) with its reason when a program it needs is missing.
+# The bed library (tests/beds/rdmadiag_bed) is found through PYTHONPATH, so a script carries no
+# path of its own and runs by hand the same way (README.md, Building by hand). WRAPPER runs the interpreter
+# inside a bed, e.g. tests/beds/ibsim/with-bed.
 function(rdmadiag_python_test)
-    cmake_parse_arguments(ARG "" "NAME;SCRIPT;TIMEOUT" "ARGS;LABELS" ${ARGN})
+    cmake_parse_arguments(ARG "" "NAME;SCRIPT;TIMEOUT" "ARGS;LABELS;ENV;WRAPPER" ${ARGN})
     if(NOT Python3_EXECUTABLE)
         find_package(Python3 COMPONENTS Interpreter)
     endif()
@@ -59,8 +63,11 @@ function(rdmadiag_python_test)
     if(NOT ARG_TIMEOUT)
         set(ARG_TIMEOUT 300)
     endif()
-    add_test(NAME ${ARG_NAME} COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_SCRIPT}
-                                      ${ARG_ARGS})
+    add_test(NAME ${ARG_NAME}
+             COMMAND ${ARG_WRAPPER} ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_SCRIPT}
+                     ${ARG_ARGS})
+    # PYTHONDONTWRITEBYTECODE: a test run leaves no __pycache__ in the source tree.
+    set(env PYTHONPATH=${PROJECT_SOURCE_DIR}/tests/beds PYTHONDONTWRITEBYTECODE=1 ${ARG_ENV})
     set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}" SKIP_RETURN_CODE 77
-                                                TIMEOUT ${ARG_TIMEOUT})
+                                                TIMEOUT ${ARG_TIMEOUT} ENVIRONMENT "${env}")
 endfunction()

@@ -25,7 +25,6 @@
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
@@ -36,6 +35,7 @@
 
 #include "collector/probe/include/rdmadiag_probe.h"
 #include "collector/probe/probe_source.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace {
 
@@ -54,10 +54,8 @@ public:
 class Collector {
 public:
     Collector() {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("rdmadiag-probe-bench-" + std::to_string(getpid()));
         sources::SourceSettings s;
-        s.extra["probe.socket"] = (dir_ / "probe.sock").string();
+        s.extra["probe.socket"] = dir_.file("probe.sock");
         src_ = std::make_unique<probe::ProbeSource>(s);
         if (!src_->availability().available) std::abort();
         if (rdmadiag_probe_init(src_->socket_path().c_str()) != 0) std::abort();
@@ -66,8 +64,6 @@ public:
     ~Collector() {
         rdmadiag_probe_shutdown();
         src_.reset();
-        std::error_code ec;
-        std::filesystem::remove_all(dir_, ec);
     }
     int device() const { return device_; }
 
@@ -79,7 +75,7 @@ public:
     }
 
 private:
-    std::filesystem::path dir_;
+    test::TempDir dir_{"probe-bench"};
     std::unique_ptr<probe::ProbeSource> src_;
     std::mutex mutex_;
     CountingSink sink_;

@@ -4,7 +4,6 @@
 #include "cli/collector_flags.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,6 +11,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "collector/builtin/builtin_sources.hpp"
+#include "tests/support/temp_dir.hpp"
 #ifdef RDMADIAG_HAVE_SERVE
 #include "cli/commands/serve.hpp"
 #endif
@@ -53,10 +53,11 @@ std::vector<std::vector<std::string>> selections(std::vector<std::string> args) 
 
 const std::string kSysfs = std::string(RDMADIAG_FIXTURES) + "/sysfs/mlx5-ib";
 
-std::string record_file() {
-    return (std::filesystem::temp_directory_path() /
-            ("rdmadiag-flags-test-" + std::to_string(::getpid()) + ".jsonl"))
-        .string();
+// Named before any test runs (a test parameter): the folder lasts until the process ends.
+const std::string& record_file() {
+    static const test::TempDir dir("flags");
+    static const std::string file = dir.file("record.jsonl");
+    return file;
 }
 
 class NoSourceIsHonoured : public ::testing::TestWithParam<std::vector<std::string>> {};
@@ -189,14 +190,14 @@ TEST(CollectorFlags, ServeSelectsWithTheSameFlagsOverItsConfigFile) {
     builtin::register_builtin_sources(registry);
     commands::ServeFlags flags;
     commands::add_serve_flags(app, flags, registry);
-    const std::string file = record_file() + ".yml";
+    const test::TempDir dir("flags-config");
+    const std::string file = dir.file("rdmadiag.yml");
     {
         std::ofstream out(file);
         out << "sources:\n  sysfs: true\n  probe: false\npath:\n  sysfs: /from/file\n";
     }
     app.parse("--config.file " + file + " --source.probe --no-source.sysfs", false);
     auto config = commands::resolve_serve_config(flags);
-    std::filesystem::remove(file);
     ASSERT_TRUE(config.ok()) << config.error().message;
     auto names = runtime::select_sources(registry, config->collector);
     ASSERT_TRUE(names.ok());

@@ -11,8 +11,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 
 def main():

@@ -15,10 +15,8 @@ Usage: package_install_test.py DEBS_DIR"""
 import os
 import re
 import sys
-import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scratch_root import (bed, drop_group, enter_namespace, has_group, in_namespace,  # noqa: E402
+from scratch_root import (bed, drop_group, enter_namespace, has_group, in_namespace,
                           make_root, packages, query, run, unmount)
 
 PACKAGES = ["rdmadiag", "rdmadiag-gui", "librdmadiag-probe0", "librdmadiag-probe-dev"]
@@ -80,18 +78,14 @@ def main():
                  "--interval.counters=1s", "--interval.slow-counters=1s"], name="installed")
             # /healthz answers 200 once the first snapshot is published (503 before); the
             # deadline only bounds a hung daemon.
-            deadline = time.time() + 60
-            while not healthy(port) and time.time() < deadline:
-                time.sleep(0.1)
-            scrape = bed.http_get(f"http://127.0.0.1:{port}/metrics")[1]
-            expect('rdmadiag_source_up{source="probe"} 1' in scrape,
+            bed.wait_until("/healthz", lambda: healthy(port), timeout=60, interval=0.1,
+                           fail=False)
+            expect(bed.scrape(port).value("rdmadiag_source_up", source="probe") == 1,
                    "the installed daemon's /metrics has no probe source that is up")
 
             def probe_observations():
-                for line in bed.http_get(f"http://127.0.0.1:{port}/metrics")[1].splitlines():
-                    if line.startswith('rdmadiag_source_observations_total{source="probe"}'):
-                        return float(line.split()[-1])
-                return 0.0
+                return bed.scrape(port).value("rdmadiag_source_observations_total",
+                                              source="probe") or 0.0
 
             before = probe_observations()
             built = run(["chroot", root, "sh", "-c",
@@ -111,9 +105,9 @@ def main():
                        and "no collector" not in ran.stderr,
                        f"probe_example: exit {ran.returncode}: {ran.stdout}{ran.stderr}")
                 # Registration, two posts, two failed completions, deregistration: six records.
-                deadline = time.time() + 60
-                while probe_observations() < before + 6 and time.time() < deadline:
-                    time.sleep(0.2)
+                bed.wait_until("the probe's six records",
+                               lambda: probe_observations() >= before + 6, timeout=60,
+                               interval=0.2, fail=False)
                 expect(probe_observations() >= before + 6,
                        f"the probe's reports did not reach the daemon ({probe_observations()} "
                        f"observations, {before} before)")

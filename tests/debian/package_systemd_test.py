@@ -19,8 +19,7 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scratch_root import (bed, enter_namespace, in_namespace, make_root, packages,  # noqa: E402
+from scratch_root import (bed, enter_namespace, in_namespace, make_root, packages,
                           run, unmount)
 
 CHECK_UNIT = """[Unit]

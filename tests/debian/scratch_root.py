@@ -13,8 +13,7 @@ import stat
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 IN_NAMESPACE = "RDMADIAG_PACKAGE_TEST_NAMESPACE"
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Three `rdmadiag serve` daemons, as three hosts, each playing the serve-bed scenario, scraped
-by one real Prometheus that also evaluates exporters/alerts/rdmadiag.rules.yml.
+by one real Prometheus that also evaluates deploy/alerts/rdmadiag.rules.yml.
 
 Checks:
   - every alert fires for the scenario that should fire it, on every host;
   - every expression of every alert rule returns data.
-The dashboards' queries are run against a real Prometheus by grafana/dashboards_prometheus_test.py.
+The dashboards' queries are run against a real Prometheus by
+tests/deploy/grafana/dashboards_prometheus_test.py.
 
 An expression that returns nothing only because it reads a metric family this build's engine does
 not produce yet (findings before the P_Key and MR rules exist, the emulated `cache` view, MR
@@ -14,7 +15,7 @@ them, the same check becomes a hard one.
 
 `for:` clauses are set to 0s in the copy Prometheus loads, so the test does not wait minutes:
 the expressions are the shipped ones, and the `for:` timing itself is covered by the promtool
-rule unit tests (exporters/alerts/rdmadiag.rules.test.yml).
+rule unit tests (deploy/alerts/rdmadiag.rules.test.yml).
 
 Usage: serve_prometheus_test.py RDMADIAG_BINARY SOURCE_DIR"""
 
@@ -23,8 +24,7 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 HOSTS = 3
 EXPECTED_ALERTS = ["RdmadiagPKeyCacheStale", "RdmadiagGidCacheStale", "RdmadiagPKeyViolationsAfterChange",
@@ -40,7 +40,7 @@ def main():
     if not os.access(rdmadiag, os.X_OK):
         bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL and zlib)")
     scenario = os.path.join(src, "tests/exporters/scenarios/serve-bed.scn")
-    rules_src = os.path.join(src, "exporters/alerts/rdmadiag.rules.yml")
+    rules_src = os.path.join(src, "deploy/alerts/rdmadiag.rules.yml")
     failures = []
 
     with bed.Bed("prometheus") as b:
@@ -78,7 +78,7 @@ def main():
             'rdmadiag_findings{rule="mr.leak_suspected"} > 0'), timeout=90)
         time.sleep(3)
         _, text = bed.http_get(f"http://{targets[0]}/metrics")
-        exported = set(re.findall(r"^# TYPE (\S+) ", text, re.M))
+        exported = set(bed.Scrape(text).types)
         skipped = []
 
         def missing_families(expr):

@@ -14,10 +14,8 @@ import pwd
 import re
 import shutil
 import sys
-import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 
 def proc_status(pid):
@@ -26,15 +24,13 @@ def proc_status(pid):
 
 
 def wait_ready(port):
-    deadline = time.time() + 30
-    while time.time() < deadline:
+    def healthy():
         try:
-            if bed.http_get(f"http://127.0.0.1:{port}/healthz")[0] == 200:
-                return True
+            return bed.http_get(f"http://127.0.0.1:{port}/healthz")[0] == 200
         except OSError:
-            pass
-        time.sleep(0.2)
-    return False
+            return False
+
+    return bed.wait_until("/healthz", healthy, timeout=30, interval=0.2, fail=False)
 
 
 def main():
@@ -88,12 +84,14 @@ def main():
             sources = {s["name"]: s for s in json.loads(status).get("sources", [])}
             # /healthz answers before the first round is published; the sources' first
             # observations reach /metrics a round later (slower under a sanitizer).
-            deadline = time.time() + 30
-            while True:
-                _, metrics = bed.http_get(f"http://127.0.0.1:{port}/metrics")
-                if "rdmadiag_port_state" in metrics or time.time() > deadline:
-                    break
-                time.sleep(0.2)
+            def first_round():
+                page = bed.http_get(f"http://127.0.0.1:{port}/metrics")[1]
+                return page if "rdmadiag_port_state" in page else None
+
+            # Without it, the page it has is judged below, and the failures say what is missing.
+            metrics = bed.wait_until("the first round on /metrics", first_round, timeout=30,
+                                     interval=0.2, fail=False) or \
+                bed.http_get(f"http://127.0.0.1:{port}/metrics")[1]
             print(f"{name}: sources " + ", ".join(
                 f"{n}={'up' if s.get('up') else 'down (' + s.get('reason', '') + ')'}"
                 for n, s in sorted(sources.items())))
@@ -101,7 +99,7 @@ def main():
                 for want in ("sysfs", "probe"):
                     if not sources.get(want, {}).get("up"):
                         failures.append(f"{name}: source {want} is not up: {sources.get(want)}")
-                if not re.search(r'^rdmadiag_port_state\{[^}]*device="mlx5_0"', metrics, re.M):
+                if not bed.Scrape(metrics).series("rdmadiag_port_state", device="mlx5_0"):
                     failures.append(f"{name}: no port state for mlx5_0 in /metrics")
                 sock = os.stat(f"{run}/probe.sock")
                 if sock.st_mode & 0o777 != 0o660 or sock.st_uid != nobody.pw_uid:

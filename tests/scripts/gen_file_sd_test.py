@@ -14,10 +14,8 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 
 def gen(source, args, stdin=""):
@@ -63,7 +61,7 @@ def check_lists(source, failures):
         expect(p.returncode == 2 and words in p.stderr and not p.stdout,
                f"{args} {stdin!r}: exit {p.returncode}, stderr {p.stderr!r}, stdout {p.stdout!r}")
 
-    with tempfile.TemporaryDirectory(prefix="rdmadiag-file-sd-") as d:
+    with bed.temp_tree("file-sd") as d:
         out, hosts_file = os.path.join(d, "rdmadiag.json"), os.path.join(d, "hosts.txt")
         with open(out, "w") as f:
             f.write("previous list\n")

@@ -29,6 +29,7 @@
 #include "collector/sources/netlink/netlink_source.hpp"
 #include "rdmadiag_probe.h"
 #include "tests/beds/vm/rxe_verbs.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag {
 namespace {
@@ -47,10 +48,7 @@ protected:
     void SetUp() override {
         RxeQpPair::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
-        dir = std::filesystem::temp_directory_path() /
-              ("rdmadiag-vm-probe-" + std::to_string(getpid()));
-        std::filesystem::create_directories(dir);
-        settings.extra["probe.socket"] = (dir / "probe.sock").string();
+        settings.extra["probe.socket"] = dir.file("probe.sock");
         probe = std::make_unique<probe::ProbeSource>(settings);
         ASSERT_TRUE(probe->availability().available) << probe->availability().reason;
         netlink = std::make_unique<netlink::NetlinkSource>(settings);
@@ -63,8 +61,6 @@ protected:
     void TearDown() override {
         rdmadiag_probe_shutdown();
         probe.reset();
-        std::error_code ec;
-        std::filesystem::remove_all(dir, ec);
         RxeQpPair::TearDown();
     }
 
@@ -136,7 +132,7 @@ protected:
                     static_cast<int>(wc.status), wc.vendor_err);
     }
 
-    std::filesystem::path dir;
+    test::TempDir dir{"vm-probe"};
     sources::SourceSettings settings;
     std::unique_ptr<probe::ProbeSource> probe;
     std::unique_ptr<netlink::NetlinkSource> netlink;

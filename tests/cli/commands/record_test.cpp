@@ -16,6 +16,7 @@
 #include "collector/runtime/collector_runtime.hpp"
 #include "collector/runtime/open_sources.hpp"
 #include "collector/runtime/virtual_playback.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::cli::commands {
 namespace {
@@ -96,22 +97,16 @@ Played replay(replay::Recording recording, TimePoint end) {
     return collect(*engine, std::move(seen), end);
 }
 
-std::string temp_path(const std::string& name) {
-    return (std::filesystem::temp_directory_path() /
-            ("rdmadiag-record-test-" + std::to_string(::getpid()) + "-" + name + ".jsonl"))
-        .string();
-}
-
 class RecordMatchesServe : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RecordMatchesServe, RecordingAndReplayAreWhatServeSaw) {
     const std::string scenario = GetParam();
-    const std::string file = temp_path(scenario);
+    const test::TempDir dir("record");
+    const std::string file = dir.file(scenario + ".jsonl");
     const std::string command = std::string(RDMADIAG_CLI) + " record --simulate=" + scenario +
                                 " --clock.start=" + kStart + " " + file + " 2>/dev/null";
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
     auto recording = replay::read_recording_file(file);
-    std::filesystem::remove(file);
     ASSERT_TRUE(recording.ok()) << recording.error().message;
     EXPECT_TRUE(recording->problems.empty());
 
@@ -133,13 +128,13 @@ TEST_P(RecordMatchesServe, RecordingAndReplayAreWhatServeSaw) {
 // partition findings without the file.
 TEST(RecordMatchesServe, APartitionsConfReplaysToTheSamePartitionFindings) {
     const std::string conf = std::string(RDMADIAG_FIXTURES) + "/partitions/sim-default.conf";
-    const std::string file = temp_path("partitions");
+    const test::TempDir dir("record");
+    const std::string file = dir.file("partitions.jsonl");
     const std::string command = std::string(RDMADIAG_CLI) + " record --simulate=default" +
                                 " --partitions.conf " + conf + " --clock.start=" + kStart + " " +
                                 file + " 2>/dev/null";
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
     auto recording = replay::read_recording_file(file);
-    std::filesystem::remove(file);
     ASSERT_TRUE(recording.ok()) << recording.error().message;
     const Played served = serve("default", conf);
     ASSERT_EQ(recording->observations, served.seen);
@@ -155,7 +150,8 @@ TEST(RecordMatchesServe, APartitionsConfReplaysToTheSamePartitionFindings) {
 // own times; replayed, it reaches the MR findings `mrs --trace` shows.
 TEST(RecordSavedTrace, RecordsTheTracesMrEventsAndReplaysToTheStuckMr) {
     const std::string fixtures = RDMADIAG_FIXTURES;
-    const std::string file = temp_path("saved-trace");
+    const test::TempDir dir("record");
+    const std::string file = dir.file("saved-trace.jsonl");
     const std::string command =
         std::string(RDMADIAG_CLI) + " record --path.sysfs " + fixtures + "/sysfs/mlx5-ib" +
         " --trace " + fixtures + "/tracefs/saved/xprtrdma-stuck.ftrace.txt" +
@@ -163,7 +159,6 @@ TEST(RecordSavedTrace, RecordsTheTracesMrEventsAndReplaysToTheStuckMr) {
         file + " 2>/dev/null";
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
     auto recording = replay::read_recording_file(file);
-    std::filesystem::remove(file);
     ASSERT_TRUE(recording.ok()) << recording.error().message;
     EXPECT_EQ(recording->header.origin.rfind("rdmadiag record --trace ", 0), 0u)
         << recording->header.origin;
@@ -182,12 +177,12 @@ TEST(RecordSavedTrace, RecordsTheTracesMrEventsAndReplaysToTheStuckMr) {
 }
 
 TEST(RecordSavedTrace, ATraceThatCannotBeReadEndsTheCommand) {
-    const std::string file = temp_path("no-trace");
+    const test::TempDir dir("record");
+    const std::string file = dir.file("no-trace.jsonl");
     const std::string command = std::string(RDMADIAG_CLI) +
                                 " record --trace /nonexistent/rdmadiag-trace.txt " + file +
                                 " 2>/dev/null";
     const int status = std::system(command.c_str());
-    std::filesystem::remove(file);
     EXPECT_NE(status, 0);
 }
 

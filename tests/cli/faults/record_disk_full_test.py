@@ -15,9 +15,8 @@ import os
 import resource
 import subprocess
 import sys
-import tempfile
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+
+import rdmadiag_bed as bed
 
 LIMIT = 24 * 1024  # bytes: the header and a few dozen observations
 SANITIZER_MARKS = ("AddressSanitizer", "ThreadSanitizer", "LeakSanitizer", "runtime error:")
@@ -34,8 +33,7 @@ def record(rdmadiag, path, limit=None):
 def main():
     rdmadiag = sys.argv[1]
     if not os.access(rdmadiag, os.X_OK):
-        print(f"SKIP: {rdmadiag} was not built")
-        sys.exit(77)
+        bed.skip(f"{rdmadiag} was not built")
     failures = []
 
     def judge(tag, p, path, reason_words):
@@ -55,7 +53,7 @@ def main():
     else:
         print("/dev/full variant skipped: /dev/full is not writable here")
 
-    with tempfile.TemporaryDirectory(prefix="rdmadiag-disk-full-") as tmp:
+    with bed.temp_tree("disk-full") as tmp:
         path = os.path.join(tmp, "rec.jsonl")
         p = record(rdmadiag, path, LIMIT)
         judge("RLIMIT_FSIZE", p, path, ["File too large"])

@@ -1,20 +1,21 @@
 #include "collector/common/text_file.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <fstream>
+
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::common {
 namespace {
 
 TEST(TextFile, ReadsAWholeFile) {
-    std::string path = ::testing::TempDir() + "text_file_test_" + std::to_string(::getpid());
+    const test::TempDir dir("text-file");
+    const std::string path = dir.file("two-lines.txt");
     std::ofstream(path) << "line one\nline two\n";
     auto text = read_text_file(path);
     ASSERT_TRUE(text.ok()) << text.error().message;
     EXPECT_EQ(*text, "line one\nline two\n");
-    ::unlink(path.c_str());
 }
 
 TEST(TextFile, ReportsMissingAndOversizedFiles) {

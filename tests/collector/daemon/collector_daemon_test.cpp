@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +9,7 @@
 #include "collector/engine/default_engine.hpp"
 #include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 #include "tests/collector/runtime/test_sources.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::daemon {
 namespace {
@@ -122,9 +121,8 @@ bool intends(const Snapshot& s, uint16_t pkey) {
 TEST(CollectorDaemon, AReloadReadsPartitionsConfAgain) {
     Fixture f;
     f.reg.add(partitions_conf::partitions_source_entry());
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("rdmadiag-daemon-partitions-" + std::to_string(::getpid())))
-                                 .string();
+    const test::TempDir dir("daemon-partitions");
+    const std::string path = dir.file("partitions.conf");
     std::ofstream(path) << "Storage=0x8011 : ALL ;\n";
     CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);
     DaemonConfig c;
@@ -141,7 +139,6 @@ TEST(CollectorDaemon, AReloadReadsPartitionsConfAgain) {
     EXPECT_TRUE(intends(*after, 0x0022));
     EXPECT_FALSE(intends(*after, 0x0011)) << "the new text replaces the old one";
     d.stop();
-    std::filesystem::remove(path);
 }
 
 TEST(CollectorDaemon, AFailedReloadKeepsTheRunningSources) {

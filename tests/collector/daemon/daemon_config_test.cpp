@@ -5,6 +5,8 @@
 
 #include <fstream>
 
+#include "tests/support/temp_dir.hpp"
+
 namespace rdmadiag::daemon {
 namespace {
 
@@ -170,7 +172,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Bad{"mr:\n  leak: yes\n", "unknown setting mr.leak"}));
 
 TEST(DaemonConfig, FileErrorsNameTheFile) {
-    std::string path = ::testing::TempDir() + "/rdmadiag-config-test.yml";
+    const test::TempDir dir("config");
+    const std::string path = dir.file("rdmadiag.yml");
     { std::ofstream(path) << "web:\n  nope: 1\n"; }
     DaemonConfig c;
     auto r = apply_config_file(path, c);
@@ -180,7 +183,6 @@ TEST(DaemonConfig, FileErrorsNameTheFile) {
     ASSERT_TRUE(apply_config_file(path, c).ok());
     EXPECT_EQ(c.log_level, common::LogLevel::warn);
     EXPECT_EQ(c.config_file, path);
-    std::remove(path.c_str());
 }
 
 sources::SourceRegistry registry() {
@@ -230,7 +232,7 @@ namespace {
 
 TEST(DaemonConfig, TheShippedExampleFileLoads) {
     DaemonConfig c;
-    auto r = apply_config_file(RDMADIAG_SOURCE_DIR "/exporters/systemd/rdmadiag.yml", c);
+    auto r = apply_config_file(RDMADIAG_SOURCE_DIR "/deploy/systemd/rdmadiag.yml", c);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(c.web.listen_address, ":9857");
     EXPECT_EQ(c.collector.sources.counter_interval, std::chrono::seconds(15));

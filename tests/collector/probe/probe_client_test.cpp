@@ -6,12 +6,14 @@
 #include <fstream>
 
 #include "tests/collector/probe/probe_test_support.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::probe {
 namespace {
 
 TEST(ProbeClientIdentity, NamedAfterItsProcessOrItsPid) {
-    const std::string procfs = test::unique_socket_dir();
+    const test::TempDir tmp("probe-procfs");
+    const std::string procfs = tmp.string();
     std::filesystem::create_directories(procfs + "/1234");
     { std::ofstream(procfs + "/1234/comm") << "fio\n"; }
 
@@ -24,7 +26,6 @@ TEST(ProbeClientIdentity, NamedAfterItsProcessOrItsPid) {
 
     ProbeClient gone = identify_probe_client(8, 4321, 0, procfs);
     EXPECT_EQ(gone.comm, "pid4321");
-    std::filesystem::remove_all(procfs);
 }
 
 }  // namespace

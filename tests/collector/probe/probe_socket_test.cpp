@@ -12,22 +12,16 @@
 #include <fstream>
 
 #include "tests/collector/probe/probe_test_support.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::probe {
 namespace {
 
 class ProbeSocketTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        dir = test::unique_socket_dir();
-        path = dir + "/sub/probe.sock";
-    }
-    void TearDown() override {
-        std::error_code ec;
-        std::filesystem::remove_all(dir, ec);
-    }
-    std::string dir;
-    std::string path;
+    test::TempDir tmp{"probe-socket"};
+    std::string dir = tmp.string();
+    std::string path = dir + "/sub/probe.sock";
 };
 
 TEST(ProbeSocketAccessSettings, ModeAndGroupAreReadButOthersNeverWrite) {

@@ -15,6 +15,7 @@
 #include "collector/engine/default_engine.hpp"
 #include "tests/collector/probe/probe_test_support.hpp"
 #include "tests/collector/probe/seqpacket_send.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::probe {
 namespace {
@@ -24,15 +25,8 @@ using test::pump;
 
 class ProbeSourceTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        dir = test::unique_socket_dir();
-        settings.extra["probe.socket"] = dir + "/probe.sock";
-    }
-    void TearDown() override {
-        src.reset();
-        std::error_code ec;
-        std::filesystem::remove_all(dir, ec);
-    }
+    void SetUp() override { settings.extra["probe.socket"] = dir + "/probe.sock"; }
+    void TearDown() override { src.reset(); }
     ProbeSource& start(ProbeLimits limits = {}) {
         src = std::make_unique<ProbeSource>(settings, limits);
         EXPECT_TRUE(src->availability().available) << src->availability().reason;
@@ -54,7 +48,8 @@ protected:
         return out;
     }
 
-    std::string dir;
+    test::TempDir tmp{"probe-source"};
+    std::string dir = tmp.string();
     sources::SourceSettings settings;
     std::unique_ptr<ProbeSource> src;
     sources::VectorSink sink;

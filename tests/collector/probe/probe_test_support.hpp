@@ -117,11 +117,4 @@ inline bool readable_now(int fd) {
     return ::poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
 }
 
-inline std::string unique_socket_dir() {
-    static int n = 0;
-    return (std::filesystem::temp_directory_path() /
-            ("rdmadiag-probe-" + std::to_string(getpid()) + "-" + std::to_string(++n)))
-        .string();
-}
-
 }  // namespace rdmadiag::test

@@ -1,7 +1,6 @@
 #include "collector/sim/simulated_fabric.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <fstream>
 #include <set>
@@ -9,6 +8,7 @@
 #include "collector/sim/scenario_parser.hpp"
 #include "collector/sim/shipped_scenarios.hpp"
 #include "tests/collector/sim/sim_test_support.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::sim {
 namespace {
@@ -19,21 +19,12 @@ using sim::testing::t0;
 // A scenario file in a fresh directory, removed at the end of the test.
 class ScenarioFile {
 public:
-    explicit ScenarioFile(const std::string& text) {
-        char tmpl[] = "/tmp/rdmadiag-sim-XXXXXX";
-        dir_ = mkdtemp(tmpl);
-        path_ = dir_ + "/my-fabric.scn";
-        std::ofstream(path_) << text;
-    }
-    ~ScenarioFile() {
-        std::remove(path_.c_str());
-        rmdir(dir_.c_str());
-    }
+    explicit ScenarioFile(const std::string& text) { std::ofstream(path_) << text; }
     const std::string& path() const { return path_; }
 
 private:
-    std::string dir_;
-    std::string path_;
+    test::TempDir dir_{"sim"};
+    std::string path_ = dir_.file("my-fabric.scn");
 };
 
 TEST(SimulatedFabric, DefaultScenarioFromEmptySettings) {

@@ -24,6 +24,7 @@
 #include "tests/exporters/api/raw_http_client.hpp"
 #include "tests/exporters/api/tls_client.hpp"
 #include "tests/exporters/sample_snapshot.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::api {
 namespace {
@@ -332,7 +333,8 @@ bool have_program(const char* name) {
 TEST_F(HttpServerTest, TlsWithACertificateAndKeyFromTheWebConfig) {
     if (!have_program("openssl") || !have_program("curl"))
         GTEST_SKIP() << "openssl or curl is not installed (scripts/deps/test.txt)";
-    std::string dir = ::testing::TempDir() + "/rdmadiag-tls-" + std::to_string(::getpid());
+    const test::TempDir tmp("tls");
+    const std::string dir = tmp.string();
     auto tls = tls_options(dir);
     ASSERT_TRUE(tls.ok()) << tls.error().message;
     HttpServerOptions o = *tls;
@@ -350,13 +352,13 @@ TEST_F(HttpServerTest, TlsWithACertificateAndKeyFromTheWebConfig) {
     EXPECT_NE(body_of(scrape).find("rdmadiag_snapshot_sequence 17"), std::string::npos);
     // Plain HTTP to the TLS port gets no data.
     EXPECT_EQ(status_of(http_exchange(port, http_get("/healthz"))), -1);
-    std::system(("rm -rf " + dir).c_str());
 }
 
 TEST_F(HttpServerTest, TlsHandshakeDrippedAByteAtATimeIsCutAtTheTimeout) {
     if (!have_program("openssl"))
         GTEST_SKIP() << "openssl is not installed (scripts/deps/test.txt)";
-    std::string dir = ::testing::TempDir() + "/rdmadiag-tls-drip-" + std::to_string(::getpid());
+    const test::TempDir tmp("tls-drip");
+    const std::string dir = tmp.string();
     auto tls = tls_options(dir);
     ASSERT_TRUE(tls.ok()) << tls.error().message;
     HttpServerOptions o = *tls;
@@ -372,8 +374,6 @@ TEST_F(HttpServerTest, TlsHandshakeDrippedAByteAtATimeIsCutAtTheTimeout) {
         c.read_all(50ms, &closed);
     }
     EXPECT_TRUE(closed || !c.send("A")) << "a dripping handshake held its connection";
-    std::string cleanup = "rm -rf " + dir;
-    EXPECT_EQ(std::system(cleanup.c_str()), 0);
 }
 
 TEST_F(HttpServerTest, UnreadableTlsFilesAreAStartError) {
@@ -589,7 +589,8 @@ TEST_F(HttpServerTest, ThreeHundredSlowPlainClientsDoNotDelayAScrape) {
 TEST_F(HttpServerTest, ThreeHundredStalledTlsHandshakesDoNotDelayATlsScrape) {
     if (!have_program("openssl"))
         GTEST_SKIP() << "openssl is not installed (scripts/deps/test.txt)";
-    std::string dir = ::testing::TempDir() + "/rdmadiag-tls-slow-" + std::to_string(::getpid());
+    const test::TempDir tmp("tls-slow");
+    const std::string dir = tmp.string();
     auto tls = tls_options(dir);
     ASSERT_TRUE(tls.ok()) << tls.error().message;
     HttpServerOptions o = *tls;
@@ -620,7 +621,6 @@ TEST_F(HttpServerTest, ThreeHundredStalledTlsHandshakesDoNotDelayATlsScrape) {
         EXPECT_FALSE(closed);
     }
     EXPECT_EQ(server->stats().evicted, 0u);
-    std::system(("rm -rf " + dir).c_str());
 }
 
 TEST_F(HttpServerTest, AWrongPasswordDoesNotHoldUpOthers) {

@@ -27,8 +27,7 @@ import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 ROUTES = ["/metrics", "/healthz", "/api/v1/snapshot", "/api/v1/status", "/api/v1/ports",
           "/api/v1/pkeys", "/api/v1/counters", "/api/v1/findings", "/api/v1/events",
@@ -121,12 +120,9 @@ def main():
         proc, port, log = b.start_daemon(rdmadiag, [
             "--simulate", "--source.sysfs", f"--path.sysfs={nosys}", "--interval.pkeys=1s",
             "--interval.counters=1s", "--web.request-timeout=120s"])
-        deadline = time.time() + 30
-        while get_status(port, "/healthz") != 200:
-            if time.time() > deadline:
-                failures.append("/healthz never became ready")
-                break
-            time.sleep(0.2)
+        if not bed.wait_until("/healthz", lambda: get_status(port, "/healthz") == 200,
+                              timeout=30, interval=0.2, fail=False):
+            failures.append("/healthz never became ready")
 
         # Load, with memory sampled through the run (after a short warm-up: the allocator's
         # arenas and the metrics cache reach their working size in the first requests).

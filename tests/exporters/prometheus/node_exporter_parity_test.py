@@ -18,13 +18,10 @@ data when one file it expects is missing), rdmadiag is compared with the files a
 Usage: node_exporter_parity_test.py RDMADIAG_BINARY GEN_SYSFS_FIXTURE_BINARY"""
 
 import os
-import re
 import subprocess
 import sys
-import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures", "sysfs")
 # The fixture trees compared, besides the generated one.
@@ -71,23 +68,6 @@ LEGACY = {
                                    "legacy_multicast_packets_received_total"),
 }
 
-SAMPLE = re.compile(r'^([a-zA-Z0-9_:]+)\{([^}]*)\} (\S+)$')
-
-
-def parse(text):
-    out = {}
-    for line in text.splitlines():
-        m = SAMPLE.match(line)
-        if m:
-            labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
-            out[(m.group(1), tuple(sorted(labels.items())))] = float(m.group(3))
-    return out
-
-
-def value(samples, name, **labels):
-    return samples.get((name, tuple(sorted(labels.items()))))
-
-
 def read_counter(path):
     """A counter file's value (exact: beyond 2^53 a float would round it), or None for
     "N/A (no PMA)"."""
@@ -109,19 +89,22 @@ def scrape_both(b, rdmadiag, node_exporter, sysfs, tag):
                           stdout=log, stderr=subprocess.STDOUT)
     b.procs.append(ne)
     _, rport, _ = b.start_daemon(rdmadiag, [f"--path.sysfs={sysfs}"], name=f"daemon-{tag}")
-    deadline = time.time() + 30
-    theirs = ours = {}
-    while time.time() < deadline:
+    # What each answered last: a tree the daemon never finishes is still compared, and reported.
+    last = {"theirs": bed.Scrape(""), "ours": bed.Scrape("")}
+
+    def both_read():
         try:
-            theirs = parse(bed.http_get(f"http://127.0.0.1:{port}/metrics")[1])
-            ours = parse(bed.http_get(f"http://127.0.0.1:{rport}/metrics")[1])
-            # A slow counter round has run once the data counters are there (or the tree has
-            # none); the state of every port comes with the first round.
-            if any(k[0] == "rdmadiag_port_info" for k in ours) and theirs:
-                break
+            last["theirs"] = bed.Scrape(bed.http_get(f"http://127.0.0.1:{port}/metrics")[1])
+            last["ours"] = bed.Scrape(bed.http_get(f"http://127.0.0.1:{rport}/metrics")[1])
         except OSError:
-            pass
-        time.sleep(0.2)
+            return False
+        # A slow counter round has run once the data counters are there (or the tree has
+        # none); the state of every port comes with the first round.
+        return "rdmadiag_port_info" in last["ours"].names() and bool(last["theirs"].samples)
+
+    bed.wait_until("both exporters to read the tree", both_read, timeout=30, interval=0.2,
+                   fail=False)
+    theirs, ours = last["theirs"], last["ours"]
     ne.terminate()
     return theirs, ours
 
@@ -139,15 +122,15 @@ def compare_tree(sysfs, theirs, ours, tag, problems):
     # node_exporter 1.5 drops every InfiniBand series when one file it expects is missing (a port
     # without counters/, as iWARP ports have on current kernels; the partial public dumps): then
     # only rdmadiag is compared with the files.
-    ne_read = any(k[0].startswith("node_infiniband_") for k in theirs)
+    ne_read = any(k[0].startswith("node_infiniband_") for k in theirs.samples)
     if not ne_read:
         print(f"note: {tag}: node_exporter read nothing from this tree "
               f"(node_scrape_collector_success "
-              f"{value(theirs, 'node_scrape_collector_success', collector='infiniband')})")
+              f"{theirs.value('node_scrape_collector_success', collector='infiniband')})")
     root = os.path.join(sysfs, "class", "infiniband")
     want_ports = sorted((d, p) for d in os.listdir(root)
                         for p in files_of(os.path.join(root, d, "ports")))
-    ports = sorted({(dict(k[1])["device"], dict(k[1])["port"]) for k in ours
+    ports = sorted({(dict(k[1])["device"], dict(k[1])["port"]) for k in ours.samples
                     if k[0] == "rdmadiag_port_info"})
     if ports != want_ports:
         problems.append(f"{tag}: rdmadiag shows ports {ports}, the tree has {want_ports}")
@@ -175,10 +158,10 @@ def compare_tree(sysfs, theirs, ours, tag, problems):
         for name, want in sorted(mine_want.items()):
             where = f"{device}:{p} {name}"
             if name in DATA:
-                got = value(ours, DATA[name][1], **labels)
+                got = ours.value(DATA[name][1], **labels)
                 check(None if want is None else float(want * 4), got, where + " (bytes)")
             else:
-                got = value(ours, "rdmadiag_port_stat_total", counter=name, kind="pma", **labels)
+                got = ours.value("rdmadiag_port_stat_total", counter=name, kind="pma", **labels)
                 check(None if want is None else float(want), got, where)
         # node_exporter shows each file as it is.
         for f, raw in base.items() if ne_read else []:
@@ -188,7 +171,7 @@ def compare_tree(sysfs, theirs, ours, tag, problems):
                 ne_name, scale = NODE_EXPORTER_NAMES[f], 1
             else:
                 continue  # a file node_exporter does not know
-            got = value(theirs, "node_infiniband_" + ne_name, **labels)
+            got = theirs.value("node_infiniband_" + ne_name, **labels)
             # node_exporter 1.5 reads "N/A (no PMA)" as absent too.
             check(node_exporter_wants(raw, scale), got, f"{device}:{p} node_exporter {ne_name}")
         for f in files_of(ext) if ne_read else []:
@@ -197,21 +180,21 @@ def compare_tree(sysfs, theirs, ours, tag, problems):
             raw = read_counter(os.path.join(ext, f))
             counter, ne_name = LEGACY[f]
             scale = 4 if counter in DATA else 1
-            got = value(theirs, "node_infiniband_" + ne_name, **labels)
+            got = theirs.value("node_infiniband_" + ne_name, **labels)
             check(node_exporter_wants(raw, scale), got, f"{device}:{p} node_exporter {ne_name}")
         for mine_name, ne_name, f in (("rdmadiag_port_state", "state_id", "state"),
                                       ("rdmadiag_port_physical_state", "physical_state_id",
                                        "phys_state")):
-            a = value(ours, mine_name, **labels)
+            a = ours.value(mine_name, **labels)
             if not os.path.exists(os.path.join(port_dir, f)):
                 check(None, a, f"{device}:{p} {mine_name} (no {f} file)")
                 continue
             with open(os.path.join(port_dir, f)) as fh:
                 check(float(fh.read().split(":")[0]), a, f"{device}:{p} {mine_name}")
             if ne_read:
-                c = value(theirs, "node_infiniband_" + ne_name, **labels)
+                c = theirs.value("node_infiniband_" + ne_name, **labels)
                 check(a, c, f"{device}:{p} node_exporter {ne_name}")
-    errors = value(ours, "rdmadiag_source_errors_total", source="sysfs")
+    errors = ours.value("rdmadiag_source_errors_total", source="sysfs")
     return compared, errors
 
 

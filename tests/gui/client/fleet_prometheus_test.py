@@ -14,8 +14,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 # Each settles into its story within about 25 s and keeps it (see each file's comment).
 SCENARIOS = ["pkey-change-missed-event", "sm-divergence", "pkey-change-with-event"]

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <QTemporaryDir>
 #include <fstream>
 #include <set>
 
@@ -11,6 +10,7 @@
 #include "gui/client/playback_feed.hpp"
 #include "gui/client/recording_kind.hpp"
 #include "tests/gui/test_snapshots.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::gui::client {
 namespace {
@@ -98,9 +98,8 @@ TEST(RecordingTimeline, SkippedLinesAreCountedAndABadHeaderFails) {
 // `rdmadiag-gui RECORDING` replays an observation recording through the engine whatever the
 // file is called, and still shows saved snapshots as they are.
 TEST(RecordingTimeline, MakeFeedTellsTheKindByContent) {
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const std::string renamed = dir.filePath(QStringLiteral("capture.json")).toStdString();
+    const test::TempDir dir("gui-recording");
+    const std::string renamed = dir.file("capture.json");
     {
         std::ofstream out(renamed, std::ios::binary);
         out << testing::read_text(recording_path("sim-pkey-change-missed-event.jsonl"));

@@ -20,8 +20,8 @@ import subprocess
 import sys
 import threading
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "faults"))
-from fault_support import Scrape, bed  # noqa: E402
+import rdmadiag_bed as bed
+from rdmadiag_bed import Scrape
 
 CLIENTS = 6
 ROUTES = ["/metrics", "/healthz", "/api/v1/snapshot", "/api/v1/status", "/api/v1/ports",

@@ -15,9 +15,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
-from fault_support import Checks, bed, daemon_alive, get_json, scrape, wait_until
+import rdmadiag_bed as bed
+from rdmadiag_bed import Checks, daemon_alive, get_json, scrape, wait_until
 
 RING_LIMIT_BYTES = 64 * (1 << 20)
 

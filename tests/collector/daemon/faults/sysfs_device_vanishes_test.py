@@ -16,7 +16,8 @@ import shutil
 import sys
 import time
 
-from fault_support import Checks, bed, daemon_alive, findings, scrape, wait_until
+import rdmadiag_bed as bed
+from rdmadiag_bed import Checks, daemon_alive, findings, scrape, wait_until
 
 FLIPS = 150
 

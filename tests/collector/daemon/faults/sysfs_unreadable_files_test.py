@@ -17,7 +17,8 @@ import os
 import shutil
 import sys
 
-from fault_support import Checks, bed, daemon_alive, findings, scrape, wait_until
+import rdmadiag_bed as bed
+from rdmadiag_bed import Checks, daemon_alive, findings, scrape, wait_until
 
 TARGETS = ["ports/1/counters/port_rcv_data", "ports/1/pkeys/1", "ports/1/state"]
 

@@ -16,7 +16,8 @@ import os
 import shutil
 import sys
 
-from fault_support import Checks, bed, daemon_alive, get_json, scrape, wait_until
+import rdmadiag_bed as bed
+from rdmadiag_bed import Checks, daemon_alive, get_json, scrape, wait_until
 
 # Rounds of the collector per tracefs poll while the pipe is gone: the other sources poll a few
 # times a second; a loop woken by an ended pipe would make thousands.

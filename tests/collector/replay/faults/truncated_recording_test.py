@@ -13,10 +13,8 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
-                                "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+
+import rdmadiag_bed as bed
 
 RECORDINGS = ["sim-pkey-violations-after-change.jsonl", "sim-counter-wrap-16bit.jsonl"]
 
@@ -34,10 +32,9 @@ def comparable(snapshot_text):
 def main():
     rdmadiag, src = sys.argv[1], sys.argv[2]
     if not os.access(rdmadiag, os.X_OK):
-        print(f"SKIP: {rdmadiag} was not built")
-        sys.exit(77)
+        bed.skip(f"{rdmadiag} was not built")
     failures = []
-    with tempfile.TemporaryDirectory(prefix="rdmadiag-truncated-") as tmp:
+    with bed.temp_tree("truncated") as tmp:
         for name in RECORDINGS:
             with open(os.path.join(src, "tests/fixtures/recordings", name), "rb") as f:
                 data = f.read()

@@ -18,41 +18,10 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../beds"))
-import rdmadiag_bed  # noqa: E402
+import rdmadiag_bed
 
 UMAD2SIM = os.environ.get("UMAD2SIM", "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so")
 PORTS = 16 + 2 * 13  # 8 dual-port HCAs, 2 switches with 12 ports + port 0
-SAMPLE = re.compile(r'^(\w+)(?:\{(.*)\})? (\S+)$')
-LABEL = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
-
-
-def parse_metrics(text):
-    """{(name, ((label, value), ...)): float} of one /metrics page."""
-    out = {}
-    for line in text.splitlines():
-        if not line or line.startswith("#"):
-            continue
-        m = SAMPLE.match(line)
-        if not m:
-            continue
-        labels = tuple(sorted(LABEL.findall(m.group(2) or "")))
-        out[(m.group(1), labels)] = float(m.group(3))
-    return out
-
-
-def series(metrics, name, **match):
-    return {k: v for k, v in metrics.items()
-            if k[0] == name and all(dict(k[1]).get(a) == b for a, b in match.items())}
-
-
-def one(metrics, name, **match):
-    s = series(metrics, name, **match)
-    if len(s) != 1:
-        raise AssertionError(f"expected one {name}{match}, found {len(s)}")
-    return next(iter(s.values()))
-
-
 class Daemon:
     def __init__(self, bed, rdmadiag):
         help_text = subprocess.run([rdmadiag, "serve", "--help"], capture_output=True,
@@ -75,7 +44,7 @@ class Daemon:
         status, body = rdmadiag_bed.http_get(self.url + "/metrics")
         assert status == 200, status
         assert self.proc.poll() is None, "the daemon exited"
-        return parse_metrics(body)
+        return rdmadiag_bed.Scrape(body)
 
     def snapshot(self):
         status, body = rdmadiag_bed.http_get(self.url + "/api/v1/snapshot")
@@ -89,18 +58,14 @@ class Daemon:
         raise AssertionError("no mad source in the snapshot")
 
     def polls(self):
-        return one(self.metrics(), "rdmadiag_source_polls_total", source="mad")
+        return self.metrics().one("rdmadiag_source_polls_total", source="mad")
 
     def wait(self, what, predicate, timeout=90):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            got = predicate()
-            if got:
-                return got
-            time.sleep(0.25)
-        with open(self.log) as f:
-            tail = f.read()[-3000:]
-        raise AssertionError(f"timed out after {timeout}s waiting for {what}\n{tail}")
+        try:
+            return rdmadiag_bed.wait_until(what, predicate, timeout=timeout, interval=0.25)
+        except AssertionError as e:
+            with open(self.log) as f:
+                raise AssertionError(f"{e}\n{f.read()[-3000:]}") from None
 
     def wait_polls(self, n):
         """Waits until the collector has run the source n more times: n sweeps are behind us."""
@@ -116,9 +81,9 @@ def steady(d):
     """Every port read, with its sma table; returns the metrics."""
     def ready():
         m = d.metrics()
-        if one(m, "rdmadiag_source_up", source="mad") != 1:
+        if m.one("rdmadiag_source_up", source="mad") != 1:
             return None
-        if len(series(m, "rdmadiag_pkey_table_changes_total", view="sma")) != PORTS:
+        if len(m.series("rdmadiag_pkey_table_changes_total", view="sma")) != PORTS:
             return None
         return m
     d.wait("every port's sma table", ready)
@@ -129,23 +94,24 @@ def steady(d):
 def check_kept(before, now, when):
     """Everything `before` had is still there: devices and ports present, tables at their
     change count, counters at least where they were."""
+    have = now.samples
     for name in ("rdmadiag_port_present", "rdmadiag_device_present"):
-        for key, v in series(before, name).items():
-            assert key in now, f"{when}: {key} is gone"
-            assert now[key] == v, f"{when}: {key} went from {v} to {now[key]}"
-    for key, v in series(before, "rdmadiag_pkey_table_changes_total").items():
-        assert key in now, f"{when}: {key} is gone"
-        assert now[key] == v, f"{when}: {key} changed from {v} to {now[key]}: an outage is not a " \
-                              "table change"
-    totals = series(before, "rdmadiag_port_stat_total")
+        for key, v in before.series(name).items():
+            assert key in have, f"{when}: {key} is gone"
+            assert have[key] == v, f"{when}: {key} went from {v} to {have[key]}"
+    for key, v in before.series("rdmadiag_pkey_table_changes_total").items():
+        assert key in have, f"{when}: {key} is gone"
+        assert have[key] == v, f"{when}: {key} changed from {v} to {have[key]}: an outage is " \
+                               "not a table change"
+    totals = before.series("rdmadiag_port_stat_total")
     assert totals, "no counters before the fault"
     for key, v in totals.items():
-        assert key in now, f"{when}: counter {key} is gone"
-        assert now[key] >= v, f"{when}: counter {key} went down from {v} to {now[key]}"
+        assert key in have, f"{when}: counter {key} is gone"
+        assert have[key] >= v, f"{when}: counter {key} went down from {v} to {have[key]}"
     # The source's own counters are counters too.
     for name in ("rdmadiag_source_polls_total", "rdmadiag_source_observations_total",
                  "rdmadiag_source_errors_total"):
-        assert one(now, name, source="mad") >= one(before, name, source="mad"), name
+        assert now.one(name, source="mad") >= before.one(name, source="mad"), name
 
 
 def sweep_errors(d, since):
@@ -162,37 +128,37 @@ def pause(d):
     t0 = utc_now()
     bed_ctl("pause-fabric")
     try:
-        d.wait("the source to go down", lambda: one(d.metrics(), "rdmadiag_source_up",
-                                                    source="mad") == 0)
+        d.wait("the source to go down", lambda: d.metrics().one("rdmadiag_source_up",
+                                                                source="mad") == 0)
         during = d.metrics()
         status = d.mad_status()
         assert not status["up"] and status["reason"], status
         errors = sweep_errors(d, t0)
         assert errors, "no sweep-wide error while nothing answered"
-        assert one(during, "rdmadiag_source_errors_total", source="mad") > \
-            one(before, "rdmadiag_source_errors_total", source="mad")
+        assert during.one("rdmadiag_source_errors_total", source="mad") > \
+            before.one("rdmadiag_source_errors_total", source="mad")
         check_kept(before, during, "while ibsim does not answer")
         d.wait_polls(2)  # a few more failed sweeps take nothing away either
         check_kept(before, d.metrics(), "after more failed sweeps")
         print(f"during the pause: up=0, reason {status['reason']!r}; {errors[0]['message']!r}")
     finally:
         bed_ctl("resume-fabric")
-    d.wait("the source to come back", lambda: one(d.metrics(), "rdmadiag_source_up",
-                                                  source="mad") == 1)
+    d.wait("the source to come back", lambda: d.metrics().one("rdmadiag_source_up",
+                                                              source="mad") == 1)
     d.wait_polls(2)
     after = d.metrics()
     check_kept(during, after, "after ibsim answers again")
     check_kept(before, after, "after ibsim answers again")
-    assert one(after, "rdmadiag_source_last_observation_timestamp_seconds", source="mad") > \
-        one(during, "rdmadiag_source_last_observation_timestamp_seconds", source="mad")
+    assert after.one("rdmadiag_source_last_observation_timestamp_seconds", source="mad") > \
+        during.one("rdmadiag_source_last_observation_timestamp_seconds", source="mad")
 
 
 def restart(d):
     before = steady(d)
     t0 = utc_now()
     bed_ctl("restart-fabric")
-    d.wait("the source to see the restart", lambda: one(d.metrics(), "rdmadiag_source_up",
-                                                        source="mad") == 0)
+    d.wait("the source to see the restart", lambda: d.metrics().one("rdmadiag_source_up",
+                                                                    source="mad") == 0)
     during = d.metrics()
     status = d.mad_status()
     assert not status["up"] and status["reason"], status
@@ -204,13 +170,13 @@ def restart(d):
     # umad2sim attaches a process to ibsim once, when it first opens a umad device; a new ibsim does
     # not know that client. So the source stays down here and says so, keeping what it had; with a
     # kernel umad device the port is opened again and the next sweep reads the subnet.
-    recovered = one(later, "rdmadiag_source_up", source="mad") == 1
+    recovered = later.one("rdmadiag_source_up", source="mad") == 1
     print(f"after the restart: up={int(recovered)}, reason {d.mad_status()['reason']!r}")
 
 
 def sm_stop(d):
     before = steady(d)
-    sm_before = series(before, "rdmadiag_pkey_table_changes_total", view="sm")
+    sm_before = before.series("rdmadiag_pkey_table_changes_total", view="sm")
     assert sm_before, "no sm view before opensm stopped"
     t0 = utc_now()
     bed_ctl("stop-sm")
@@ -218,13 +184,13 @@ def sm_stop(d):
            lambda: any("directed route" in e["message"] for e in sweep_errors(d, t0)))
     d.wait_polls(2)
     during = d.metrics()
-    assert one(during, "rdmadiag_source_up", source="mad") == 1, "the walk found the nodes"
+    assert during.one("rdmadiag_source_up", source="mad") == 1, "the walk found the nodes"
     assert d.mad_status()["up"]
     check_kept(before, during, "without opensm")
     # Every port was read again, by directed route.
-    assert len(series(during, "rdmadiag_port_present")) == PORTS
+    assert len(during.series("rdmadiag_port_present")) == PORTS
     for key in sm_before:
-        assert key in during, f"the SM's last known table {key} was dropped"
+        assert key in during.samples, f"the SM's last known table {key} was dropped"
     print("without opensm: " + next(e["message"] for e in sweep_errors(d, t0)
                                      if "directed route" in e["message"]))
 

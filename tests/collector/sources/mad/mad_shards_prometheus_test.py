@@ -16,14 +16,10 @@ Run it as is: it writes the topology, then runs itself again under tests/beds/ib
 
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "../../../beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 UMAD2SIM = os.environ.get("UMAD2SIM", "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so")
 SHARDS = 3
@@ -35,8 +31,7 @@ SHAPE = ["--leaves", "16", "--spines", "8", "--hosts-per-leaf", "8", "--hca-port
 def outside(rdmadiag, src):
     """Writes the topology and runs this script again inside a fresh bed."""
     beds = os.path.join(src, "tests", "beds", "ibsim")
-    work = tempfile.mkdtemp(prefix="rdmadiag-shards-")
-    try:
+    with bed.temp_tree("shards") as work:
         topology = os.path.join(work, "topology")
         gen = subprocess.run([os.path.join(beds, "gen-fat-tree"), *SHAPE, "-o", topology],
                              capture_output=True, text=True, check=True)
@@ -51,8 +46,6 @@ def outside(rdmadiag, src):
                             sys.executable, os.path.abspath(__file__), rdmadiag, src, "--inside"],
                            env=env)
         return r.returncode
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def start(b, rdmadiag, name, extra):

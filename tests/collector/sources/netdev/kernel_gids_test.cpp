@@ -190,7 +190,10 @@ TEST(KernelGids, LinkLoopsDoNotHang) {
     b.link = 2;
     a.master = 3;
     b.master = 2;
-    (void)kernel_roce_gids(2, {a, b}, {test::ipv4(3, 192, 0, 2, 3)});
+    // Each is the other's upper: the walk ends, and the port still has its own default GID and
+    // the address of the device above it.
+    EXPECT_EQ(pairs(kernel_roce_gids(2, {a, b}, {test::ipv4(3, 192, 0, 2, 3)})),
+              (Pairs{{kDefault0, "a"}, {gid("::ffff:192.0.2.3"), "b"}}));
 }
 
 }  // namespace

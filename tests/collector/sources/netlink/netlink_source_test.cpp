@@ -2,13 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::netlink {
 namespace {
@@ -54,8 +53,8 @@ std::vector<T> of(const sources::VectorSink& s) {
 
 TEST(NetlinkSource, NamesProcessesFromProcfsAndMarksTheGone) {
     namespace fs = std::filesystem;
-    const fs::path proc =
-        fs::path(::testing::TempDir()) / ("rdmadiag-netlink-proc-" + std::to_string(::getpid()));
+    const test::TempDir tmp("netlink-proc");
+    const fs::path proc = tmp.path();
     fs::create_directories(proc / "1");
     std::ofstream(proc / "1" / "comm") << "ib_write_bw\n";
     sources::SourceSettings s;

@@ -1,10 +1,11 @@
 #include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::partitions_conf {
 namespace {
@@ -14,18 +15,6 @@ using namespace std::chrono_literals;
 
 class ConfFile : public ::testing::Test {
 protected:
-    ConfFile()
-        : dir_(fs::temp_directory_path() /
-               ("rdmadiag-partitions-" + std::to_string(::getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name())),
-          path_((dir_ / "partitions.conf").string()) {
-        fs::create_directories(dir_);
-    }
-    ~ConfFile() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-
     void write(const std::string& text) { std::ofstream(path_, std::ios::trunc) << text; }
     std::vector<Observation> poll(PartitionsConfSource& source, int second) {
         sources::VectorSink sink;
@@ -33,8 +22,9 @@ protected:
         return std::move(sink.observations);
     }
 
-    fs::path dir_;
-    std::string path_;
+    test::TempDir tmp_{"partitions"};
+    fs::path dir_ = tmp_.path();
+    std::string path_ = tmp_.file("partitions.conf");
 };
 
 TEST_F(ConfFile, ReadAtTheFirstPollAndAgainOnlyWhenTheFileChanges) {

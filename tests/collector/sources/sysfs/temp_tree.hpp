@@ -1,35 +1,21 @@
 #pragma once
-// A scratch folder for one test, unique per run and removed afterwards, with helpers to copy
-// fixture trees into it and to break files in ways git cannot store.
+// A scratch sysfs root for one test (a TempDir), with helpers to copy fixture trees into it and
+// to break files in ways git cannot store.
 
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <string>
+
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::test {
 
 class TempTree {
 public:
-    TempTree() {
-        // Trees have hundreds of small files; a tmpfs makes them in milliseconds where a
-        // journalling disk takes seconds.
-        std::filesystem::path base = ::access("/dev/shm", W_OK) == 0
-                                         ? std::filesystem::path("/dev/shm")
-                                         : std::filesystem::temp_directory_path();
-        std::string pattern = (base / "rdmadiag-sysfs-XXXXXX").string();
-        if (char* made = ::mkdtemp(pattern.data())) path_ = made;
-    }
-    ~TempTree() {
-        std::error_code ec;
-        if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-    }
-    TempTree(const TempTree&) = delete;
-    TempTree& operator=(const TempTree&) = delete;
+    TempTree() : dir_("sysfs"), path_(dir_.string()) {}
 
     const std::string& path() const { return path_; }
-    bool ok() const { return !path_.empty(); }
+    // TempDir throws when it cannot make the folder: a tree that exists is always ok.
+    bool ok() const { return std::filesystem::is_directory(path_); }
 
     // Copies the devices of fixture tree `name` (tests/fixtures/sysfs/<name>) into this root.
     void add_fixture(const std::string& name) const {
@@ -50,6 +36,7 @@ public:
     }
 
 private:
+    TempDir dir_;
     std::string path_;
 };
 

@@ -2,14 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <variant>
 
 #include "collector/sources/tracefs/tracefs_source.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::tracefs {
 namespace {
@@ -84,8 +83,8 @@ TEST(SavedTraceSource, SaysWhatItsKernelDidWithFlushedMrsAtItsLastTime) {
         EXPECT_EQ(first->time, of_kind<MrEvent>(sink).front().first);
     }
     {
-        const std::string path =
-            ::testing::TempDir() + "rdmadiag-recycle-" + std::to_string(::getpid()) + ".trace";
+        const test::TempDir dir("recycle");
+        const std::string path = dir.file("recycle.trace");
         {
             std::ofstream out(path);
             out << "# tracer: nop\n#\n"

@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "collector/engine/default_engine.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::tracefs {
 namespace {
@@ -23,16 +23,7 @@ namespace fs = std::filesystem;
 // A tracefs look-alike: the trace buffer file, a fifo as trace_pipe, and events/<sys>/<ev>/enable.
 class FakeTracefs {
 public:
-    FakeTracefs() {
-        std::random_device rd;
-        root = fs::temp_directory_path() /
-               ("rdmadiag-tracefs-" + std::to_string(getpid()) + "-" + std::to_string(rd()));
-        fs::create_directories(root);
-    }
-    ~FakeTracefs() {
-        std::error_code ec;
-        fs::remove_all(root, ec);
-    }
+    FakeTracefs() = default;
     void add_event(const std::string& sys, const std::string& ev, const char* enabled = "0") {
         fs::create_directories(root / "events" / sys / ev);
         std::ofstream(root / "events" / sys / ev / "enable") << enabled << "\n";
@@ -50,7 +41,8 @@ public:
         s.sysfs_root = (root / "no-sysfs").string();
         return s;
     }
-    fs::path root;
+    test::TempDir tmp_{"tracefs"};
+    fs::path root = tmp_.path();
 };
 
 std::string slurp(const std::string& path) {

@@ -19,6 +19,7 @@
 #include "collector/probe/probe_limits.hpp"
 #include "collector/probe/probe_source.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
+#include "tests/support/temp_dir.hpp"
 
 using namespace rdmadiag;
 
@@ -51,9 +52,11 @@ uint64_t stepping_tsc() {
 }
 
 probe::ProbeSource& source() {
+    // Made before the source, so removed after it at exit.
+    static const test::TempDir dir("probe-fuzz");
     static sources::SourceSettings settings = [] {
         sources::SourceSettings s;
-        s.extra["probe.socket"] = "/tmp/rdmadiag-probe-fuzz-" + std::to_string(getpid()) + ".sock";
+        s.extra["probe.socket"] = dir.file("probe.sock");
         s.procfs_root = "/nonexistent";
         return s;
     }();

@@ -12,10 +12,10 @@
 
 Every panel, annotation and template variable query of both dashboards is sent the way Grafana
 sends it (variables resolved in order from their own queries, $__interval, $__rate_interval and
-$__range from the time range; tests/beds/grafana_queries.py): the fabric overview with All
-collectors and with each one, the port detail for each collector's first device and port and for
-the ports the scenarios put in trouble (found through the Find box and the worst-ports table,
-as an operator would). Checks:
+$__range from the time range; tests/beds/rdmadiag_bed/grafana_queries.py): the fabric overview
+with All collectors and with each one, the port detail for each collector's first device and port
+and for the ports the scenarios put in trouble (found through the Find box and the worst-ports
+table, as an operator would). Checks:
   - no query fails;
   - no query returns more than MAX_SERIES series, although the fabric has FABRIC_PORTS ports;
   - the panels that must show each trouble show it (MUST_SHOW below), and the worst-ports table
@@ -30,9 +30,8 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "beds"))
-import grafana_queries as gq  # noqa: E402
-import rdmadiag_bed as bed  # noqa: E402
+from rdmadiag_bed import grafana_queries as gq
+import rdmadiag_bed as bed
 
 MAX_SERIES = 50
 SCRAPE_S = 1
@@ -143,7 +142,7 @@ class Run:
     def __init__(self, prom, src, start, end):
         self.prom, self.start, self.end = prom, start, end
         self.builtins, self.step = gq.built_ins(start, end, SCRAPE_S)
-        self.dashboards = {n: gq.load(os.path.join(src, "exporters/grafana/dashboards", n))
+        self.dashboards = {n: gq.load(os.path.join(src, "deploy/grafana/dashboards", n))
                            for n in (OVERVIEW, DETAIL)}
         self.failures, self.queries, self.largest = [], 0, (0, "")
 
@@ -260,9 +259,10 @@ def main():
         except AssertionError as e:
             raise AssertionError(f"{e}; not seen: {', '.join(missing)}") from None
         time.sleep(5 * SCRAPE_S)
-        _, text = bed.http_get(f"http://{targets['fabric']}/metrics")
-        named = re.search(r"^rdmadiag_device_info\{[^}]*node_desc=", text, re.M) is not None
-        exported_ports = len(re.findall(r"^rdmadiag_port_info\{", text, re.M))
+        page = bed.Scrape(bed.http_get(f"http://{targets['fabric']}/metrics")[1])
+        named = any(dict(k[1]).get("node_desc") is not None
+                    for k in page.series("rdmadiag_device_info"))
+        exported_ports = len(page.series("rdmadiag_port_info"))
         if exported_ports != FABRIC_PORTS:
             failures.append(f"the fabric collector exports {exported_ports} ports, "
                             f"not {FABRIC_PORTS}")

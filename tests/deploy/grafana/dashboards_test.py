@@ -16,6 +16,8 @@ import os
 import re
 import sys
 
+import rdmadiag_bed as bed
+
 
 # Families about a port or a device: a bare selector of one returns a series per port.
 PER_PORT = re.compile(r"rdmadiag_(port_|pkey_|device_|findings|async_events|mrs)")
@@ -85,7 +87,7 @@ def check_query(where, expr, documented, problems):
 
 
 def main():
-    root = os.path.join(sys.argv[1], "exporters/grafana")
+    root = os.path.join(sys.argv[1], "deploy/grafana")
     with open(os.path.join(sys.argv[1], "docs/metrics.md")) as f:
         documented = set(re.findall(r"`(rdmadiag_[a-z_]+)`", f.read()))
     problems = []
@@ -154,11 +156,8 @@ def main():
     with open(os.path.join(root, "provisioning/datasources/prometheus.yml")) as f:
         if "type: prometheus" not in f.read():
             problems.append("data source provisioning is not a Prometheus data source")
-    for p in problems:
-        print("FAIL:", p)
-    print("PASSED" if not problems else "FAILED")
-    return 1 if problems else 0
+    bed.finish(problems)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""promtool check rules and promtool test rules on exporters/alerts/.
+"""promtool check rules and promtool test rules on deploy/alerts/.
 
 Usage: promtool_rules_test.py SOURCE_DIR"""
 
@@ -7,13 +7,12 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "beds"))
-import rdmadiag_bed as bed  # noqa: E402
+import rdmadiag_bed as bed
 
 
 def main():
     promtool = bed.require_program("promtool", "prometheus")
-    alerts = os.path.join(sys.argv[1], "exporters/alerts")
+    alerts = os.path.join(sys.argv[1], "deploy/alerts")
     status = 0
     for args in (["check", "rules", "rdmadiag.rules.yml"],
                  ["test", "rules", "rdmadiag.rules.test.yml"]):
