@@ -30,10 +30,6 @@ function(rdmadiag_test)
     add_executable(${ARG_NAME} ${ARG_SOURCES})
     target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
     target_include_directories(${ARG_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
-    target_compile_definitions(${ARG_NAME} PRIVATE
-        RDMADIAG_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-        RDMADIAG_FIXTURES="${PROJECT_SOURCE_DIR}/tests/fixtures"
-        RDMADIAG_BINARY_DIR="${PROJECT_BINARY_DIR}")
     rdmadiag_warnings(${ARG_NAME})
     if(NOT ARG_LABELS)
         set(ARG_LABELS unit)

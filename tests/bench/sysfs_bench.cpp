@@ -24,6 +24,7 @@
 
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #include "tests/collector/sources/sysfs/sysfs_tree_writer.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace {
 
@@ -167,7 +168,7 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&n, args.data());
 
     const char* dir = std::getenv("RDMADIAG_SYSFS_BENCH_DIR");
-    g_root = dir ? dir : std::string(RDMADIAG_BINARY_DIR) + "/bench-data/sysfs";
+    g_root = dir ? dir : ::rdmadiag::test::binary_dir() + "/bench-data/sysfs";
     if (auto r = rdmadiag::test::write_sysfs_tree(g_root, spec); !r) {
         std::fprintf(stderr, "sysfs_bench: %s\n", r.error().message.c_str());
         return 1;

@@ -14,6 +14,7 @@
 #include "tests/support/temp_dir.hpp"
 #ifdef RDMADIAG_HAVE_SERVE
 #include "cli/commands/serve.hpp"
+#include "tests/support/test_paths.hpp"
 #endif
 
 namespace rdmadiag::cli {
@@ -51,7 +52,7 @@ std::vector<std::vector<std::string>> selections(std::vector<std::string> args) 
     return seen;
 }
 
-const std::string kSysfs = std::string(RDMADIAG_FIXTURES) + "/sysfs/mlx5-ib";
+const std::string kSysfs = ::rdmadiag::test::fixtures_dir() + "/sysfs/mlx5-ib";
 
 // Named before any test runs (a test parameter): the folder lasts until the process ends.
 const std::string& record_file() {

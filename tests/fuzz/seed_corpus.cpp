@@ -29,13 +29,14 @@
 #include "tests/collector/sources/netdev/rtnl_bytes.hpp"
 #include "tests/collector/sources/netlink/hex_bytes.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace rdmadiag;
 
 namespace {
 
-const fs::path kSource = RDMADIAG_SOURCE_DIR;
+const fs::path kSource = ::rdmadiag::test::source_dir();
 const fs::path kFixtures = kSource / "tests/fixtures";
 
 std::string read_file(const fs::path& p) {

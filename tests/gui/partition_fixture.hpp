@@ -13,11 +13,12 @@
 #include "collector/model/snapshot.hpp"
 #include "gui/client/engine_timeline.hpp"
 #include "tests/gui/test_snapshots.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::gui::testing {
 
 inline std::string sim_default_intent() {
-    return std::string(RDMADIAG_FIXTURES) + "/partitions/sim-default.conf";
+    return ::rdmadiag::test::fixtures_dir() + "/partitions/sim-default.conf";
 }
 
 // The snapshot `seconds` into the played scenario; fails the calling test when it cannot be

@@ -14,6 +14,7 @@
 
 #include "collector/json/snapshot_json.hpp"
 #include "collector/model/snapshot.hpp"
+#include "tests/support/test_paths.hpp"
 
 // Readable QStrings in GoogleTest failure messages.
 inline void PrintTo(const QString& s, std::ostream* os) {
@@ -30,7 +31,7 @@ inline std::string read_text(const std::string& path) {
 }
 
 inline std::string api_fixture_path(const std::string& name) {
-    return std::string(RDMADIAG_FIXTURES) + "/api/" + name;
+    return ::rdmadiag::test::fixtures_dir() + "/api/" + name;
 }
 
 // Fails the calling test (and returns an empty snapshot) when the fixture does not parse.

@@ -17,6 +17,7 @@
 #include "collector/runtime/open_sources.hpp"
 #include "collector/runtime/virtual_playback.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::cli::commands {
 namespace {
@@ -127,7 +128,7 @@ TEST_P(RecordMatchesServe, RecordingAndReplayAreWhatServeSaw) {
 // The SM's partitions.conf is recorded as the text the engine read, so a replay reaches the same
 // partition findings without the file.
 TEST(RecordMatchesServe, APartitionsConfReplaysToTheSamePartitionFindings) {
-    const std::string conf = std::string(RDMADIAG_FIXTURES) + "/partitions/sim-default.conf";
+    const std::string conf = ::rdmadiag::test::fixtures_dir() + "/partitions/sim-default.conf";
     const test::TempDir dir("record");
     const std::string file = dir.file("partitions.jsonl");
     const std::string command = std::string(RDMADIAG_CLI) + " record --simulate=default" +
@@ -149,7 +150,7 @@ TEST(RecordMatchesServe, APartitionsConfReplaysToTheSamePartitionFindings) {
 // `record --trace FILE` records what a saved trace holds, read whole in one round at the trace's
 // own times; replayed, it reaches the MR findings `mrs --trace` shows.
 TEST(RecordSavedTrace, RecordsTheTracesMrEventsAndReplaysToTheStuckMr) {
-    const std::string fixtures = RDMADIAG_FIXTURES;
+    const std::string fixtures = ::rdmadiag::test::fixtures_dir();
     const test::TempDir dir("record");
     const std::string file = dir.file("saved-trace.jsonl");
     const std::string command =

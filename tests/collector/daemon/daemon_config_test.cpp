@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::daemon {
 namespace {
@@ -232,7 +233,7 @@ namespace {
 
 TEST(DaemonConfig, TheShippedExampleFileLoads) {
     DaemonConfig c;
-    auto r = apply_config_file(RDMADIAG_SOURCE_DIR "/deploy/systemd/rdmadiag.yml", c);
+    auto r = apply_config_file(::rdmadiag::test::source_dir() + "/deploy/systemd/rdmadiag.yml", c);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(c.web.listen_address, ":9857");
     EXPECT_EQ(c.collector.sources.counter_interval, std::chrono::seconds(15));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "collector/probe/probe_source.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::test {
 
@@ -29,7 +30,8 @@ public:
             close(in[1]);
             close(out[0]);
             std::vector<char*> argv;
-            static std::string exe = RDMADIAG_BINARY_DIR "/tests/collector/probe/probe_producer";
+            static std::string exe =
+                ::rdmadiag::test::binary_dir() + "/tests/collector/probe/probe_producer";
             argv.push_back(exe.data());
             for (auto& a : args) argv.push_back(a.data());
             argv.push_back(nullptr);

@@ -13,6 +13,7 @@
 #include "collector/replay/recording_reader.hpp"
 #include "collector/replay/replay_source.hpp"
 #include "tests/collector/replay/pkey_scenario_streams.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::replay {
 namespace {
@@ -40,7 +41,7 @@ bool fired(const std::vector<Finding>& findings, const std::string& rule) {
 }
 
 std::string fixture(const std::string& name) {
-    return std::string(RDMADIAG_FIXTURES) + "/recordings/" + name + ".jsonl";
+    return ::rdmadiag::test::fixtures_dir() + "/recordings/" + name + ".jsonl";
 }
 
 class RecordedScenario : public ::testing::TestWithParam<test::ScenarioStream> {};

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "collector/replay/recorder.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::replay {
 namespace {
@@ -116,7 +117,7 @@ TEST(Recording, MissingFileSaysWhy) {
 // be cast into a uint64_t, which is undefined. Now that line is skipped with its number and why,
 // and the lines around it are read.
 TEST(Recording, ANumberOutOfItsFieldsRangeSkipsThatLineOnly) {
-    auto r = read_recording_file(std::string(RDMADIAG_FIXTURES) +
+    auto r = read_recording_file(::rdmadiag::test::fixtures_dir() +
                                  "/recordings/value_beyond_uint64.jsonl");
     ASSERT_TRUE(r.ok()) << r.error().message;
     ASSERT_EQ(r->observations.size(), 1u);

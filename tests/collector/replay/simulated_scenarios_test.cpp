@@ -16,6 +16,7 @@
 #include "collector/replay/recording_reader.hpp"
 #include "collector/replay/replay_source.hpp"
 #include "collector/sim/simulated_fabric.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::replay {
 namespace {
@@ -130,7 +131,7 @@ TEST_P(SimulatedScenario, FindingsFireAndTheRecordingReplaysToThem) {
     }
 
     const std::string path =
-        std::string(RDMADIAG_FIXTURES) + "/recordings/sim-" + exp.scenario + ".jsonl";
+        ::rdmadiag::test::fixtures_dir() + "/recordings/sim-" + exp.scenario + ".jsonl";
     if (std::getenv("RDMADIAG_UPDATE_RECORDINGS")) {
         std::ofstream out(path);
         RecordingHeader h;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "collector/sim/shipped_scenarios.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::sim {
 namespace {
@@ -647,7 +648,7 @@ namespace {
 
 // The example in docs/scenarios.md is a scenario that parses.
 TEST(ScenarioParser, DocumentedExampleParses) {
-    std::ifstream in(std::string(RDMADIAG_SOURCE_DIR) + "/docs/scenarios.md");
+    std::ifstream in(::rdmadiag::test::source_dir() + "/docs/scenarios.md");
     ASSERT_TRUE(in) << "docs/scenarios.md not found";
     std::stringstream buf;
     buf << in.rdbuf();

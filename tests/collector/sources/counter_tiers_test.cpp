@@ -7,6 +7,7 @@
 
 #include "collector/engine/pkey/rules/pkey_rule.hpp"
 #include "collector/model/counter.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::sources {
 namespace {
@@ -52,7 +53,7 @@ TEST(CounterTiers, TiersCoverWhatTheyAreAskedFor) {
 }
 
 TEST(CounterTiers, DocsMetricsListsEveryFastCounter) {
-    std::ifstream in(std::string(RDMADIAG_SOURCE_DIR) + "/docs/metrics.md");
+    std::ifstream in(::rdmadiag::test::source_dir() + "/docs/metrics.md");
     ASSERT_TRUE(in) << "docs/metrics.md";
     std::stringstream text;
     text << in.rdbuf();

@@ -14,6 +14,7 @@
 #include "collector/runtime/collector_runtime.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #include "exporters/prometheus/snapshot_metrics.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::prom {
 namespace {
@@ -25,7 +26,7 @@ std::string scrape_fixture(const std::string& root) {
     auto engine = engine::make_default_engine();
     publish::SnapshotStore store;
     sources::SourceSettings settings;
-    settings.sysfs_root = std::string(RDMADIAG_FIXTURES) + "/sysfs/" + root;
+    settings.sysfs_root = ::rdmadiag::test::fixtures_dir() + "/sysfs/" + root;
     auto source = sysfs::make_sysfs_source(settings);
     EXPECT_TRUE(source.ok());
     if (!source.ok()) return "";
@@ -45,7 +46,7 @@ class GoldenMetrics : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(GoldenMetrics, MatchesTheGoldenFile) {
     const std::string root = GetParam();
-    const std::string golden = std::string(RDMADIAG_SOURCE_DIR) +
+    const std::string golden = ::rdmadiag::test::source_dir() +
                                "/tests/exporters/prometheus/testdata/" + root + ".metrics";
     std::string got = scrape_fixture(root);
     ASSERT_FALSE(got.empty());

@@ -10,11 +10,12 @@
 
 #include "gui/client/api_feed.hpp"
 #include "tests/gui/test_snapshots.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::gui::client {
 namespace {
 
-const QString kRdmadiag = QStringLiteral(RDMADIAG_BINARY_DIR "/cli/rdmadiag");
+const QString kRdmadiag = QString::fromStdString(::rdmadiag::test::binary_dir() + "/cli/rdmadiag");
 
 // Starts the daemon on a free loopback port and returns the port, or 0 (with the log in `why`).
 int start_daemon(QProcess& p, QString& why,
@@ -110,7 +111,8 @@ TEST(ApiFeedDaemon, ReadsTheDaemonsPartitionsWhileAskedTo) {
     const int port =
         start_daemon(daemon, why,
                      {QStringLiteral("--simulate"), QStringLiteral("--partitions.conf"),
-                      QStringLiteral(RDMADIAG_FIXTURES "/partitions/sim-default.conf")});
+                      QString::fromStdString(::rdmadiag::test::fixtures_dir() +
+                                             "/partitions/sim-default.conf")});
     ASSERT_GT(port, 0) << "rdmadiag serve did not start: " << why.toStdString();
     ApiFeedOptions options;
     options.interval = std::chrono::milliseconds(100);

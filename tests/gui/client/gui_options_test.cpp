@@ -5,6 +5,7 @@
 #include "gui/client/api_feed.hpp"
 #include "gui/client/playback_feed.hpp"
 #include "tests/gui/test_snapshots.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::gui::client {
 namespace {
@@ -93,7 +94,7 @@ TEST(GuiOptions, AnIntentForASimulationAndAPartitionToStartOn) {
     EXPECT_EQ(feed.error().message.rfind("cannot read /nonexistent/partitions.conf", 0), 0u)
         << feed.error().message;
     GuiOptions judged;
-    judged.partitions_conf = std::string(RDMADIAG_FIXTURES) + "/partitions/sim-default.conf";
+    judged.partitions_conf = ::rdmadiag::test::fixtures_dir() + "/partitions/sim-default.conf";
     auto played = make_feed(judged);
     ASSERT_TRUE(played.ok()) << played.error().message;
     EXPECT_TRUE((*played)->description().contains(QStringLiteral("sim-default.conf")));

@@ -11,12 +11,13 @@
 #include "gui/client/recording_kind.hpp"
 #include "tests/gui/test_snapshots.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::gui::client {
 namespace {
 
 std::string recording_path(const std::string& name) {
-    return std::string(RDMADIAG_FIXTURES) + "/recordings/" + name;
+    return ::rdmadiag::test::fixtures_dir() + "/recordings/" + name;
 }
 
 std::set<std::pair<std::string, std::string>> active(const Snapshot& s) {

@@ -29,6 +29,7 @@
 #include "gui/widgets/findings_panel.hpp"
 #include "gui/widgets/mr_panel.hpp"
 #include "tests/gui/test_snapshots.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::gui::widgets {
 namespace {
@@ -210,7 +211,7 @@ TEST(MainWindow, ObservationRecordingReplaysThroughTheEngine) {
     client::GuiOptions options;
     options.mode = client::GuiOptions::Mode::recording;
     options.target =
-        std::string(RDMADIAG_FIXTURES) + "/recordings/sim-pkey-change-missed-event.jsonl";
+        ::rdmadiag::test::fixtures_dir() + "/recordings/sim-pkey-change-missed-event.jsonl";
     auto feed = client::make_feed(options);
     ASSERT_TRUE(feed.ok()) << feed.error().message;
     auto* playback = qobject_cast<client::PlaybackFeed*>(*feed);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::mad::ibsim_bed {
 
@@ -36,7 +37,7 @@ inline void bed_ctl(const std::string& args) {
 
 // tests/fixtures/ibsim/<name>
 inline std::string fixture(const std::string& name) {
-    return std::string(RDMADIAG_FIXTURES) + "/ibsim/" + name;
+    return ::rdmadiag::test::fixtures_dir() + "/ibsim/" + name;
 }
 
 }  // namespace rdmadiag::mad::ibsim_bed

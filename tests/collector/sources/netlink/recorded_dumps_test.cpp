@@ -22,6 +22,7 @@
 
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
 #include "tests/collector/sources/netlink/hex_bytes.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::netlink {
 namespace {
@@ -29,7 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-const fs::path kRoot = fs::path(RDMADIAG_FIXTURES) / "netlink";
+const fs::path kRoot = fs::path(::rdmadiag::test::fixtures_dir()) / "netlink";
 
 std::vector<std::string> kernels() {
     std::vector<std::string> out;

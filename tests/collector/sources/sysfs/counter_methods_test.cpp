@@ -16,6 +16,7 @@
 #include "tests/collector/sources/mad/answering_transport.hpp"
 #include "tests/collector/sources/mad/pma_answers.hpp"
 #include "tests/collector/sources/netlink/fake_rdma_netlink.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::sysfs {
 namespace {
@@ -25,7 +26,7 @@ using std::chrono::seconds;
 const std::string kPort1 = "/class/infiniband/mlx5_0/ports/1";
 
 std::string fixture(const std::string& name) {
-    return std::string(RDMADIAG_FIXTURES) + "/sysfs/" + name;
+    return ::rdmadiag::test::fixtures_dir() + "/sysfs/" + name;
 }
 
 // A folder's value files as plain numbers (lifespan included: the kernel never sends it).

@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "collector/sources/sysfs/sysfs_source.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::sysfs::test_support {
 
 inline std::string fixture(const std::string& name) {
-    return std::string(RDMADIAG_FIXTURES) + "/sysfs/" + name;
+    return ::rdmadiag::test::fixtures_dir() + "/sysfs/" + name;
 }
 
 inline TimePoint at(Duration d) {

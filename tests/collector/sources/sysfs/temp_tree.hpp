@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::test {
 
@@ -20,7 +21,8 @@ public:
     // Copies the devices of fixture tree `name` (tests/fixtures/sysfs/<name>) into this root.
     void add_fixture(const std::string& name) const {
         namespace fs = std::filesystem;
-        fs::path from = fs::path(RDMADIAG_FIXTURES) / "sysfs" / name / "class" / "infiniband";
+        fs::path from =
+            fs::path(::rdmadiag::test::fixtures_dir()) / "sysfs" / name / "class" / "infiniband";
         fs::path to = fs::path(path_) / "class" / "infiniband";
         fs::create_directories(to);
         fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <vector>
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::tracefs {
 namespace {
@@ -38,7 +39,8 @@ MrEvent body(std::string_view event, std::string_view text) {
 
 TEST(MrTraceParser, CurrentKernelLog) {
     size_t errors = 0;
-    auto evs = parse_all(lines_of(RDMADIAG_FIXTURES "/tracefs/xprtrdma-current.trace"), &errors);
+    auto evs = parse_all(
+        lines_of(::rdmadiag::test::fixtures_dir() + "/tracefs/xprtrdma-current.trace"), &errors);
     EXPECT_EQ(errors, 0u);
     ASSERT_EQ(evs.size(), 10u);  // three unrelated events skipped
     EXPECT_EQ(evs[0].event, "mr_alloc");
@@ -61,7 +63,8 @@ TEST(MrTraceParser, CurrentKernelLog) {
 
 TEST(MrTraceParser, Kernel510Log) {
     size_t errors = 0;
-    auto evs = parse_all(lines_of(RDMADIAG_FIXTURES "/tracefs/xprtrdma-5.10.trace"), &errors);
+    auto evs = parse_all(
+        lines_of(::rdmadiag::test::fixtures_dir() + "/tracefs/xprtrdma-5.10.trace"), &errors);
     EXPECT_EQ(errors, 0u);
     ASSERT_EQ(evs.size(), 7u);
     EXPECT_EQ(evs[2].mr.op, MrOp::fastreg);
@@ -74,8 +77,8 @@ TEST(MrTraceParser, Kernel510Log) {
 }
 
 TEST(MrTraceParser, BothGenerationsMixed) {
-    auto a = lines_of(RDMADIAG_FIXTURES "/tracefs/xprtrdma-current.trace");
-    auto b = lines_of(RDMADIAG_FIXTURES "/tracefs/xprtrdma-5.10.trace");
+    auto a = lines_of(::rdmadiag::test::fixtures_dir() + "/tracefs/xprtrdma-current.trace");
+    auto b = lines_of(::rdmadiag::test::fixtures_dir() + "/tracefs/xprtrdma-5.10.trace");
     std::vector<std::string> mixed;
     for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
         if (i < a.size()) mixed.push_back(a[i]);

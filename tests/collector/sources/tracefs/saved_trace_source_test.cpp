@@ -9,11 +9,12 @@
 
 #include "collector/sources/tracefs/tracefs_source.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::tracefs {
 namespace {
 
-const std::string kSaved = RDMADIAG_FIXTURES "/tracefs/saved/";
+const std::string kSaved = ::rdmadiag::test::fixtures_dir() + "/tracefs/saved/";
 
 template <class T>
 std::vector<std::pair<TimePoint, T>> of_kind(const sources::VectorSink& sink) {

@@ -14,6 +14,7 @@
 
 #include "collector/engine/default_engine.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::tracefs {
 namespace {
@@ -137,7 +138,7 @@ TEST(TracefsSource, SaysWhatTheKernelDoesWithFlushedMrsWithItsFirstStatus) {
 
 TEST(TracefsSource, OneShotReadsTheTraceBufferOnceAndTellsWhatIsNotEnabled) {
     FakeTracefs t;
-    t.write_trace(slurp(RDMADIAG_FIXTURES "/tracefs/xprtrdma-current.trace"));
+    t.write_trace(slurp(::rdmadiag::test::fixtures_dir() + "/tracefs/xprtrdma-current.trace"));
     t.add_event("rpcrdma", "xprtrdma_wc_li", "0");
     t.add_event("rdma_core", "mr_dereg", "1");
     TracefsSource src(t.settings(), TracefsMode::once, std::chrono::seconds(1000));
@@ -295,7 +296,7 @@ TEST(TracefsSource, SplicedAndGarbledLinesCostOnlyThemselves) {
 
 TEST(TracefsSource, XprtrdmaStoryFromATraceLog) {
     FakeTracefs t;
-    t.write_trace(slurp(RDMADIAG_FIXTURES "/tracefs/xprtrdma-current.trace"));
+    t.write_trace(slurp(::rdmadiag::test::fixtures_dir() + "/tracefs/xprtrdma-current.trace"));
     t.add_event("rpcrdma", "xprtrdma_wc_li", "1");
     sources::SourceSettings s = t.settings();
     s.extra["tracefs.device"] = "mlx5_0";
