@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <set>
 #include <variant>
 
+#include "collector/common/parse_number.hpp"
 #include "collector/sim/fabric_state.hpp"
 #include "collector/sim/line_tokens.hpp"
 #include "collector/sim/timeline.hpp"
@@ -40,11 +40,8 @@ std::optional<uint64_t> parse_uint(std::string_view s, uint64_t max) {
         s.remove_prefix(2);
         base = 16;
     }
-    uint64_t v = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-    if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size() || v > max) {
-        return std::nullopt;
-    }
+    const auto v = common::parse_number<uint64_t>(s, base);
+    if (!v || *v > max) return std::nullopt;
     return v;
 }
 
