@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "collector/common/parse_number.hpp"
+#include "collector/model/pma_counters.hpp"
 #include "collector/sim/fabric_state.hpp"
 #include "collector/sim/line_tokens.hpp"
 #include "collector/sim/timeline.hpp"
@@ -725,8 +726,7 @@ Result<void> Parser::counter(Line& l) {
         if (existing.name == c.name)
             return l.error(*name, "counter " + c.name + " declared twice on " + t->text);
     }
-    const bool portinfo = c.name == "p_key_violations" || c.name == "m_key_violations" ||
-                          c.name == "q_key_violations";
+    const bool portinfo = find_pma_counter(CounterKind::portinfo, c.name) != nullptr;
     c.kind = portinfo ? CounterKind::portinfo : CounterKind::pma;
     const Token* kind = RDMADIAG_TRY(l.option("kind"));
     if (kind) {

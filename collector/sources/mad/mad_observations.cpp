@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace rdmadiag::mad {
 
@@ -164,12 +165,15 @@ void emit_observations(const SubnetReading& reading, const ObservationNaming& na
                                             port.mlnx_ext && port.mlnx_ext->fdr10());
                 }
                 emit(s);
-                emit(CounterSample{ref, "m_key_violations", pi.m_key_violations, 16,
-                                   CounterKind::portinfo});
-                emit(CounterSample{ref, "p_key_violations", pi.p_key_violations, 16,
-                                   CounterKind::portinfo});
-                emit(CounterSample{ref, "q_key_violations", pi.q_key_violations, 16,
-                                   CounterKind::portinfo});
+                const std::pair<std::string_view, uint16_t> violations[] = {
+                    {"m_key_violations", pi.m_key_violations},
+                    {"p_key_violations", pi.p_key_violations},
+                    {"q_key_violations", pi.q_key_violations}};
+                for (const auto& [name, value] : violations) {
+                    emit(CounterSample{ref, std::string(name), value,
+                                       counter_width(CounterKind::portinfo, name),
+                                       CounterKind::portinfo});
+                }
             }
             if (port.sma_pkeys) {
                 PKeyTable t{*port.sma_pkeys, port.sma_unreadable};
