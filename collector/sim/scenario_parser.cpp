@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "collector/common/parse_number.hpp"
+#include "collector/model/node_names.hpp"
 #include "collector/model/pma_counters.hpp"
 #include "collector/sim/fabric_state.hpp"
 #include "collector/sim/line_tokens.hpp"
@@ -50,13 +51,7 @@ std::optional<uint64_t> parse_uint(std::string_view s, uint64_t max) {
 // Ports of the latter are named as usual (guid:0x0008f10400000001:1); steps that name only a
 // device (event, mr, device-remove) cannot tell such a name from DEVICE:PORT.
 bool valid_device_name(std::string_view s) {
-    constexpr std::string_view kGuidPrefix = "guid:0x";
-    if (s.starts_with(kGuidPrefix)) {
-        const auto hex = s.substr(kGuidPrefix.size());
-        return hex.size() == 16 && std::all_of(hex.begin(), hex.end(), [](char c) {
-                   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-               });
-    }
+    if (is_guid_name(s)) return is_exact_guid_name(s);
     if (s.empty() || s.size() > 64) return false;
     return std::all_of(s.begin(), s.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||

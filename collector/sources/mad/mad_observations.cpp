@@ -8,12 +8,6 @@
 
 namespace rdmadiag::mad {
 
-std::string guid_device_name(uint64_t node_guid) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "guid:0x%016llx", static_cast<unsigned long long>(node_guid));
-    return buf;
-}
-
 namespace {
 
 std::string node_type_name(uint8_t type) {
