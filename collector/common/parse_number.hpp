@@ -24,13 +24,21 @@ std::optional<T> parse_number(std::string_view text, int base = 10) {
 }
 
 // The number `text` starts with, which `text` then starts past; nullopt, with `text` as it was,
-// when it starts with no digit or the number is too big for T.
-template <std::integral T>
-std::optional<T> take_number(std::string_view& text, int base = 10) {
+// when it starts with no digit or the number is too big for T. A floating-point T is read in
+// decimal or scientific notation ("1.5", "2e3") and takes no base.
+template <class T>
+requires std::integral<T> || std::floating_point<T> std::optional<T> take_number(
+    std::string_view& text, int base = 10) {
     T value{};
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-    if (ec != std::errc{}) return std::nullopt;
-    text.remove_prefix(static_cast<size_t>(ptr - text.data()));
+    const char* end = text.data() + text.size();
+    std::from_chars_result r;
+    if constexpr (std::floating_point<T>) {
+        r = std::from_chars(text.data(), end, value);
+    } else {
+        r = std::from_chars(text.data(), end, value, base);
+    }
+    if (r.ec != std::errc{}) return std::nullopt;
+    text.remove_prefix(static_cast<size_t>(r.ptr - text.data()));
     return value;
 }
 

@@ -46,6 +46,18 @@ TEST(TakeNumber, TakesTheLeadingNumberAndMovesPastIt) {
     EXPECT_EQ(text, "300x") << "unchanged on overflow";
 }
 
+TEST(TakeNumber, ReadsFloatingPointInDecimalOrScientificNotation) {
+    std::string_view text = "1.5ms";
+    EXPECT_EQ(take_number<double>(text), 1.5);
+    EXPECT_EQ(text, "ms");
+    text = "2e3s";
+    EXPECT_EQ(take_number<double>(text), 2000.0);
+    EXPECT_EQ(text, "s");
+    text = "ms";
+    EXPECT_FALSE(take_number<double>(text));
+    EXPECT_EQ(text, "ms");
+}
+
 TEST(TakeHexPrefix, TakesEitherCase) {
     std::string_view text = "0x1f";
     EXPECT_TRUE(take_hex_prefix(text));
