@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "cli/commands/command_output.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/render/check_render.hpp"
 
@@ -24,14 +25,15 @@ void register_check_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
         render::CheckOptions options;
         options.info_is_ok = !*strict;
         const auto result = render::evaluate_check(*got->snapshot, options);
-        if (ctx.json) {
-            print_json(codec::Json{{"status", to_string(result.status)},
+        print_view(
+            ctx,
+            [&] {
+                return codec::Json{{"status", to_string(result.status)},
                                    {"exit_code", result.exit_code()},
                                    {"summary", result.summary},
-                                   {"findings", got->snapshot->findings.size()}});
-        } else {
-            std::fputs(render::render_check_text(result).c_str(), stdout);
-        }
+                                   {"findings", got->snapshot->findings.size()}};
+            },
+            [&] { return render::render_check_text(result); });
         exit.value = result.exit_code();
     });
 }

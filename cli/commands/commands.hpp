@@ -31,7 +31,7 @@ void register_replay_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 // Runs the sources live and prints async events until SIGINT/SIGTERM; returns the exit code.
 int follow_events(const CliContext& ctx);
 
-// Prints JSON or text for a collected snapshot; shared by the simple read-only commands.
+// Prints JSON as every command prints it: indented, one newline at the end.
 void print_json(const codec::Json& j);
 
 }  // namespace rdmadiag::cli::commands

@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "cli/commands/command_output.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/render/counters_render.hpp"
 
@@ -16,25 +17,8 @@ void register_counters_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     cmd->callback([&ctx, &exit, port, hw] {
         render::CountersRenderOptions opt;
         opt.include_hw = *hw;
-        if (!port->empty()) {
-            auto ref = parse_port_ref(*port);
-            if (!ref) {
-                exit.value = report_error(ref.error());
-                return;
-            }
-            opt.filter = *ref;
-        }
-        auto got = collect_once(ctx);
-        if (!got) {
-            exit.value = report_error(got.error());
-            return;
-        }
-        print_notes(*got);
-        if (ctx.json) {
-            print_json(render::render_counters_json(*got->snapshot, opt));
-        } else {
-            std::fputs(render::render_counters_text(*got->snapshot, opt).c_str(), stdout);
-        }
+        if (!read_port_filter(*port, opt.filter, exit)) return;
+        show_snapshot(ctx, exit, opt, render::render_counters_json, render::render_counters_text);
     });
 }
 

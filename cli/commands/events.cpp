@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "cli/commands/command_output.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/render/events_render.hpp"
 
@@ -15,17 +16,10 @@ void register_events_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
             exit.value = follow_events(ctx);
             return;
         }
-        auto got = collect_once(ctx);
-        if (!got) {
-            exit.value = report_error(got.error());
-            return;
-        }
-        print_notes(*got);
-        if (ctx.json) {
-            print_json(render::render_events_json(got->snapshot->events));
-        } else {
-            std::fputs(render::render_events_text(got->snapshot->events).c_str(), stdout);
-        }
+        show_collected(
+            ctx, collect_once(ctx), exit,
+            [](const Collected& c) { return render::render_events_json(c.snapshot->events); },
+            [](const Collected& c) { return render::render_events_text(c.snapshot->events); });
     });
 }
 

@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "cli/commands/command_output.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/render/gid_change_follower.hpp"
 #include "cli/render/gid_diff_render.hpp"
@@ -23,14 +24,7 @@ void register_gids_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     cmd->add_flag("--watch", *watch, "Print each GID view change as it happens, until interrupted");
     cmd->callback([&ctx, &exit, port, diff, watch] {
         PortRef filter;
-        if (!port->empty()) {
-            auto ref = parse_port_ref(*port);
-            if (!ref) {
-                exit.value = report_error(ref.error());
-                return;
-            }
-            filter = *ref;
-        }
+        if (!read_port_filter(*port, filter, exit)) return;
         if (*watch) {
             auto engine = engine::make_default_engine();
             render::GidChangeFollower follower(*engine, filter, ctx.json);
@@ -44,25 +38,10 @@ void register_gids_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
             exit.value = run_live(ctx, *engine, options);
             return;
         }
-        auto got = collect_once(ctx);
-        if (!got) {
-            exit.value = report_error(got.error());
-            return;
-        }
-        print_notes(*got);
-        if (*diff) {
-            if (ctx.json) {
-                print_json(render::render_gid_diffs_json(*got->snapshot, filter));
-            } else {
-                std::fputs(render::render_gid_diffs_text(*got->snapshot, filter).c_str(), stdout);
-            }
-            return;
-        }
-        if (ctx.json) {
-            print_json(render::render_gids_json(*got->snapshot, filter));
-        } else {
-            std::fputs(render::render_gids_text(*got->snapshot, filter).c_str(), stdout);
-        }
+        // --diff shows the same collection another way.
+        const auto to_json = *diff ? render::render_gid_diffs_json : render::render_gids_json;
+        const auto to_text = *diff ? render::render_gid_diffs_text : render::render_gids_text;
+        show_snapshot(ctx, exit, filter, to_json, to_text);
     });
 }
 

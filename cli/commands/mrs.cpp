@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "cli/commands/command_output.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/render/mr_usage_render.hpp"
 #include "cli/render/mrs_render.hpp"
@@ -54,26 +55,25 @@ void register_mrs_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
                    : local && !settings.sources.tracefs_root.empty()
                        ? collect_trace(mr_ctx, "tracefs at " + settings.sources.tracefs_root)
                        : collect_once(mr_ctx);
-        if (!got) {
-            exit.value = report_error(got.error());
-            return;
-        }
-        print_notes(*got);
         if (*by_process) {
-            if (ctx.json) {
-                print_json(render::render_mr_usage_json(*got->snapshot, got->origin));
-            } else {
-                std::fputs(render::render_mr_usage_text(*got->snapshot, got->origin).c_str(),
-                           stdout);
-            }
+            show_collected(
+                ctx, got, exit,
+                [](const Collected& c) {
+                    return render::render_mr_usage_json(*c.snapshot, c.origin);
+                },
+                [](const Collected& c) {
+                    return render::render_mr_usage_text(*c.snapshot, c.origin);
+                });
             return;
         }
-        if (ctx.json) {
-            print_json(render::render_mrs_json(*got->snapshot, got->origin, filter));
-        } else {
-            std::fputs(render::render_mrs_text(*got->snapshot, got->origin, filter).c_str(),
-                       stdout);
-        }
+        show_collected(
+            ctx, got, exit,
+            [&](const Collected& c) {
+                return render::render_mrs_json(*c.snapshot, c.origin, filter);
+            },
+            [&](const Collected& c) {
+                return render::render_mrs_text(*c.snapshot, c.origin, filter);
+            });
     });
 }
 

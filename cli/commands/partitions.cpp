@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/commands/command_output.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/render/partitions_render.hpp"
 #include "collector/common/text_file.hpp"
@@ -73,12 +74,8 @@ void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit)
             }
             opt.pkey = *v;
         }
-        auto got = collect_once(ctx);
-        if (!got) {
-            exit.value = report_error(got.error());
-            return;
-        }
-        print_notes(*got);
+        const auto got = collect_once(ctx);
+        if (collected_or_report(got, exit) == nullptr) return;
         const auto settings = ctx.settings();
         const std::string conf_path = settings.sources.extra.count(partitions_conf::kConfOption)
                                           ? settings.sources.extra.at(partitions_conf::kConfOption)
@@ -95,11 +92,9 @@ void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit)
                              issue.message.c_str());
             }
         }
-        if (ctx.json) {
-            print_json(codec::partitions_to_json(*model, opt.pkey));
-        } else {
-            std::fputs(render::render_partitions_text(*model, opt).c_str(), stdout);
-        }
+        print_view(
+            ctx, [&] { return codec::partitions_to_json(*model, opt.pkey); },
+            [&] { return render::render_partitions_text(*model, opt); });
         if (opt.pkey && !model->find(pkey_base(*opt.pkey))) exit.value = 1;
     });
 }

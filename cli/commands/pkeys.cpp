@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "cli/commands/command_output.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/render/pkey_diff_render.hpp"
 #include "cli/render/pkeys_render.hpp"
@@ -70,14 +71,7 @@ void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     cmd->callback([&ctx, &exit, port, show_empty, diff, watch] {
         render::PKeysRenderOptions opt;
         opt.show_empty = *show_empty;
-        if (!port->empty()) {
-            auto ref = parse_port_ref(*port);
-            if (!ref) {
-                exit.value = report_error(ref.error());
-                return;
-            }
-            opt.filter = *ref;
-        }
+        if (!read_port_filter(*port, opt.filter, exit)) return;
         if (*watch) {
             auto engine = engine::make_default_engine();
             ChangePrinter printer(*engine, opt, ctx.json);
@@ -86,25 +80,10 @@ void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
             exit.value = run_live(ctx, *engine, options);
             return;
         }
-        auto got = collect_once(ctx);
-        if (!got) {
-            exit.value = report_error(got.error());
-            return;
-        }
-        print_notes(*got);
-        if (*diff) {
-            if (ctx.json) {
-                print_json(render::render_pkey_diffs_json(*got->snapshot, opt));
-            } else {
-                std::fputs(render::render_pkey_diffs_text(*got->snapshot, opt).c_str(), stdout);
-            }
-            return;
-        }
-        if (ctx.json) {
-            print_json(render::render_pkeys_json(*got->snapshot, opt));
-        } else {
-            std::fputs(render::render_pkeys_text(*got->snapshot, opt).c_str(), stdout);
-        }
+        // --diff shows the same collection another way.
+        const auto to_json = *diff ? render::render_pkey_diffs_json : render::render_pkeys_json;
+        const auto to_text = *diff ? render::render_pkey_diffs_text : render::render_pkeys_text;
+        show_snapshot(ctx, exit, opt, to_json, to_text);
     });
 }
 

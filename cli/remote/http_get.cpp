@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <memory>
 #include <optional>
 
+#include "collector/common/parse_number.hpp"
 #include "collector/common/unique_fd.hpp"
 
 namespace rdmadiag::cli::remote {
@@ -43,12 +43,9 @@ Result<std::string> dechunk(std::string_view body, size_t max_body) {
         auto size_text = trim(body.substr(0, eol));
         const auto semi = size_text.find(';');
         if (semi != std::string_view::npos) size_text = size_text.substr(0, semi);
-        size_t size = 0;
-        auto [p, ec] =
-            std::from_chars(size_text.data(), size_text.data() + size_text.size(), size, 16);
-        if (ec != std::errc{} || p != size_text.data() + size_text.size() || size_text.empty()) {
-            return make_error("bad chunk size in response");
-        }
+        const auto chunk = common::parse_number<size_t>(size_text, 16);
+        if (!chunk) return make_error("bad chunk size in response");
+        const size_t size = *chunk;
         body.remove_prefix(eol + 2);
         if (size == 0) return out;
         if (size > max_body - out.size()) return make_error("response body too large");
@@ -106,8 +103,9 @@ Result<HttpResponse> parse_http_response(std::string_view raw, size_t max_body) 
     }
     HttpResponse r;
     auto code = status_line.substr(9, 3);
-    auto [p, ec] = std::from_chars(code.data(), code.data() + code.size(), r.status);
-    if (ec != std::errc{} || p != code.data() + 3) return make_error("bad HTTP status line");
+    const auto status = common::parse_number<decltype(r.status)>(code);
+    if (!status) return make_error("bad HTTP status line");
+    r.status = *status;
     bool chunked = false;
     std::optional<size_t> length;
     size_t pos = first_eol == std::string_view::npos ? head.size() : first_eol + 2;
@@ -125,12 +123,8 @@ Result<HttpResponse> parse_http_response(std::string_view raw, size_t max_body) 
             chunked = true;
         }
         if (name == "content-length") {
-            size_t n = 0;
-            auto [q, e] = std::from_chars(value.data(), value.data() + value.size(), n);
-            if (e != std::errc{} || q != value.data() + value.size()) {
-                return make_error("bad Content-Length");
-            }
-            length = n;
+            length = common::parse_number<size_t>(value);
+            if (!length) return make_error("bad Content-Length");
         }
     }
     if (chunked) {

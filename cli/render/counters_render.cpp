@@ -1,10 +1,10 @@
 #include "cli/render/counters_render.hpp"
 
 #include "cli/render/format.hpp"
-#include "cli/render/node_names.hpp"
 #include "cli/render/pkeys_render.hpp"
 #include "cli/render/table.hpp"
 #include "collector/json/model_json.hpp"
+#include "collector/model/node_names.hpp"
 
 namespace rdmadiag::cli::render {
 

@@ -1,8 +1,8 @@
 #include "cli/render/findings_render.hpp"
 
 #include "cli/render/format.hpp"
-#include "cli/render/node_names.hpp"
 #include "cli/render/table.hpp"
+#include "collector/model/node_names.hpp"
 
 namespace rdmadiag::cli::render {
 

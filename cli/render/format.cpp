@@ -2,7 +2,6 @@
 
 #include <cctype>
 
-#include <array>
 #include <cstdio>
 #include <iterator>
 
@@ -41,14 +40,6 @@ std::string age(TimePoint then, TimePoint now) {
 }
 
 CounterSummary summarize_counters(const PortSnapshot& port) {
-    static constexpr std::array<std::string_view, 8> kErrors{"symbol_error",
-                                                             "link_error_recovery",
-                                                             "link_downed",
-                                                             "port_rcv_errors",
-                                                             "port_xmit_discards",
-                                                             "local_link_integrity_errors",
-                                                             "excessive_buffer_overrun_errors",
-                                                             "VL15_dropped"};
     CounterSummary s;
     for (const auto& c : port.counters) {
         if (c.kind == CounterKind::hw) continue;
@@ -57,9 +48,7 @@ CounterSummary summarize_counters(const PortSnapshot& port) {
             s.violations_saturated = s.violations_saturated || c.saturated;
             continue;
         }
-        for (auto e : kErrors) {
-            if (c.name == e) s.errors = s.errors.value_or(0) + c.total;
-        }
+        if (is_link_error_counter(c.name)) s.errors = s.errors.value_or(0) + c.total;
     }
     return s;
 }

@@ -4,10 +4,10 @@
 #include <set>
 
 #include "cli/render/format.hpp"
-#include "cli/render/node_names.hpp"
 #include "cli/render/table.hpp"
 #include "collector/engine/gid/gid_table_diff.hpp"
 #include "collector/json/gid_json.hpp"
+#include "collector/model/node_names.hpp"
 
 namespace rdmadiag::cli::render {
 

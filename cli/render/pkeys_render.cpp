@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "cli/render/format.hpp"
-#include "cli/render/node_names.hpp"
 #include "cli/render/table.hpp"
 #include "collector/json/pkey_state_json.hpp"
+#include "collector/model/node_names.hpp"
 
 namespace rdmadiag::cli::render {
 

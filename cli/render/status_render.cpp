@@ -5,10 +5,10 @@
 #include "cli/render/findings_render.hpp"
 #include "cli/render/format.hpp"
 #include "cli/render/mr_health_render.hpp"
-#include "cli/render/node_names.hpp"
 #include "cli/render/table.hpp"
 #include "collector/json/json_fields.hpp"
 #include "collector/json/snapshot_json.hpp"
+#include "collector/model/node_names.hpp"
 
 namespace rdmadiag::cli::render {
 

@@ -1,9 +1,10 @@
 #include "collector/common/time.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+
+#include "collector/common/parse_number.hpp"
 
 namespace rdmadiag::common {
 
@@ -108,14 +109,12 @@ std::string format_duration(Duration d) {
 }
 
 Result<Duration> parse_duration(std::string_view text) {
-    double value = 0;
-    const char* begin = text.data();
-    const char* end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(begin, end, value);
-    if (ec != std::errc{} || ptr == begin || !std::isfinite(value) || value < 0) {
+    std::string_view unit = text;
+    const auto number = take_number<double>(unit);
+    if (!number || !std::isfinite(*number) || *number < 0) {
         return make_error("not a duration: '" + std::string(text) + "'");
     }
-    const std::string_view unit(ptr, static_cast<size_t>(end - ptr));
+    const double value = *number;
     double ns_per_unit = 0;
     if (unit.empty() || unit == "s") {
         ns_per_unit = 1e9;

@@ -1,8 +1,7 @@
 #include "collector/daemon/daemon_config.hpp"
+#include "collector/common/parse_number.hpp"
 #include "collector/common/text_file.hpp"
 #include "collector/sources/partitions_conf/partitions_conf_source.hpp"
-
-#include <charconv>
 
 namespace rdmadiag::daemon {
 
@@ -27,10 +26,8 @@ Result<bool> as_bool(const common::YamlNode& n, std::string_view key) {
 
 Result<size_t> as_size(const common::YamlNode& n, std::string_view key, size_t max) {
     if (n.is_scalar()) {
-        size_t v = 0;
-        auto [p, ec] = std::from_chars(n.scalar.data(), n.scalar.data() + n.scalar.size(), v);
-        if (ec == std::errc() && p == n.scalar.data() + n.scalar.size() && v > 0 && v <= max)
-            return v;
+        const auto v = common::parse_number<size_t>(n.scalar);
+        if (v && *v > 0 && *v <= max) return *v;
     }
     return at(
         n, std::string(key) + " must be a positive whole number, at most " + std::to_string(max));

@@ -1,15 +1,19 @@
 #include "collector/model/counter.hpp"
 
-#include <array>
-#include <utility>
+#include <algorithm>
+
+#include "collector/model/pma_counters.hpp"
 
 namespace rdmadiag {
 
 std::string_view to_string(CounterKind kind) {
     switch (kind) {
-        case CounterKind::pma: return "pma";
-        case CounterKind::hw: return "hw";
-        case CounterKind::portinfo: return "portinfo";
+        case CounterKind::pma:
+            return "pma";
+        case CounterKind::hw:
+            return "hw";
+        case CounterKind::portinfo:
+            return "portinfo";
     }
     return "pma";
 }
@@ -22,47 +26,25 @@ std::optional<CounterKind> parse_counter_kind(std::string_view text) {
 }
 
 uint8_t counter_width(CounterKind kind, std::string_view name) {
-    // IBA PortCounters field widths (sysfs counters/ file names) and PortInfo violation counters.
-    static constexpr std::array<std::pair<std::string_view, uint8_t>, 19> kPma{{
-        {"symbol_error", 16},
-        {"link_error_recovery", 8},
-        {"link_downed", 8},
-        {"port_rcv_errors", 16},
-        {"port_rcv_remote_physical_errors", 16},
-        {"port_rcv_switch_relay_errors", 16},
-        {"port_xmit_discards", 16},
-        {"port_xmit_constraint_errors", 8},
-        {"port_rcv_constraint_errors", 8},
-        {"local_link_integrity_errors", 4},
-        {"excessive_buffer_overrun_errors", 4},
-        {"VL15_dropped", 16},
-        {"vl15_dropped", 16},
-        {"port_xmit_wait", 32},
-        // The kernel reads the data and packet counters from PortCountersExtended when the PMA
-        // has it, so they are 64 bits wide as sysfs shows them.
-        {"port_xmit_data", 64},
-        {"port_rcv_data", 64},
-        {"port_xmit_packets", 64},
-        {"port_rcv_packets", 64},
-        {"unicast_xmit_packets", 64},
-    }};
-    switch (kind) {
-        case CounterKind::pma:
-            for (const auto& [n, w] : kPma) {
-                if (n == name) return w;
-            }
-            return 64;
-        case CounterKind::portinfo:
-            return 16;  // M_KeyViolations, P_KeyViolations, Q_KeyViolations
-        case CounterKind::hw:
-            return 64;
+    // A counter PortCountersExtended also carries is as wide as sysfs shows it from there.
+    uint8_t widest = 0;
+    for (const auto& c : pma_counters()) {
+        if (c.kind == kind && c.name == name) widest = std::max(widest, c.bits);
     }
-    return 64;
+    if (widest != 0) return widest;
+    // Every PortInfo violation counter is 16 bits wide.
+    return kind == CounterKind::portinfo ? 16 : 64;
 }
 
 bool is_pkey_violation_counter(std::string_view name) {
-    return name == "p_key_violations" || name == "port_rcv_constraint_errors" ||
-           name == "port_xmit_constraint_errors";
+    return std::ranges::any_of(pma_counters(), [name](const PmaCounterInfo& c) {
+        return c.pkey_violation && c.name == name;
+    });
+}
+
+bool is_link_error_counter(std::string_view name) {
+    return std::ranges::any_of(
+        pma_counters(), [name](const PmaCounterInfo& c) { return c.link_error && c.name == name; });
 }
 
 }  // namespace rdmadiag

@@ -17,7 +17,8 @@ enum class CounterKind : uint8_t {
 std::string_view to_string(CounterKind kind);
 std::optional<CounterKind> parse_counter_kind(std::string_view text);
 
-// Width in bits of a counter as the hardware keeps it. Unknown names are taken as 64 bits wide.
+// Width in bits of a counter as the hardware keeps it (collector/model/pma_counters.hpp). Unknown
+// names are taken as 64 bits wide.
 uint8_t counter_width(CounterKind kind, std::string_view name);
 
 constexpr uint64_t counter_max(uint8_t width_bits) {
@@ -26,5 +27,7 @@ constexpr uint64_t counter_max(uint8_t width_bits) {
 
 // The counters an operator watches for P_Key trouble.
 bool is_pkey_violation_counter(std::string_view name);
+// The link and receive error counters a port's summary adds up.
+bool is_link_error_counter(std::string_view name);
 
 }  // namespace rdmadiag

@@ -3,9 +3,9 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 
+#include "collector/common/parse_number.hpp"
 #include "collector/model/enum_names.hpp"
 
 namespace rdmadiag {
@@ -109,10 +109,9 @@ Result<std::array<uint8_t, 6>> parse_mac(std::string_view text) {
     if (text.size() != 17) return bad();
     for (size_t i = 0; i < 6; ++i) {
         if (i < 5 && text[i * 3 + 2] != ':') return bad();
-        unsigned v = 0;
-        auto [ptr, ec] = std::from_chars(text.data() + i * 3, text.data() + i * 3 + 2, v, 16);
-        if (ec != std::errc{} || ptr != text.data() + i * 3 + 2) return bad();
-        mac[i] = static_cast<uint8_t>(v);
+        const auto v = common::parse_number<uint8_t>(text.substr(i * 3, 2), 16);
+        if (!v) return bad();
+        mac[i] = *v;
     }
     return mac;
 }

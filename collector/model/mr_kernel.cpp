@@ -1,8 +1,8 @@
 #include "collector/model/mr_kernel.hpp"
 
 #include <array>
-#include <charconv>
 
+#include "collector/common/parse_number.hpp"
 #include "collector/model/enum_names.hpp"
 
 namespace rdmadiag {
@@ -13,15 +13,6 @@ constexpr std::array<std::pair<FlushedMrHandling, std::string_view>, 3> kHandlin
     {FlushedMrHandling::recovered, "recovered"},
     {FlushedMrHandling::destroyed, "destroyed"},
 }};
-
-// Reads a decimal number at the front of `text`, moving past it.
-std::optional<unsigned> take_number(std::string_view& text) {
-    unsigned v = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end == text.data()) return std::nullopt;
-    text.remove_prefix(static_cast<size_t>(end - text.data()));
-    return v;
-}
 }  // namespace
 
 std::string_view to_string(FlushedMrHandling h) {
@@ -32,10 +23,10 @@ std::optional<FlushedMrHandling> parse_flushed_mr_handling(std::string_view text
 }
 
 FlushedMrHandling flushed_mr_handling_of_release(std::string_view release) {
-    auto major = take_number(release);
+    auto major = common::take_number<unsigned>(release);
     if (!major || release.empty() || release.front() != '.') return FlushedMrHandling::not_known;
     release.remove_prefix(1);
-    auto minor = take_number(release);
+    auto minor = common::take_number<unsigned>(release);
     if (!minor) return FlushedMrHandling::not_known;
     const bool since = *major > 5 || (*major == 5 && *minor >= 13);
     return since ? FlushedMrHandling::destroyed : FlushedMrHandling::recovered;

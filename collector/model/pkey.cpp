@@ -1,7 +1,8 @@
 #include "collector/model/pkey.hpp"
 
-#include <charconv>
 #include <cstdio>
+
+#include "collector/common/parse_number.hpp"
 
 namespace rdmadiag {
 
@@ -20,20 +21,21 @@ Result<uint16_t> parse_pkey(std::string_view text) {
         // Decimal only when it cannot be read as the usual 4 hex digits.
         base = s.size() == 4 ? 16 : 10;
     }
-    unsigned value = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value, base);
-    if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size() || value > 0xffff) {
-        return make_error("not a P_Key: '" + std::string(text) + "'");
-    }
-    return static_cast<uint16_t>(value);
+    const auto value = common::parse_number<unsigned>(s, base);
+    if (!value || *value > 0xffff) return make_error("not a P_Key: '" + std::string(text) + "'");
+    return static_cast<uint16_t>(*value);
 }
 
 std::string_view to_string(PKeyView view) {
     switch (view) {
-        case PKeyView::device: return "device";
-        case PKeyView::sma: return "sma";
-        case PKeyView::sm: return "sm";
-        case PKeyView::cache: return "cache";
+        case PKeyView::device:
+            return "device";
+        case PKeyView::sma:
+            return "sma";
+        case PKeyView::sm:
+            return "sm";
+        case PKeyView::cache:
+            return "cache";
     }
     return "device";
 }

@@ -1,10 +1,12 @@
 #include "collector/model/port_ref.hpp"
 
-#include <charconv>
+#include "collector/common/parse_number.hpp"
 
 namespace rdmadiag {
 
-std::string PortRef::to_string() const { return device + ":" + std::to_string(port); }
+std::string PortRef::to_string() const {
+    return device + ":" + std::to_string(port);
+}
 
 Result<PortRef> parse_port_ref(std::string_view text) {
     if (text.empty()) return make_error("empty port name");
@@ -12,13 +14,11 @@ Result<PortRef> parse_port_ref(std::string_view text) {
     if (colon == std::string_view::npos) return PortRef{std::string(text), 0};
     const auto dev = text.substr(0, colon);
     const auto num = text.substr(colon + 1);
-    uint32_t port = 0;
-    auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), port);
-    if (dev.empty() || num.empty() || ec != std::errc{} || ptr != num.data() + num.size() ||
-        port > 255) {
+    const auto port = common::parse_number<uint32_t>(num);
+    if (dev.empty() || !port || *port > 255) {
         return make_error("not DEVICE[:PORT]: '" + std::string(text) + "'");
     }
-    return PortRef{std::string(dev), port};
+    return PortRef{std::string(dev), *port};
 }
 
 }  // namespace rdmadiag

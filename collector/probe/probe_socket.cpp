@@ -7,11 +7,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <utility>
 #include <vector>
+
+#include "collector/common/parse_number.hpp"
 
 namespace rdmadiag::probe {
 
@@ -30,13 +31,12 @@ sockaddr_un unix_address(const std::string& path) {
 Result<ProbeSocketAccess> socket_access(const sources::SourceSettings& settings) {
     ProbeSocketAccess out;
     if (auto it = settings.extra.find("probe.socket_mode"); it != settings.extra.end()) {
-        unsigned mode = 0;
         const std::string& v = it->second;
-        auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), mode, 8);
-        if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || mode > 0777)
+        const auto mode = common::parse_number<unsigned>(v, 8);
+        if (!mode || *mode > 0777)
             return make_error("probe.socket_mode '" + v + "': expected an octal mode like 0660");
-        if (mode & 0002) return make_error("probe.socket_mode: others may not write (connect)");
-        out.mode = mode;
+        if (*mode & 0002) return make_error("probe.socket_mode: others may not write (connect)");
+        out.mode = *mode;
     }
     if (auto it = settings.extra.find("probe.socket_group"); it != settings.extra.end()) {
         group gr{};

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <set>
 #include <variant>
 
+#include "collector/common/parse_number.hpp"
+#include "collector/model/node_names.hpp"
+#include "collector/model/pma_counters.hpp"
 #include "collector/sim/fabric_state.hpp"
 #include "collector/sim/line_tokens.hpp"
 #include "collector/sim/timeline.hpp"
@@ -40,11 +42,8 @@ std::optional<uint64_t> parse_uint(std::string_view s, uint64_t max) {
         s.remove_prefix(2);
         base = 16;
     }
-    uint64_t v = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-    if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size() || v > max) {
-        return std::nullopt;
-    }
+    const auto v = common::parse_number<uint64_t>(s, base);
+    if (!v || *v > max) return std::nullopt;
     return v;
 }
 
@@ -52,13 +51,7 @@ std::optional<uint64_t> parse_uint(std::string_view s, uint64_t max) {
 // Ports of the latter are named as usual (guid:0x0008f10400000001:1); steps that name only a
 // device (event, mr, device-remove) cannot tell such a name from DEVICE:PORT.
 bool valid_device_name(std::string_view s) {
-    constexpr std::string_view kGuidPrefix = "guid:0x";
-    if (s.starts_with(kGuidPrefix)) {
-        const auto hex = s.substr(kGuidPrefix.size());
-        return hex.size() == 16 && std::all_of(hex.begin(), hex.end(), [](char c) {
-                   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-               });
-    }
+    if (is_guid_name(s)) return is_exact_guid_name(s);
     if (s.empty() || s.size() > 64) return false;
     return std::all_of(s.begin(), s.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -728,8 +721,7 @@ Result<void> Parser::counter(Line& l) {
         if (existing.name == c.name)
             return l.error(*name, "counter " + c.name + " declared twice on " + t->text);
     }
-    const bool portinfo = c.name == "p_key_violations" || c.name == "m_key_violations" ||
-                          c.name == "q_key_violations";
+    const bool portinfo = find_pma_counter(CounterKind::portinfo, c.name) != nullptr;
     c.kind = portinfo ? CounterKind::portinfo : CounterKind::pma;
     const Token* kind = RDMADIAG_TRY(l.option("kind"));
     if (kind) {

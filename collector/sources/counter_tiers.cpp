@@ -1,37 +1,28 @@
 #include "collector/sources/counter_tiers.hpp"
 
+#include <algorithm>
 #include <array>
+
+#include "collector/model/pma_counters.hpp"
 
 namespace rdmadiag::sources {
 
 namespace {
 
-using enum FastReason;
+constexpr size_t kFastCount = static_cast<size_t>(std::ranges::count_if(
+    pma_counters(), [](const PmaCounterInfo& c) { return c.fast.has_value(); }));
 
-// Keep docs/metrics.md ("Counter tiers") in step with this table.
-constexpr std::array<FastCounter, 16> kFastCounters{{
-    // PortCounters error fields (sysfs counters/, PMA MADs). They saturate rather than wrap, so a
-    // count lost to saturation cannot be recovered by reading sooner; reading every second means
-    // a saturation is seen within a second, and a clear by a performance manager (perfquery -R,
-    // OpenSM's PerfMgr) loses at most one second of events.
-    {CounterKind::pma, "symbol_error", narrow},                     // 16 bits
-    {CounterKind::pma, "link_error_recovery", narrow},              // 8 bits
-    {CounterKind::pma, "link_downed", narrow},                      // 8 bits
-    {CounterKind::pma, "port_rcv_errors", narrow},                  // 16 bits
-    {CounterKind::pma, "port_rcv_remote_physical_errors", narrow},  // 16 bits
-    {CounterKind::pma, "port_rcv_switch_relay_errors", narrow},     // 16 bits
-    {CounterKind::pma, "port_xmit_discards", narrow},               // 16 bits
-    {CounterKind::pma, "port_xmit_constraint_errors", finding},     // 8 bits
-    {CounterKind::pma, "port_rcv_constraint_errors", finding},      // 8 bits
-    {CounterKind::pma, "local_link_integrity_errors", narrow},      // 4 bits
-    {CounterKind::pma, "excessive_buffer_overrun_errors", narrow},  // 4 bits
-    {CounterKind::pma, "VL15_dropped", narrow},                     // 16 bits
-    {CounterKind::pma, "vl15_dropped", narrow},  // the spelling counter_width() also knows
-    // PortInfo violation counters (MAD source), 16 bits each.
-    {CounterKind::portinfo, "p_key_violations", finding},
-    {CounterKind::portinfo, "q_key_violations", narrow},
-    {CounterKind::portinfo, "m_key_violations", narrow},
-}};
+// The fast column of the counter table, gathered once.
+constexpr std::array<FastCounter, kFastCount> gather_fast_counters() {
+    std::array<FastCounter, kFastCount> out{};
+    size_t n = 0;
+    for (const auto& c : pma_counters()) {
+        if (c.fast) out[n++] = FastCounter{c.kind, c.name, *c.fast};
+    }
+    return out;
+}
+
+constexpr auto kFastCounters = gather_fast_counters();
 
 }  // namespace
 

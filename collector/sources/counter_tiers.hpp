@@ -5,6 +5,7 @@
 // packet counters, port_xmit_wait and every driver hw counter are read on the slow cadence.
 // Where each narrow counter is its own read (a sysfs file, one firmware query each), a source
 // reads the narrow ones on the fast cadence only while they move (narrow_fast_hold).
+// The tier of each counter is in the counter table (collector/model/pma_counters.hpp);
 // docs/metrics.md has the table with each counter's reason.
 
 #include <optional>
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "collector/model/counter.hpp"
+#include "collector/model/pma_counters.hpp"
 
 namespace rdmadiag::sources {
 
@@ -22,11 +24,8 @@ enum class CounterTier : uint8_t {
 
 std::string_view to_string(CounterTier tier);
 
-// Why a counter sits in the fast tier.
-enum class FastReason : uint8_t {
-    finding,  // an engine rule reads it (pkey.violations_after_change, pkey.counter_saturated)
-    narrow,   // 4, 8 or 16 bits: saturates after a few events, and every event counts
-};
+// Why a counter sits in the fast tier: the counter table's (collector/model/pma_counters.hpp).
+using rdmadiag::FastReason;
 
 struct FastCounter {
     CounterKind kind;

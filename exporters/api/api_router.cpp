@@ -1,10 +1,10 @@
 #include "exporters/api/api_router.hpp"
 
-#include <charconv>
 #include <cstdio>
 #include <random>
 
 #include "collector/common/malloc_tuning.hpp"
+#include "collector/common/parse_number.hpp"
 #include "collector/json/checked_json.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "exporters/api/change_feed.hpp"
@@ -48,9 +48,8 @@ bool number_param(const HttpRequest& req, const char* name, std::optional<T>& ou
                   std::string& error) {
     auto p = req.query_param(name);
     if (!p) return true;
-    T v{};
-    auto [ptr, ec] = std::from_chars(p->data(), p->data() + p->size(), v);
-    if (ec != std::errc() || ptr != p->data() + p->size() || p->empty()) {
+    const auto v = common::parse_number<T>(*p);
+    if (!v) {
         error = std::string(name) + " must be a whole number";
         return false;
     }

@@ -3,17 +3,16 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include <charconv>
+#include "collector/common/parse_number.hpp"
 
 namespace rdmadiag::api {
 
 namespace {
 
 bool parse_port(std::string_view p, uint16_t& out) {
-    unsigned v = 0;
-    auto [ptr, ec] = std::from_chars(p.data(), p.data() + p.size(), v);
-    if (p.empty() || ec != std::errc() || ptr != p.data() + p.size() || v > 65535) return false;
-    out = static_cast<uint16_t>(v);
+    const auto v = common::parse_number<unsigned>(p);
+    if (!v || *v > 65535) return false;
+    out = static_cast<uint16_t>(*v);
     return true;
 }
 

@@ -5,39 +5,17 @@
 
 namespace rdmadiag::gui::models {
 
-bool is_guid_name(std::string_view device) {
-    return device.starts_with("guid:");
-}
-
-void NodeNames::set(const Snapshot& snapshot) {
-    names_.clear();
-    for (const auto& d : snapshot.devices) update(d);
-}
-
-void NodeNames::update(const DeviceSnapshot& device) {
-    const auto& desc = device.info.node_desc;
-    if (desc && !desc->empty() && is_guid_name(device.info.device)) {
-        names_[device.info.device] = qs(*desc);
-    } else {
-        names_.erase(device.info.device);
-    }
-}
-
-void NodeNames::remove(const std::string& device) {
-    names_.erase(device);
-}
-
 QString NodeNames::node(std::string_view device) const {
-    const auto it = names_.find(std::string(device));
-    return it == names_.end() ? qs(device) : it->second;
+    const auto* name = names_.find(device);
+    return name ? qs(*name) : qs(device);
 }
 
 QString NodeNames::port(std::string_view device, std::optional<uint32_t> port) const {
     if (!port) return node(device);
-    const auto it = names_.find(std::string(device));
+    const auto* name = names_.find(device);
     // A local device's port reads as the commands write it: mlx5_0:1.
-    if (it == names_.end()) return QStringLiteral("%1:%2").arg(qs(device)).arg(*port);
-    return QStringLiteral("%1 port %2").arg(it->second).arg(*port);
+    if (!name) return QStringLiteral("%1:%2").arg(qs(device)).arg(*port);
+    return QStringLiteral("%1 port %2").arg(qs(*name)).arg(*port);
 }
 
 QString NodeNames::subject(const FindingSubject& s) const {
@@ -51,9 +29,9 @@ QString NodeNames::subject(const FindingSubject& s) const {
 }
 
 QString NodeNames::with_key(std::string_view device) const {
-    const QString name = node(device);
+    const auto* name = names_.find(device);
     const QString key = qs(device);
-    return name == key ? key : QStringLiteral("%1 (%2)").arg(name, key);
+    return name && *name != device ? QStringLiteral("%1 (%2)").arg(qs(*name), key) : key;
 }
 
 }  // namespace rdmadiag::gui::models

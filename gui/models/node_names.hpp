@@ -1,26 +1,23 @@
 #pragma once
-// What a person calls a node in a table. A subnet sweep names remote nodes by NodeGUID
-// ("guid:0x0002c90300001234"), which means nothing to a reader: such a node is called by its
-// NodeDescription ("Leaf017", "node0421 HCA-1"). A local device keeps its own name (mlx5_0): that
-// is what every rdmadiag command takes. Device names stay the keys everywhere; tables show the
-// name and give the key in tooltips.
+// What a person calls a node in a table: the rule is collector/model/node_names.hpp's; this gives
+// its names as the GUI shows them. Device names stay the keys everywhere; tables show the name
+// and give the key in tooltips.
 
 #include <QString>
+#include <optional>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 
+#include "collector/model/node_names.hpp"
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag::gui::models {
 
-// Whether a device name is a subnet sweep's NodeGUID name.
-bool is_guid_name(std::string_view device);
-
 class NodeNames {
 public:
-    void set(const Snapshot& snapshot);         // every device
-    void update(const DeviceSnapshot& device);  // one device that changed
-    void remove(const std::string& device);
+    void set(const Snapshot& snapshot) { names_.set(snapshot); }
+    void update(const DeviceSnapshot& device) { names_.update(device); }
+    void remove(const std::string& device) { names_.remove(device); }
 
     // "Leaf017" for a described guid:... node, else the device name.
     QString node(std::string_view device) const;
@@ -33,7 +30,7 @@ public:
     QString with_key(std::string_view device) const;
 
 private:
-    std::unordered_map<std::string, QString> names_;  // only described guid:... nodes
+    rdmadiag::NodeNames names_;
 };
 
 }  // namespace rdmadiag::gui::models

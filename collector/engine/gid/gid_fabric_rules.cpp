@@ -6,6 +6,7 @@
 
 #include "collector/engine/gid/gid_rules.hpp"
 #include "collector/engine/gid/gid_views.hpp"
+#include "collector/model/node_names.hpp"
 
 namespace rdmadiag::engine::gid {
 
@@ -27,7 +28,7 @@ constexpr const char* kDuplicateGuidAdvice =
     "GUID (`ip link set <pf> vf <n> port_guid <guid>` for SR-IOV) and restart its driver.";
 
 bool subnet_scope(const PortRef& p) {
-    return p.device.starts_with("guid:");
+    return is_guid_name(p.device);
 }
 
 }  // namespace

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <map>
+
+#include "collector/common/parse_number.hpp"
 
 namespace rdmadiag::partitions {
 
@@ -52,22 +53,6 @@ bool abbreviates(std::string_view written, std::string_view word) {
 }
 
 }  // namespace
-
-std::optional<uint64_t> parse_conf_number(std::string_view s) {
-    int base = 10;
-    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        base = 16;
-        s.remove_prefix(2);
-    } else if (s.size() > 1 && s[0] == '0') {
-        base = 8;
-        s.remove_prefix(1);
-    }
-    if (s.empty()) return std::nullopt;
-    uint64_t v = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-    if (ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
-    return v;
-}
 
 namespace {
 
@@ -178,7 +163,7 @@ private:
         }
         std::optional<uint16_t> pkey;
         if (id) {
-            auto v = parse_conf_number(*id);
+            auto v = common::parse_c_number(*id);
             if (!v) {
                 skip(lineno, "bad partition definition: '" + std::string(*id) +
                                  "' is not a P_Key (0x8001, or a decimal number)");
@@ -289,7 +274,7 @@ private:
         } else if (abbreviates(t.name, "SELF")) {
             rule.set = MemberSet::self;
         } else {
-            auto guid = parse_conf_number(t.name);
+            auto guid = common::parse_c_number(t.name);
             if (!guid || *guid == 0) {
                 out_.issues.push_back(
                     {lineno, true, "bad port GUID '" + std::string(t.name) + "' (skipped)"});

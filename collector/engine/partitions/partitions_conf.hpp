@@ -73,8 +73,4 @@ constexpr uint16_t kDefaultPartition = pkey_base(kDefaultPKey);
 
 PartitionsConf parse_partitions_conf(std::string_view text);
 
-// A number as the file writes one, read as C's strtoull(text, 0) reads the whole text: 0x hex,
-// a leading 0 octal, decimal otherwise (GUIDs and P_Keys).
-std::optional<uint64_t> parse_conf_number(std::string_view text);
-
 }  // namespace rdmadiag::partitions

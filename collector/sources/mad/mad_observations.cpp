@@ -4,14 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace rdmadiag::mad {
-
-std::string guid_device_name(uint64_t node_guid) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "guid:0x%016llx", static_cast<unsigned long long>(node_guid));
-    return buf;
-}
 
 namespace {
 
@@ -164,12 +159,15 @@ void emit_observations(const SubnetReading& reading, const ObservationNaming& na
                                             port.mlnx_ext && port.mlnx_ext->fdr10());
                 }
                 emit(s);
-                emit(CounterSample{ref, "m_key_violations", pi.m_key_violations, 16,
-                                   CounterKind::portinfo});
-                emit(CounterSample{ref, "p_key_violations", pi.p_key_violations, 16,
-                                   CounterKind::portinfo});
-                emit(CounterSample{ref, "q_key_violations", pi.q_key_violations, 16,
-                                   CounterKind::portinfo});
+                const std::pair<std::string_view, uint16_t> violations[] = {
+                    {"m_key_violations", pi.m_key_violations},
+                    {"p_key_violations", pi.p_key_violations},
+                    {"q_key_violations", pi.q_key_violations}};
+                for (const auto& [name, value] : violations) {
+                    emit(CounterSample{ref, std::string(name), value,
+                                       counter_width(CounterKind::portinfo, name),
+                                       CounterKind::portinfo});
+                }
             }
             if (port.sma_pkeys) {
                 PKeyTable t{*port.sma_pkeys, port.sma_unreadable};

@@ -8,12 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "collector/model/node_names.hpp"
 #include "collector/model/observation.hpp"
 #include "collector/sources/mad/subnet_reading.hpp"
 
 namespace rdmadiag::mad {
 
-std::string guid_device_name(uint64_t node_guid);  // "guid:0x0002c90300001234"
+using rdmadiag::guid_device_name;
 
 struct ObservationNaming {
     // Device name for a node; empty: use guid_device_name.

@@ -1,9 +1,9 @@
 #include "collector/sources/mad/mad_source.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <utility>
 
+#include "collector/common/parse_number.hpp"
 #include "collector/sources/mad/mad_observations.hpp"
 #include "collector/sources/mad/umad_transport.hpp"
 
@@ -12,17 +12,12 @@ namespace rdmadiag::mad {
 namespace {
 
 Result<uint64_t> parse_uint(std::string_view text, std::string_view what) {
-    uint64_t value = 0;
-    int base = 10;
-    if (text.starts_with("0x") || text.starts_with("0X")) {
-        text.remove_prefix(2);
-        base = 16;
-    }
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-    if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
+    const int base = common::take_hex_prefix(text) ? 16 : 10;
+    const auto value = common::parse_number<uint64_t>(text, base);
+    if (!value) {
         return make_error(std::string(what) + ": '" + std::string(text) + "' is not a number");
     }
-    return value;
+    return *value;
 }
 
 }  // namespace

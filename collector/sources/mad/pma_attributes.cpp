@@ -2,7 +2,39 @@
 
 #include <string>
 
+#include "collector/model/pma_counters.hpp"
+
 namespace rdmadiag::mad {
+
+namespace {
+
+uint64_t field_value(Bytes d, const PmaCounterInfo& f) {
+    switch (f.bits) {
+        case 64:
+            return get64(d, f.offset);
+        case 32:
+            return get32(d, f.offset);
+        case 16:
+            return get16(d, f.offset);
+        case 8:
+            return get8(d, f.offset);
+        default:
+            return get_bits(d, f.offset, f.shift, f.bits);
+    }
+}
+
+// The attribute's fields the reply has, as the counter table lays them out; the caller checked
+// the length.
+template <class Present>
+std::vector<PmaCounter> decode_fields(Bytes d, PmaAttribute attribute, Present present) {
+    std::vector<PmaCounter> out;
+    for (const auto& f : pma_counters_of(attribute)) {
+        if (present(f.condition)) out.push_back({f.name, field_value(d, f), f.bits});
+    }
+    return out;
+}
+
+}  // namespace
 
 Result<PmaClassPortInfo> decode_pma_class_port_info(Bytes d) {
     if (d.size() < 8)
@@ -20,46 +52,17 @@ Result<PmaClassPortInfo> decode_pma_class_port_info(Bytes d) {
 Result<std::vector<PmaCounter>> decode_port_counters(Bytes d, bool xmit_wait) {
     if (d.size() < 44)
         return make_error("PortCounters needs 44 bytes, got " + std::to_string(d.size()));
-    // Names are the kernel's sysfs counters/ file names, so both sources agree.
-    std::vector<PmaCounter> c{
-        {"symbol_error", get16(d, 4), 16},
-        {"link_error_recovery", get8(d, 6), 8},
-        {"link_downed", get8(d, 7), 8},
-        {"port_rcv_errors", get16(d, 8), 16},
-        {"port_rcv_remote_physical_errors", get16(d, 10), 16},
-        {"port_rcv_switch_relay_errors", get16(d, 12), 16},
-        {"port_xmit_discards", get16(d, 14), 16},
-        {"port_xmit_constraint_errors", get8(d, 16), 8},
-        {"port_rcv_constraint_errors", get8(d, 17), 8},
-        {"local_link_integrity_errors", get_bits(d, 19, 4, 4), 4},
-        {"excessive_buffer_overrun_errors", get_bits(d, 19, 0, 4), 4},
-        {"VL15_dropped", get16(d, 22), 16},
-        {"port_xmit_data", get32(d, 24), 32},
-        {"port_rcv_data", get32(d, 28), 32},
-        {"port_xmit_packets", get32(d, 32), 32},
-        {"port_rcv_packets", get32(d, 36), 32},
-    };
-    if (xmit_wait) c.push_back({"port_xmit_wait", get32(d, 40), 32});
-    return c;
+    return decode_fields(d, PmaAttribute::port_counters, [xmit_wait](PmaCondition c) {
+        return c != PmaCondition::xmit_wait || xmit_wait;
+    });
 }
 
 Result<std::vector<PmaCounter>> decode_port_counters_ext(Bytes d, bool no_ietf) {
     if (d.size() < 72) {
         return make_error("PortCountersExtended needs 72 bytes, got " + std::to_string(d.size()));
     }
-    std::vector<PmaCounter> c{
-        {"port_xmit_data", get64(d, 8), 64},
-        {"port_rcv_data", get64(d, 16), 64},
-        {"port_xmit_packets", get64(d, 24), 64},
-        {"port_rcv_packets", get64(d, 32), 64},
-    };
-    if (!no_ietf) {
-        c.push_back({"unicast_xmit_packets", get64(d, 40), 64});
-        c.push_back({"unicast_rcv_packets", get64(d, 48), 64});
-        c.push_back({"multicast_xmit_packets", get64(d, 56), 64});
-        c.push_back({"multicast_rcv_packets", get64(d, 64), 64});
-    }
-    return c;
+    return decode_fields(d, PmaAttribute::port_counters_ext,
+                         [no_ietf](PmaCondition c) { return c != PmaCondition::ietf || !no_ietf; });
 }
 
 std::vector<uint8_t> port_select_payload(uint8_t port) {

@@ -1,7 +1,7 @@
 #pragma once
 // Decoders for the PMA attributes rdmadiag reads (IBA 16.1.3): ClassPortInfo (which says whether
 // PortCountersExtended exists), PortCounters with each counter's hardware width, and
-// PortCountersExtended.
+// PortCountersExtended. Their layouts are the counter table's (collector/model/pma_counters.hpp).
 
 #include <cstdint>
 #include <string_view>

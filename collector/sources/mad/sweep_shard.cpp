@@ -1,7 +1,8 @@
 #include "collector/sources/mad/sweep_shard.hpp"
 
-#include <charconv>
 #include <optional>
+
+#include "collector/common/parse_number.hpp"
 
 namespace rdmadiag::mad {
 
@@ -17,13 +18,6 @@ uint64_t mix(uint64_t x) {
     return x;
 }
 
-std::optional<unsigned> number(std::string_view text) {
-    unsigned v = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-    return v;
-}
-
 }  // namespace
 
 bool SweepShard::owns(uint64_t node_guid) const {
@@ -36,8 +30,12 @@ std::string SweepShard::to_string() const {
 
 Result<SweepShard> parse_sweep_shard(std::string_view text) {
     const auto slash = text.find('/');
-    const auto k = slash == std::string_view::npos ? std::nullopt : number(text.substr(0, slash));
-    const auto n = slash == std::string_view::npos ? std::nullopt : number(text.substr(slash + 1));
+    const auto k = slash == std::string_view::npos
+                       ? std::nullopt
+                       : common::parse_number<unsigned>(text.substr(0, slash));
+    const auto n = slash == std::string_view::npos
+                       ? std::nullopt
+                       : common::parse_number<unsigned>(text.substr(slash + 1));
     if (!k || !n || *k < 1 || *k > *n || *n > 1024) {
         return make_error("mad.shard must be K/N with 1 <= K <= N <= 1024, not '" +
                           std::string(text) + "'");

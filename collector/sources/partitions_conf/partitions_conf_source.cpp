@@ -4,9 +4,9 @@
 
 #include <cctype>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 
+#include "collector/common/parse_number.hpp"
 #include "collector/common/text_file.hpp"
 
 namespace rdmadiag::partitions_conf {
@@ -61,12 +61,7 @@ void PartitionsConfSource::poll(TimePoint now, sources::ObservationSink& sink) {
 std::optional<uint64_t> parse_guid(std::string_view text) {
     if (text.empty() || text.size() > 64 || !std::isdigit(static_cast<unsigned char>(text[0])))
         return std::nullopt;
-    const std::string s(text);
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-    if (errno != 0 || end != s.c_str() + s.size()) return std::nullopt;
-    return static_cast<uint64_t>(v);
+    return common::parse_c_number(text);
 }
 
 Result<std::unique_ptr<sources::Source>> make_partitions_conf_source(

@@ -1,8 +1,9 @@
 #include "collector/sources/sysfs/sysfs_parsers.hpp"
 
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
+
+#include "collector/common/parse_number.hpp"
 
 namespace rdmadiag::sysfs {
 
@@ -50,8 +51,9 @@ bool whole_number(std::string_view s, int base, T& out) {
     for (char c : s) {
         if (base == 16 ? !is_hex_digit(c) : !is_digit(c)) return false;
     }
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out, base);
-    return ec == std::errc{} && ptr == s.data() + s.size();
+    const auto v = common::parse_number<T>(s, base);
+    if (v) out = *v;
+    return v.has_value();
 }
 
 // "0x" followed by 1..max_digits hex digits.

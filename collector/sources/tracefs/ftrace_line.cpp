@@ -1,7 +1,8 @@
 #include "collector/sources/tracefs/ftrace_line.hpp"
 
-#include <charconv>
 #include <cstdint>
+
+#include "collector/common/parse_number.hpp"
 
 namespace rdmadiag::tracefs {
 
@@ -20,11 +21,7 @@ std::string_view trim(std::string_view s) {
 
 template <class T>
 std::optional<T> to_uint(std::string_view s) {
-    T v{};
-    if (s.empty()) return std::nullopt;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-    return v;
+    return common::parse_number<T>(s);
 }
 
 // "<digits>.<digits>" ending right before `colon`; returns its start, or npos.

@@ -1,7 +1,8 @@
 #include "collector/sources/tracefs/mr_trace_parser.hpp"
 
 #include <array>
-#include <charconv>
+
+#include "collector/common/parse_number.hpp"
 
 namespace rdmadiag::tracefs {
 
@@ -19,9 +20,9 @@ public:
     }
     template <class T>
     bool num(T& out, int base = 10) {
-        auto [p, ec] = std::from_chars(s_.data(), s_.data() + s_.size(), out, base);
-        if (ec != std::errc() || p == s_.data()) return false;
-        s_.remove_prefix(static_cast<size_t>(p - s_.data()));
+        const auto v = common::take_number<T>(s_, base);
+        if (!v) return false;
+        out = *v;
         return true;
     }
     template <class T>
