@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "collector/common/parse_number.hpp"
+#include "collector/common/trim.hpp"
 #include "collector/common/unique_fd.hpp"
 
 namespace rdmadiag::cli::remote {
@@ -27,20 +28,12 @@ std::string lower(std::string_view s) {
     return out;
 }
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
-
 Result<std::string> dechunk(std::string_view body, size_t max_body) {
     std::string out;
     while (true) {
         const auto eol = body.find("\r\n");
         if (eol == std::string_view::npos) return make_error("truncated chunked body");
-        auto size_text = trim(body.substr(0, eol));
+        auto size_text = common::trim_blanks(body.substr(0, eol));
         const auto semi = size_text.find(';');
         if (semi != std::string_view::npos) size_text = size_text.substr(0, semi);
         const auto chunk = common::parse_number<size_t>(size_text, 16);
@@ -116,8 +109,8 @@ Result<HttpResponse> parse_http_response(std::string_view raw, size_t max_body) 
         pos = eol + 2;
         const auto colon = line.find(':');
         if (colon == std::string_view::npos) continue;
-        const auto name = lower(trim(line.substr(0, colon)));
-        const auto value = trim(line.substr(colon + 1));
+        const auto name = lower(common::trim_blanks(line.substr(0, colon)));
+        const auto value = common::trim_blanks(line.substr(colon + 1));
         if (name == "content-type") r.content_type = std::string(value);
         if (name == "transfer-encoding" && lower(value).find("chunked") != std::string::npos) {
             chunked = true;

@@ -84,4 +84,8 @@ QColor severity_background(Severity s) {
     return {};
 }
 
+QColor differs_background() {
+    return QColor(0xff, 0xe0, 0xa0);
+}
+
 }  // namespace rdmadiag::gui::models

@@ -29,5 +29,7 @@ bool is_priority_rule(std::string_view rule);
 
 QColor severity_color(Severity s);       // badge colour
 QColor severity_background(Severity s);  // light row tint
+// The tint of a cell whose views disagree (P_Key and GID tables, partitions against intent).
+QColor differs_background();
 
 }  // namespace rdmadiag::gui::models

@@ -9,7 +9,6 @@ namespace rdmadiag::gui::models {
 
 namespace {
 
-const QColor kDiffers(0xff, 0xe0, 0xa0);
 const QColor kMissing(0xfd, 0xd8, 0xd8);
 
 QString gid_text(const Gid& g) {
@@ -203,7 +202,7 @@ QVariant GidTableModel::data(const QModelIndex& index, int role) const {
             return differs || (col == StateColumn && row.state != RowState::fine);
         case Qt::BackgroundRole:
             if (row.state == RowState::missing_from_cache) return kMissing;
-            if (differs) return kDiffers;
+            if (differs) return differs_background();
             return {};
         case Qt::TextAlignmentRole:
             if (col == IndexColumn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -8,7 +8,6 @@ namespace rdmadiag::gui::models {
 
 namespace {
 
-const QColor kDiffersCell(0xff, 0xe0, 0xa0);
 const QColor kDifferingRow(0xff, 0xf1, 0xd6);
 
 }  // namespace
@@ -147,10 +146,10 @@ QVariant PartitionListModel::data(const QModelIndex& index, int role) const {
                      r->name.empty() ? QString() : QStringLiteral(" ") + qs(r->name), where);
         }
         case Qt::BackgroundRole:
-            if (view && differs_from_intent(*r, *view)) return kDiffersCell;
+            if (view && differs_from_intent(*r, *view)) return differs_background();
             if (col == FindingsColumn && findings.count > 0)
                 return severity_background(findings.worst);
-            if (differences > 0) return col == DiffersColumn ? kDiffersCell : kDifferingRow;
+            if (differences > 0) return col == DiffersColumn ? differs_background() : kDifferingRow;
             return {};
         case Qt::ForegroundRole:
             if (col == NameColumn && intent_ && !r->intended) return QColor(0x75, 0x75, 0x75);

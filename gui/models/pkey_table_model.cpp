@@ -41,8 +41,6 @@ QString change_text(const PKeyEntryChange& c) {
     return {};
 }
 
-const QColor kDiffers(0xff, 0xe0, 0xa0);
-
 }  // namespace
 
 void PKeyTableModel::set_port(const PortSnapshot* port, TimePoint now) {
@@ -184,7 +182,7 @@ QVariant PKeyTableModel::data(const QModelIndex& index, int role) const {
             if ((col == ChangeColumn || col == DeviceColumn) && row.change) {
                 return change_color(row.change->kind);
             }
-            if (differs) return kDiffers;
+            if (differs) return differs_background();
             return {};
         case Qt::ToolTipRole:
             if (differs) {

@@ -1,4 +1,5 @@
 #include "collector/sources/tracefs/ftrace_line.hpp"
+#include "collector/common/trim.hpp"
 
 #include <cstdint>
 
@@ -10,13 +11,6 @@ namespace {
 
 bool is_digit(char c) {
     return c >= '0' && c <= '9';
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
 }
 
 template <class T>
@@ -81,7 +75,7 @@ std::optional<Anchor> find_anchor(std::string_view line, size_t from) {
 }  // namespace
 
 Result<std::optional<FtraceLine>> split_ftrace_line(std::string_view line) {
-    std::string_view t = trim(line);
+    std::string_view t = common::trim_blanks(line);
     if (t.empty() || t.front() == '#') return std::optional<FtraceLine>{};
     auto a = find_anchor(line, 0);
     if (!a) return make_error("not an ftrace event line (no timestamp and event name)");
@@ -91,7 +85,7 @@ Result<std::optional<FtraceLine>> split_ftrace_line(std::string_view line) {
     out.timestamp = *ts;
     out.event = line.substr(a->ts_colon + 2, a->event_end - a->ts_colon - 2);
     std::string_view body = line.substr(a->event_end + 1);
-    out.body = trim(body);
+    out.body = common::trim_blanks(body);
 
     // Prefix: "<comm>-<pid> [(<tgid>)] [<cpu>] [<flags>] "
     std::string_view prefix = line.substr(0, a->ts_begin);
@@ -102,17 +96,17 @@ Result<std::optional<FtraceLine>> split_ftrace_line(std::string_view line) {
             out.cpu = to_uint<uint32_t>(prefix.substr(lb + 1, rb - lb - 1));
         if (out.cpu) prefix = prefix.substr(0, lb);
     }
-    prefix = trim(prefix);
+    prefix = common::trim_blanks(prefix);
     if (!prefix.empty() && prefix.back() == ')') {  // "(  1234)" tgid column
         size_t lp = prefix.rfind('(');
-        if (lp != std::string_view::npos) prefix = trim(prefix.substr(0, lp));
+        if (lp != std::string_view::npos) prefix = common::trim_blanks(prefix.substr(0, lp));
     }
     size_t dash = prefix.rfind('-');
     if (dash != std::string_view::npos) {
         out.pid = to_uint<uint32_t>(prefix.substr(dash + 1));
         if (out.pid) prefix = prefix.substr(0, dash);
     }
-    out.comm = trim(prefix);
+    out.comm = common::trim_blanks(prefix);
     return std::optional<FtraceLine>{out};
 }
 

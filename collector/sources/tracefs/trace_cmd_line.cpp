@@ -1,15 +1,9 @@
 #include "collector/sources/tracefs/trace_cmd_line.hpp"
+#include "collector/common/trim.hpp"
 
 namespace rdmadiag::tracefs {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
 
 bool all_digits(std::string_view s) {
     if (s.empty()) return false;
@@ -20,13 +14,13 @@ bool all_digits(std::string_view s) {
 }
 
 bool starts_with_then_digits(std::string_view s, std::string_view head) {
-    return s.starts_with(head) && all_digits(trim(s.substr(head.size())));
+    return s.starts_with(head) && all_digits(common::trim_blanks(s.substr(head.size())));
 }
 
 }  // namespace
 
 bool is_trace_cmd_header(std::string_view line) {
-    std::string_view t = trim(line);
+    std::string_view t = common::trim_blanks(line);
     if (t.empty()) return true;
     if (starts_with_then_digits(t, "version =") || starts_with_then_digits(t, "cpus=")) return true;
     // "CPU 3 is empty"
@@ -38,7 +32,7 @@ bool is_trace_cmd_header(std::string_view line) {
 
 Result<std::optional<FtraceLine>> split_trace_cmd_line(std::string_view line) {
     if (is_trace_cmd_header(line)) return std::optional<FtraceLine>{};
-    if (trim(line).front() == '#') {
+    if (common::trim_blanks(line).front() == '#') {
         return make_error("a '#' comment line: trace-cmd report prints none (an ftrace file?)");
     }
     auto split = RDMADIAG_TRY(split_ftrace_line(line));

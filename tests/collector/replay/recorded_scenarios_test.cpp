@@ -12,11 +12,15 @@
 #include "collector/replay/recorder.hpp"
 #include "collector/replay/recording_reader.hpp"
 #include "collector/replay/replay_source.hpp"
+#include "tests/collector/replay/engine_findings.hpp"
 #include "tests/collector/replay/pkey_scenario_streams.hpp"
 #include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::replay {
 namespace {
+
+using test::all_findings;
+using test::fired;
 
 class EngineSink final : public sources::ObservationSink {
 public:
@@ -26,19 +30,6 @@ public:
 private:
     engine::Engine& engine_;
 };
-
-std::vector<Finding> all_findings(engine::Engine& e) {
-    auto f = e.findings().active();
-    f.insert(f.end(), e.findings().history().begin(), e.findings().history().end());
-    return f;
-}
-
-bool fired(const std::vector<Finding>& findings, const std::string& rule) {
-    for (const auto& f : findings) {
-        if (f.rule == rule) return true;
-    }
-    return false;
-}
 
 std::string fixture(const std::string& name) {
     return ::rdmadiag::test::fixtures_dir() + "/recordings/" + name + ".jsonl";

@@ -16,10 +16,14 @@
 #include "collector/replay/recording_reader.hpp"
 #include "collector/replay/replay_source.hpp"
 #include "collector/sim/simulated_fabric.hpp"
+#include "tests/collector/replay/engine_findings.hpp"
 #include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::replay {
 namespace {
+
+using test::all_findings;
+using test::fired;
 
 struct Expectation {
     std::string scenario;
@@ -48,16 +52,6 @@ const std::vector<Expectation>& expectations() {
         {"roce-gid-updates-lost", {"roce.gid_stale", "roce.gid_missing"}, {}, {"gid.duplicate"}},
     };
     return all;
-}
-
-std::vector<Finding> all_findings(const engine::Engine& e) {
-    auto f = e.findings().active();
-    f.insert(f.end(), e.findings().history().begin(), e.findings().history().end());
-    return f;
-}
-
-bool has(const std::vector<Finding>& fs, const std::string& rule) {
-    return std::any_of(fs.begin(), fs.end(), [&](const Finding& f) { return f.rule == rule; });
 }
 
 // A default engine fed the whole recording through the replay source, its clock then moved to
@@ -122,8 +116,8 @@ TEST_P(SimulatedScenario, FindingsFireAndTheRecordingReplaysToThem) {
     const auto observations = play(exp.scenario, *direct);
     ASSERT_FALSE(observations.empty());
     const auto findings = all_findings(*direct);
-    for (const auto& r : exp.fires) EXPECT_TRUE(has(findings, r)) << r;
-    for (const auto& r : exp.absent) EXPECT_FALSE(has(findings, r)) << r;
+    for (const auto& r : exp.fires) EXPECT_TRUE(fired(findings, r)) << r;
+    for (const auto& r : exp.absent) EXPECT_FALSE(fired(findings, r)) << r;
     for (const auto& r : exp.cleared) {
         const auto& h = direct->findings().history();
         EXPECT_TRUE(std::any_of(h.begin(), h.end(), [&](const Finding& f) { return f.rule == r; }))
@@ -173,7 +167,7 @@ TEST(SimulatedPartitions, TheScenariosIntentIsRecordedAndReplaysToTheSameJudgeme
     const auto findings = all_findings(*direct);
     for (const char* rule : {"partition.member_missing", "partition.unexpected_member",
                              "partition.membership_mismatch", "partition.enforcement_off"}) {
-        EXPECT_TRUE(has(findings, rule)) << rule;
+        EXPECT_TRUE(fired(findings, rule)) << rule;
     }
 
     std::stringstream text;

@@ -29,7 +29,7 @@ private:
     Duration length_;
 };
 
-struct Fixture {
+struct PlaybackFixture {
     ManualClock clock{kStart};
     common::Logger log{common::LogLevel::error, common::LogFormat::logfmt, [](std::string_view) {}};
     std::unique_ptr<engine::Engine> engine = engine::make_default_engine();
@@ -37,7 +37,7 @@ struct Fixture {
 };
 
 TEST(VirtualPlayback, PollsOnTheGridWithoutSleepingAndOnceMoreAtTheEnd) {
-    Fixture f;
+    PlaybackFixture f;
     auto src = std::make_unique<FiniteSource>(milliseconds(2500));
     auto* raw = src.get();
     std::vector<std::unique_ptr<sources::Source>> sources;
@@ -52,7 +52,7 @@ TEST(VirtualPlayback, PollsOnTheGridWithoutSleepingAndOnceMoreAtTheEnd) {
 
 TEST(VirtualPlayback, ADayPlaysWithoutWaitingForIt) {
     // Waiting in real time would run into the test's timeout long before the day is over.
-    Fixture f;
+    PlaybackFixture f;
     auto src = std::make_unique<FiniteSource>(std::chrono::hours(24));
     auto* raw = src.get();
     std::vector<std::unique_ptr<sources::Source>> sources;
@@ -65,7 +65,7 @@ TEST(VirtualPlayback, ADayPlaysWithoutWaitingForIt) {
 }
 
 TEST(VirtualPlayback, SeekingOnlyAdvancesBetweenGridPolls) {
-    Fixture f;
+    PlaybackFixture f;
     auto src = std::make_unique<FiniteSource>(seconds(10));
     auto* raw = src.get();
     std::vector<std::unique_ptr<sources::Source>> sources;
@@ -79,7 +79,7 @@ TEST(VirtualPlayback, SeekingOnlyAdvancesBetweenGridPolls) {
 }
 
 TEST(VirtualPlayback, RunOncePlaysATimelineToItsEnd) {
-    Fixture f;
+    PlaybackFixture f;
     auto src = std::make_unique<FiniteSource>(seconds(3));
     auto* raw = src.get();
     std::vector<std::unique_ptr<sources::Source>> sources;
@@ -91,7 +91,7 @@ TEST(VirtualPlayback, RunOncePlaysATimelineToItsEnd) {
 }
 
 TEST(VirtualPlayback, RunOnceSamplesLiveSourcesOnce) {
-    Fixture f;
+    PlaybackFixture f;
     auto src = std::make_unique<ScriptedSource>(
         "sysfs", seconds(1), [](TimePoint) { return std::vector<ObservationBody>{}; });
     auto* raw = src.get();

@@ -11,7 +11,7 @@ namespace {
 using namespace std::chrono_literals;
 using testing::all_of;
 
-constexpr std::string_view kFabric = R"scn(
+constexpr std::string_view kStateFabric = R"scn(
 device ib0 guid=0x10 fw=1.2.3
 port ib0:1 pkeys=8 lid=7
 pkeys ib0:1 0:0xffff 1:0x8001 2:0x8002 3:0x0003
@@ -29,7 +29,7 @@ mr ib0 18 owner=fio pid=77
 )scn";
 
 Scenario fabric() {
-    auto r = parse_scenario(kFabric);
+    auto r = parse_scenario(kStateFabric);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return r.ok() ? std::move(r).value() : Scenario{};
 }

@@ -29,14 +29,14 @@
 #include "gui/widgets/findings_panel.hpp"
 #include "gui/widgets/mr_panel.hpp"
 #include "tests/gui/test_snapshots.hpp"
+#include "tests/gui/widgets/view_cells.hpp"
 #include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::gui::widgets {
 namespace {
 
-QString cell(QAbstractItemView* view, int row, int column, int role = Qt::DisplayRole) {
-    return view->model()->index(row, column).data(role).toString();
-}
+using view_cells::cell;
+using view_cells::row_of;
 
 client::PlaybackFeed* recording_feed(std::vector<Snapshot> snapshots) {
     client::SnapshotRecording rec;
@@ -58,13 +58,6 @@ client::PlaybackFeed* scenario_feed(const std::string& scenario) {
 // Second by second, the way the playback bar moves, so the dashboard sees every snapshot.
 void play_to(client::PlaybackFeed* feed, int seconds) {
     for (int s = 0; s <= seconds; ++s) feed->seek(std::chrono::seconds(s));
-}
-
-int row_of(QAbstractItemView* view, int column, const QString& text) {
-    for (int r = 0; r < view->model()->rowCount(); ++r) {
-        if (cell(view, r, column) == text) return r;
-    }
-    return -1;
 }
 
 // pkey-change-missed-event: 0x8004 lands at index 4 at 10s and PKEY_CHANGE never comes. At 60s

@@ -24,24 +24,17 @@
 #include "gui/widgets/partitions_panel.hpp"
 #include "tests/gui/client/fake_daemon.hpp"
 #include "tests/gui/partition_fixture.hpp"
+#include "tests/gui/widgets/view_cells.hpp"
 
 namespace rdmadiag::gui::widgets {
 namespace {
 
+using view_cells::cell;
+using view_cells::row_of;
+
 using json = codec::Json;
 using List = models::PartitionListModel;
 using Members = models::PartitionMemberModel;
-
-QString cell(QAbstractItemView* view, int row, int column, int role = Qt::DisplayRole) {
-    return view->model()->index(row, column).data(role).toString();
-}
-
-int row_of(QAbstractItemView* view, int column, const QString& text) {
-    for (int r = 0; r < view->model()->rowCount(); ++r) {
-        if (cell(view, r, column) == text) return r;
-    }
-    return -1;
-}
 
 // The default scenario against its intent, played second by second to `seconds`.
 client::PlaybackFeed* judged_feed(int seconds) {

@@ -9,7 +9,7 @@ namespace rdmadiag::engine::pkey::rules {
 
 namespace {
 
-constexpr const char* kAdvice =
+constexpr const char* kStaleCacheAdvice =
     "Consumers that cache the P_Key table (the kernel cache, IPoIB, ULPs such as NFS/RDMA) "
     "probably still use the old table: their QPs may send with a wrong or empty P_Key. Check the "
     "kernel log for failed P_Key cache updates; have the SM re-program the port (an opensm "
@@ -62,7 +62,7 @@ TimePoint judge_cache_staleness(PKeyRuleContext& rc) {
     }
     t.cache = CacheJudgement::stale;
     rc.raise_port(rc.make(kRuleCacheStale, Severity::warning, rc.port_subject(), *t.stale_since,
-                          stale_evidence(rc, *t.stale_since), kAdvice));
+                          stale_evidence(rc, *t.stale_since), kStaleCacheAdvice));
     // Evidence carries the duration: refresh it about once per grace period.
     return rc.now() + rc.settings.cache_grace;
 }

@@ -9,7 +9,7 @@ namespace rdmadiag::engine::pkey::rules {
 
 namespace {
 
-constexpr const char* kAdvice =
+constexpr const char* kDivergenceAdvice =
     "The SM's intended table and what the port holds differ. Check the SM log for failed "
     "P_KeyTable sets to this port, the partition configuration (partitions.conf) for this "
     "port's GUID, and the port's PartitionCap; a re-sweep (opensm SIGHUP) re-programs the port.";
@@ -63,7 +63,7 @@ TimePoint judge_view_divergence(PKeyRuleContext& rc) {
     evidence =
         "views disagree for " + format_duration(rc.now() - *t.divergent_since) + ": " + evidence;
     rc.raise_port(rc.make(kRuleViewDivergence, Severity::warning, rc.port_subject(),
-                          *t.divergent_since, std::move(evidence), kAdvice));
+                          *t.divergent_since, std::move(evidence), kDivergenceAdvice));
     return std::min(next_expiry, rc.now() + rc.settings.divergence_grace);
 }
 

@@ -11,7 +11,7 @@ namespace rdmadiag::engine::pkey::rules {
 
 namespace {
 
-constexpr const char* kAdvice =
+constexpr const char* kViolationsAdvice =
     "A consumer on this port (or a peer sending to it) is probably still using the old table or an "
     "old P_Key index. Find the QPs and interfaces of the partitions named here and restart or "
     "re-create them; check that the port's cache is not stale.";
@@ -25,7 +25,8 @@ std::string change_words(const PKeyDiff& d) {
 void raise(PKeyRuleContext& rc, const PKeyDiff& diff, std::string what) {
     rc.track.last_violation_rise = rc.now();
     rc.raise_port(rc.make(kRuleViolationsAfterChange, Severity::critical, rc.port_subject(),
-                          rc.now(), std::move(what) + " after " + change_words(diff), kAdvice));
+                          rc.now(), std::move(what) + " after " + change_words(diff),
+                          kViolationsAdvice));
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ std::map<std::string, uint64_t> as_map(const std::vector<sources::CounterValue>&
 const PortFacts kActive{PortState::active, LinkLayer::infiniband, 0x1a};
 constexpr auto kAll = sources::CounterTiers::all();
 
-struct Bed {
+struct PmaBed {
     test::AnsweringTransport* transport = nullptr;  // owned by the reader once opened
     test::PmaPort pma;
     unsigned opens = 0;
@@ -79,7 +79,7 @@ struct Bed {
 };
 
 TEST(LocalPmaReader, ExtendedPmaGivesEveryFileItsValue) {
-    Bed bed;
+    PmaBed bed;
     bed.pma.values = extended_values();
     auto r = bed.reader.read({"mlx5_0", 1}, kActive, kAll);
     ASSERT_TRUE(r.ok()) << r.error().message;
@@ -100,7 +100,7 @@ TEST(LocalPmaReader, ExtendedPmaGivesEveryFileItsValue) {
 // CapabilityMask bit 10 without bit 9: the kernel shows the 64-bit data and packet counters and
 // no unicast/multicast files.
 TEST(LocalPmaReader, NoIetfPmaHasNoUnicastOrMulticast) {
-    Bed bed;
+    PmaBed bed;
     bed.pma.values = extended_values();
     bed.pma.capability_mask = kPmaExtendedWidthNoIetf;
     auto r = bed.reader.read({"mlx5_0", 1}, kActive, kAll);
@@ -116,7 +116,7 @@ TEST(LocalPmaReader, NoIetfPmaHasNoUnicastOrMulticast) {
 // Without PortCountersExtended the files show PortCounters' 32-bit fields, stuck at their
 // maximum once they got there.
 TEST(LocalPmaReader, PmaWithoutExtendedCountersGivesThe32BitFields) {
-    Bed bed;
+    PmaBed bed;
     bed.pma.values = extended_values();
     bed.pma.capability_mask = kPmaXmitWait;
     auto r = bed.reader.read({"mlx5_0", 1}, kActive, kAll);
@@ -130,7 +130,7 @@ TEST(LocalPmaReader, PmaWithoutExtendedCountersGivesThe32BitFields) {
 }
 
 TEST(LocalPmaReader, ServesActiveInfiniBandPortsWithALidOnly) {
-    Bed bed;
+    PmaBed bed;
     bed.pma.values = extended_values();
     EXPECT_FALSE(bed.reader.applies({PortState::active, LinkLayer::ethernet, 0}));
     EXPECT_TRUE(bed.reader.applies(kActive));
@@ -151,7 +151,7 @@ TEST(LocalPmaReader, ServesActiveInfiniBandPortsWithALidOnly) {
 }
 
 TEST(LocalPmaReader, UmadPortThatCannotBeOpenedIsLeftToTheFilesUntilRetry) {
-    Bed bed;
+    PmaBed bed;
     bed.pma.values = extended_values();
     bed.open_fails = true;
     auto r = bed.reader.read({"mlx5_0", 1}, kActive, kAll);
@@ -167,7 +167,7 @@ TEST(LocalPmaReader, UmadPortThatCannotBeOpenedIsLeftToTheFilesUntilRetry) {
 }
 
 TEST(LocalPmaReader, PmaThatDoesNotAnswerIsLeftToTheFilesUntilRetry) {
-    Bed bed;
+    PmaBed bed;
     bed.pma.values = extended_values();
     ASSERT_TRUE(bed.reader.read({"mlx5_0", 1}, kActive, kAll).ok());
     bed.lose = true;
@@ -193,7 +193,7 @@ unsigned sent(const test::AnsweringTransport& t, uint16_t attr_id) {
 // The fast tier is PortCounters' error counters: one MAD, and none of the counters it carries
 // that are not due (the 32-bit data counters, port_xmit_wait).
 TEST(LocalPmaReader, TheFastTierIsOnePortCountersMad) {
-    Bed bed;
+    PmaBed bed;
     bed.pma.values = extended_values();
     auto r = bed.reader.read({"mlx5_0", 1}, kActive, {.fast = true, .slow = false});
     ASSERT_TRUE(r.ok()) << r.error().message;
@@ -211,7 +211,7 @@ TEST(LocalPmaReader, TheFastTierIsOnePortCountersMad) {
 // The slow tier needs both: the data and packet counters from PortCountersExtended (64 bits),
 // port_xmit_wait from PortCounters.
 TEST(LocalPmaReader, TheSlowTierNeedsBothAttributesOfAnExtendedPma) {
-    Bed bed;
+    PmaBed bed;
     bed.pma.values = extended_values();
     auto r = bed.reader.read({"mlx5_0", 1}, kActive, {.fast = false, .slow = true});
     ASSERT_TRUE(r.ok()) << r.error().message;
@@ -230,7 +230,7 @@ TEST(LocalPmaReader, TheSlowTierNeedsBothAttributesOfAnExtendedPma) {
 // Without the extended width everything is in PortCounters: the slow tier is one MAD too, and
 // its data counters say they are 32 bits wide.
 TEST(LocalPmaReader, ThePmaWithoutExtendedWidthIsOneMadForEitherTier) {
-    Bed bed;
+    PmaBed bed;
     bed.pma.values = extended_values();
     bed.pma.capability_mask = kPmaXmitWait;
     auto r = bed.reader.read({"mlx5_0", 1}, kActive, {.fast = false, .slow = true});

@@ -16,30 +16,16 @@
 #include "tests/collector/sources/mad/answering_transport.hpp"
 #include "tests/collector/sources/mad/pma_answers.hpp"
 #include "tests/collector/sources/netlink/fake_rdma_netlink.hpp"
-#include "tests/support/test_paths.hpp"
+#include "tests/collector/sources/sysfs/sysfs_test_support.hpp"
 
 namespace rdmadiag::sysfs {
 namespace {
 
+using namespace test_support;
+
 using std::chrono::seconds;
 
 const std::string kPort1 = "/class/infiniband/mlx5_0/ports/1";
-
-std::string fixture(const std::string& name) {
-    return ::rdmadiag::test::fixtures_dir() + "/sysfs/" + name;
-}
-
-// A folder's value files as plain numbers (lifespan included: the kernel never sends it).
-std::map<std::string, uint64_t> files_of(const std::string& dir) {
-    std::map<std::string, uint64_t> out;
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-        std::ifstream in(e.path());
-        uint64_t v = 0;
-        in >> v;
-        out[e.path().filename().string()] = v;
-    }
-    return out;
-}
 
 // Every read goes to the files; the paths read are kept.
 class CountingReader final : public SysfsReader {
@@ -79,14 +65,6 @@ SourceStatus status(const std::vector<Observation>& obs) {
     }
     EXPECT_EQ(all.size(), 1u);
     return all.empty() ? SourceStatus{} : all.front();
-}
-
-double figure(const sources::Source& src, const std::string& name) {
-    for (const auto& f : src.figures()) {
-        if (f.name == name) return f.value;
-    }
-    ADD_FAILURE() << "no figure " << name;
-    return -1;
 }
 
 // The source over `root`, reading every file.

@@ -27,18 +27,6 @@ namespace {
 using namespace test_support;
 using std::chrono::seconds;
 
-// A folder's value files as plain numbers.
-std::map<std::string, uint64_t> files_of(const std::string& dir) {
-    std::map<std::string, uint64_t> out;
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-        std::ifstream in(e.path());
-        uint64_t v = 0;
-        in >> v;
-        out[e.path().filename().string()] = v;
-    }
-    return out;
-}
-
 size_t reads_under(const std::vector<std::string>& reads, const std::string& folder) {
     size_t n = 0;
     for (const auto& p : reads) n += p.find(folder) != std::string::npos;
@@ -57,14 +45,6 @@ std::set<std::string> of_tier(const std::set<std::string>& all_names, sources::C
         if (sources::counter_tier(CounterKind::pma, n) == tier) out.insert(n);
     }
     return out;
-}
-
-double figure(const sources::Source& src, const std::string& name) {
-    for (const auto& f : src.figures()) {
-        if (f.name == name) return f.value;
-    }
-    ADD_FAILURE() << "no figure " << name;
-    return -1;
 }
 
 // Every counter of `root`'s tree read from its files, by port and name.

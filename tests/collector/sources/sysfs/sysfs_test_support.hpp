@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +19,27 @@ namespace rdmadiag::sysfs::test_support {
 
 inline std::string fixture(const std::string& name) {
     return ::rdmadiag::test::fixtures_dir() + "/sysfs/" + name;
+}
+
+// A folder's value files as plain numbers (lifespan included: the kernel never sends it).
+inline std::map<std::string, uint64_t> files_of(const std::string& dir) {
+    std::map<std::string, uint64_t> out;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        std::ifstream in(e.path());
+        uint64_t v = 0;
+        in >> v;
+        out[e.path().filename().string()] = v;
+    }
+    return out;
+}
+
+// The value of the source's figure `name`; a test failure when it has none.
+inline double figure(const sources::Source& src, const std::string& name) {
+    for (const auto& f : src.figures()) {
+        if (f.name == name) return f.value;
+    }
+    ADD_FAILURE() << "no figure " << name;
+    return -1;
 }
 
 inline TimePoint at(Duration d) {

@@ -2,13 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/collector/sources/verbs/ibv_event_codes.hpp"
+
 namespace rdmadiag::verbs {
 namespace {
 
-// ibv_event_type values, written out so the test does not depend on <infiniband/verbs.h>.
-constexpr int kCqErr = 0, kQpFatal = 1, kDeviceFatal = 8, kPortActive = 9, kPortErr = 10,
-              kLidChange = 11, kPkeyChange = 12, kSrqErr = 14, kClientReregister = 17,
-              kGidChange = 18, kWqFatal = 19;
+using namespace test_codes;
 
 TEST(AsyncEventMapping, CodesFollowIbvEventTypeOrder) {
     EXPECT_EQ(async_event_type_from_code(kCqErr), AsyncEventType::cq_err);

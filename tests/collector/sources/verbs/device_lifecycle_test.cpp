@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/collector/sources/verbs/fake_verbs_backend.hpp"
+#include "tests/collector/sources/verbs/ibv_event_codes.hpp"
 #include "tests/collector/sources/verbs/observation_filters.hpp"
 
 namespace rdmadiag::verbs {
@@ -11,9 +12,9 @@ namespace {
 using testing::bodies_of;
 using testing::FakeVerbsBackend;
 
-constexpr int kPortActive = 9, kPortErr = 10, kPkeyChange = 12, kDeviceFatal = 8, kQpFatal = 1;
+using namespace test_codes;
 
-const TimePoint t0{std::chrono::seconds(1000)};
+const TimePoint kBoot{std::chrono::seconds(1000)};
 
 // "dev:1,2 dev2:1" from SourceStatus::event_coverage where the model has it; nullopt where not.
 template <class Status>
@@ -43,7 +44,7 @@ protected:
 };
 
 TEST_F(DeviceLifecycle, NoDevicesSaysSo) {
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     EXPECT_TRUE(set.fds().empty());
     EXPECT_EQ(set.down_reason(), "no RDMA devices (ibv_get_device_list returned none)");
     auto status = bodies_of<SourceStatus>(out());
@@ -56,7 +57,7 @@ TEST_F(DeviceLifecycle, OpensEachDeviceAndReadsItsPorts) {
     auto rxe = backend.add("rxe0");
     auto mlx = backend.add("mlx5_0", 2);
     mlx->pkeys[2] = {0xffff, 0x8001};
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
 
     EXPECT_EQ(rxe->opens, 1);
     EXPECT_EQ(mlx->opens, 1);
@@ -86,25 +87,25 @@ TEST_F(DeviceLifecycle, OpensEachDeviceAndReadsItsPorts) {
 
 TEST_F(DeviceLifecycle, UnselectedDevicesAreNotOpened) {
     auto skipped = backend.add("skipme");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     EXPECT_EQ(skipped->opens, 0);
     EXPECT_EQ(set.down_reason(), "no selected RDMA devices (present: skipme)");
 }
 
 TEST_F(DeviceLifecycle, AScanWithNothingNewEmitsNothing) {
     backend.add("rxe0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     out().clear();
-    set.scan(t0 + std::chrono::seconds(2), sink);
+    set.scan(kBoot + std::chrono::seconds(2), sink);
     EXPECT_TRUE(out().empty());
 }
 
 TEST_F(DeviceLifecycle, EveryEventIsAckedAndMapped) {
     auto rxe = backend.add("rxe0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     out().clear();
     rxe->events = {{kPortErr, 1}, {kQpFatal, 0x42}, {55, 0}, {kPortActive, 1}};
-    set.on_readable(rxe->fd, t0, sink);
+    set.on_readable(rxe->fd, kBoot, sink);
 
     EXPECT_EQ(rxe->delivered, 4);
     EXPECT_EQ(rxe->acks, 4);
@@ -116,19 +117,19 @@ TEST_F(DeviceLifecycle, EveryEventIsAckedAndMapped) {
     EXPECT_EQ(events[3].type, AsyncEventType::port_active);
     for (const auto& obs : out()) {
         EXPECT_EQ(obs.source, "verbs");
-        EXPECT_EQ(obs.time, t0);
+        EXPECT_EQ(obs.time, kBoot);
     }
 }
 
 TEST_F(DeviceLifecycle, PortEventsReReadThePortAndItsStateFollows) {
     auto rxe = backend.add("rxe0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     out().clear();
 
     rxe->attrs[1].state = 1;  // DOWN
     rxe->attrs[1].phys_state = 3;
     rxe->events = {{kPortErr, 1}};
-    set.on_readable(rxe->fd, t0, sink);
+    set.on_readable(rxe->fd, kBoot, sink);
     ASSERT_EQ(out().size(), 2u);
     EXPECT_TRUE(std::holds_alternative<AsyncEvent>(out()[0].body));
     auto states = bodies_of<PortStateSample>(out());
@@ -139,7 +140,7 @@ TEST_F(DeviceLifecycle, PortEventsReReadThePortAndItsStateFollows) {
     out().clear();
     rxe->attrs[1].state = 4;
     rxe->events = {{kPortActive, 1}};
-    set.on_readable(rxe->fd, t0, sink);
+    set.on_readable(rxe->fd, kBoot, sink);
     states = bodies_of<PortStateSample>(out());
     ASSERT_EQ(states.size(), 1u);
     EXPECT_EQ(states[0].state, PortState::active);
@@ -148,11 +149,11 @@ TEST_F(DeviceLifecycle, PortEventsReReadThePortAndItsStateFollows) {
 
 TEST_F(DeviceLifecycle, PkeyChangeEmitsTheNewTableRightAfterTheEvent) {
     auto hca = backend.add("mlx5_0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     out().clear();
     hca->pkeys[1] = {0xffff, 0x8002};
     hca->events = {{kPkeyChange, 1}};
-    set.on_readable(hca->fd, t0, sink);
+    set.on_readable(hca->fd, kBoot, sink);
     ASSERT_EQ(out().size(), 3u);
     EXPECT_EQ(std::get<AsyncEvent>(out()[0].body).type, AsyncEventType::pkey_change);
     EXPECT_TRUE(std::holds_alternative<PortStateSample>(out()[1].body));
@@ -163,7 +164,7 @@ TEST_F(DeviceLifecycle, PkeyChangeEmitsTheNewTableRightAfterTheEvent) {
 TEST_F(DeviceLifecycle, UnreadablePkeysAreMarkedAndReported) {
     auto hca = backend.add("mlx5_0");
     hca->unreadable_pkeys = {1};
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     auto tables = bodies_of<PKeyTableSample>(out());
     ASSERT_EQ(tables.size(), 1u);
     EXPECT_EQ(tables[0].table.unreadable, (std::vector<uint16_t>{1}));
@@ -176,21 +177,21 @@ TEST_F(DeviceLifecycle, UnreadablePkeysAreMarkedAndReported) {
 
 TEST_F(DeviceLifecycle, PortEventForAPortTheDeviceDoesNotHaveIsKeptButNotReRead) {
     auto rxe = backend.add("rxe0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     out().clear();
     rxe->events = {{kPortErr, 9}};
-    set.on_readable(rxe->fd, t0, sink);
+    set.on_readable(rxe->fd, kBoot, sink);
     ASSERT_EQ(out().size(), 1u);
     EXPECT_EQ(std::get<AsyncEvent>(out()[0].body).port, 9u);
 }
 
 TEST_F(DeviceLifecycle, DeviceFatalClosesAndTheNextScanReopens) {
     auto hca = backend.add("mlx5_0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     const int old_fd = hca->fd;
     out().clear();
     hca->events = {{kDeviceFatal, 0}, {kPortErr, 1}};
-    set.on_readable(old_fd, t0, sink);
+    set.on_readable(old_fd, kBoot, sink);
 
     EXPECT_EQ(hca->closes, 1);
     EXPECT_EQ(hca->acks, 1);
@@ -208,7 +209,7 @@ TEST_F(DeviceLifecycle, DeviceFatalClosesAndTheNextScanReopens) {
     }
 
     out().clear();
-    set.scan(t0 + std::chrono::seconds(2), sink);
+    set.scan(kBoot + std::chrono::seconds(2), sink);
     EXPECT_EQ(hca->opens, 2);
     ASSERT_EQ(set.fds().size(), 1u);
     EXPECT_NE(set.fds()[0], old_fd);
@@ -218,10 +219,10 @@ TEST_F(DeviceLifecycle, DeviceFatalClosesAndTheNextScanReopens) {
 
 TEST_F(DeviceLifecycle, AReadErrorClosesTheContext) {
     auto hca = backend.add("mlx5_0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     out().clear();
     hca->read_error = make_error("ibv_get_async_event: Input/output error", 5);
-    set.on_readable(hca->fd, t0, sink);
+    set.on_readable(hca->fd, kBoot, sink);
     EXPECT_EQ(hca->closes, 1);
     auto errors = bodies_of<SampleError>(out());
     ASSERT_EQ(errors.size(), 1u);
@@ -231,11 +232,11 @@ TEST_F(DeviceLifecycle, AReadErrorClosesTheContext) {
 TEST_F(DeviceLifecycle, ADeviceLeavingTheListIsClosedAndComingBackIsReopened) {
     auto rxe = backend.add("rxe0", 1, "uverbs0 a");
     auto other = backend.add("mlx5_0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     out().clear();
 
     backend.remove("rxe0");
-    set.scan(t0 + std::chrono::seconds(2), sink);
+    set.scan(kBoot + std::chrono::seconds(2), sink);
     EXPECT_EQ(rxe->closes, 1);
     EXPECT_EQ(other->closes, 0);
     EXPECT_EQ(bodies_of<DeviceList>(out()).at(0).devices, (std::vector<std::string>{"mlx5_0"}));
@@ -243,7 +244,7 @@ TEST_F(DeviceLifecycle, ADeviceLeavingTheListIsClosedAndComingBackIsReopened) {
 
     out().clear();
     auto again = backend.add("rxe0", 1, "uverbs0 a");
-    set.scan(t0 + std::chrono::seconds(4), sink);
+    set.scan(kBoot + std::chrono::seconds(4), sink);
     EXPECT_EQ(again->opens, 1);
     EXPECT_EQ(set.fds().size(), 2u);
     EXPECT_EQ(bodies_of<DeviceList>(out()).at(0).devices,
@@ -252,10 +253,10 @@ TEST_F(DeviceLifecycle, ADeviceLeavingTheListIsClosedAndComingBackIsReopened) {
 
 TEST_F(DeviceLifecycle, TheSameNameWithAnotherIdentityIsANewDevice) {
     auto first = backend.add("rxe0", 1, "uverbs0 a");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     backend.remove("rxe0");
     auto second = backend.add("rxe0", 1, "uverbs1 b");
-    set.scan(t0 + std::chrono::seconds(2), sink);
+    set.scan(kBoot + std::chrono::seconds(2), sink);
     EXPECT_EQ(first->closes, 1);
     EXPECT_EQ(second->opens, 1);
     EXPECT_EQ(set.fds(), (std::vector<int>{second->fd}));
@@ -264,8 +265,8 @@ TEST_F(DeviceLifecycle, TheSameNameWithAnotherIdentityIsANewDevice) {
 TEST_F(DeviceLifecycle, OpenFailuresAreReportedOnceAndRetried) {
     auto hca = backend.add("mlx5_0");
     hca->open_error = make_error("ibv_open_device: Permission denied", 13);
-    set.scan(t0, sink);
-    set.scan(t0 + std::chrono::seconds(2), sink);
+    set.scan(kBoot, sink);
+    set.scan(kBoot + std::chrono::seconds(2), sink);
     auto errors = bodies_of<SampleError>(out());
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_EQ(errors[0].subject, "mlx5_0");
@@ -274,18 +275,18 @@ TEST_F(DeviceLifecycle, OpenFailuresAreReportedOnceAndRetried) {
               "cannot open any RDMA device (mlx5_0: ibv_open_device: Permission denied)");
 
     hca->open_error.reset();
-    set.scan(t0 + std::chrono::seconds(4), sink);
+    set.scan(kBoot + std::chrono::seconds(4), sink);
     EXPECT_EQ(hca->opens, 1);
     EXPECT_EQ(set.fds().size(), 1u);
 }
 
 TEST_F(DeviceLifecycle, AFailedListingKeepsOpenDevices) {
     auto rxe = backend.add("rxe0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     out().clear();
     backend.list_error = make_error("ibv_get_device_list: Function not implemented", 38);
-    set.scan(t0 + std::chrono::seconds(2), sink);
-    set.scan(t0 + std::chrono::seconds(4), sink);
+    set.scan(kBoot + std::chrono::seconds(2), sink);
+    set.scan(kBoot + std::chrono::seconds(4), sink);
     EXPECT_EQ(rxe->closes, 0);
     EXPECT_EQ(bodies_of<SampleError>(out()).size(), 1u);
     EXPECT_TRUE(bodies_of<SourceStatus>(out()).empty());
@@ -293,17 +294,17 @@ TEST_F(DeviceLifecycle, AFailedListingKeepsOpenDevices) {
 
 TEST_F(DeviceLifecycle, AFailedListingWithNothingOpenIsTheReason) {
     backend.list_error = make_error("Function not implemented", 38);
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     EXPECT_EQ(set.down_reason(), "ibv_get_device_list failed: Function not implemented");
 }
 
 TEST_F(DeviceLifecycle, OneWakeupReadsAtMostABoundedNumberOfEvents) {
     auto rxe = backend.add("rxe0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     for (int i = 0; i < VerbsDeviceSet::kMaxEventsPerWakeup + 10; ++i) {
         rxe->events.push_back({55, 0});
     }
-    set.on_readable(rxe->fd, t0, sink);
+    set.on_readable(rxe->fd, kBoot, sink);
     EXPECT_EQ(rxe->delivered, VerbsDeviceSet::kMaxEventsPerWakeup);
     EXPECT_EQ(rxe->acks, rxe->delivered);
     EXPECT_EQ(rxe->events.size(), 10u);
@@ -311,9 +312,9 @@ TEST_F(DeviceLifecycle, OneWakeupReadsAtMostABoundedNumberOfEvents) {
 
 TEST_F(DeviceLifecycle, ClosingAcksAnEventStillHeld) {
     auto rxe = backend.add("rxe0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     rxe->events = {{kDeviceFatal, 0}};
-    set.on_readable(rxe->fd, t0, sink);
+    set.on_readable(rxe->fd, kBoot, sink);
     EXPECT_EQ(rxe->delivered, 1);
     EXPECT_EQ(rxe->acks, 1);
     EXPECT_FALSE(rxe->pending);
@@ -321,32 +322,32 @@ TEST_F(DeviceLifecycle, ClosingAcksAnEventStillHeld) {
 
 TEST_F(DeviceLifecycle, ReadableOnAnUnknownFdIsIgnored) {
     backend.add("rxe0");
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     out().clear();
-    set.on_readable(12345, t0, sink);
+    set.on_readable(12345, kBoot, sink);
     EXPECT_TRUE(out().empty());
 }
 
 TEST_F(DeviceLifecycle, RefreshReadsOnePortOrAll) {
     backend.add("mlx5_0", 2);
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     out().clear();
-    set.refresh(PortRef{"mlx5_0", 2}, t0, sink);
+    set.refresh(PortRef{"mlx5_0", 2}, kBoot, sink);
     ASSERT_EQ(bodies_of<PortStateSample>(out()).size(), 1u);
     EXPECT_EQ(bodies_of<PKeyTableSample>(out()).at(0).port, (PortRef{"mlx5_0", 2}));
     out().clear();
-    set.refresh(PortRef{"mlx5_0", 0}, t0, sink);
+    set.refresh(PortRef{"mlx5_0", 0}, kBoot, sink);
     EXPECT_EQ(bodies_of<PKeyTableSample>(out()).size(), 2u);
     out().clear();
-    set.refresh(PortRef{"mlx5_0", 3}, t0, sink);
-    set.refresh(PortRef{"nope", 1}, t0, sink);
+    set.refresh(PortRef{"mlx5_0", 3}, kBoot, sink);
+    set.refresh(PortRef{"nope", 1}, kBoot, sink);
     EXPECT_TRUE(out().empty());
 }
 
 TEST_F(DeviceLifecycle, PortQueryFailureIsASampleError) {
     auto hca = backend.add("mlx5_0");
     hca->port_error = make_error("ibv_query_port: No such device", 19);
-    set.scan(t0, sink);
+    set.scan(kBoot, sink);
     auto errors = bodies_of<SampleError>(out());
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_EQ(errors[0].subject, "mlx5_0:1 ibv_query_port");

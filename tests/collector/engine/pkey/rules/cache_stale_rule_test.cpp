@@ -8,7 +8,7 @@ namespace {
 using test::at;
 using test::table_of;
 
-constexpr const char* kRule = "pkey.cache_stale";
+constexpr const char* kCacheStale = "pkey.cache_stale";
 
 TEST(CacheStale, ChangeWithEventNeverGoesStale) {
     test::PKeyScenario s;
@@ -21,8 +21,8 @@ TEST(CacheStale, ChangeWithEventNeverGoesStale) {
     s.table(10.25, table_of({0x8001, 0x8002}));  // the refresh the event asked for
     EXPECT_EQ(s.port().cache, CacheJudgement::coherent);
     s.advance(60);
-    EXPECT_EQ(s.active(kRule), nullptr);
-    EXPECT_EQ(s.cleared(kRule), nullptr);
+    EXPECT_EQ(s.active(kCacheStale), nullptr);
+    EXPECT_EQ(s.cleared(kCacheStale), nullptr);
     const auto cache = s.views().view(PortRef{"mlx5_0", 1}, PKeyView::cache);
     ASSERT_TRUE(cache.has_value());
     EXPECT_EQ(cache->generation, 2u);
@@ -35,10 +35,10 @@ TEST(CacheStale, ChangeWithoutEventIsStaleAfterGrace) {
     s.table(1, table_of({0x8001}));
     s.table(10, table_of({0x8001, 0x8002}));
     s.advance(14.9);
-    EXPECT_EQ(s.active(kRule), nullptr);
+    EXPECT_EQ(s.active(kCacheStale), nullptr);
     EXPECT_EQ(s.port().cache, CacheJudgement::pending);
     s.advance(15);
-    const Finding* f = s.active(kRule);
+    const Finding* f = s.active(kCacheStale);
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->since, at(10));
     EXPECT_EQ(f->severity, Severity::warning);
@@ -52,7 +52,7 @@ TEST(CacheStale, ChangeWithoutEventIsStaleAfterGrace) {
     // Polls of the same table do not heal it: only an event reloads the cache.
     s.table(20, table_of({0x8001, 0x8002}));
     s.advance(40);
-    f = s.active(kRule);
+    f = s.active(kCacheStale);
     ASSERT_NE(f, nullptr);
     EXPECT_NE(f->evidence.find("for 30.0s"), std::string::npos) << f->evidence;
 }
@@ -63,11 +63,11 @@ TEST(CacheStale, LateEventHealsAndTheDurationIsKept) {
     s.table(1, table_of({0x8001}));
     s.table(10, table_of({0x8001, 0x8002}));
     s.advance(16);
-    ASSERT_NE(s.active(kRule), nullptr);
+    ASSERT_NE(s.active(kCacheStale), nullptr);
     s.event(22.5);
     s.table(22.6, table_of({0x8001, 0x8002}));
-    EXPECT_EQ(s.active(kRule), nullptr);
-    const Finding* f = s.cleared(kRule);
+    EXPECT_EQ(s.active(kCacheStale), nullptr);
+    const Finding* f = s.cleared(kCacheStale);
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->since, at(10));
     EXPECT_EQ(f->cleared, at(22.6));
@@ -86,7 +86,7 @@ TEST(CacheStale, EventWithoutRefreshReloadsFromTheLastReadAfterTheWait) {
     s.advance(12.5);
     EXPECT_EQ(s.port().cache, CacheJudgement::coherent);
     s.advance(30);
-    EXPECT_EQ(s.active(kRule), nullptr);
+    EXPECT_EQ(s.active(kCacheStale), nullptr);
 }
 
 TEST(CacheStale, ReloadUsesTheTableReadAfterTheEvent) {
@@ -106,7 +106,7 @@ TEST(CacheStale, UnwatchedPortsAreNotJudged) {
     s.table(1, table_of({0x8001}));
     s.table(10, table_of({0x8001, 0x8002}));
     s.advance(100);
-    EXPECT_EQ(s.active(kRule), nullptr);
+    EXPECT_EQ(s.active(kCacheStale), nullptr);
     const auto p = s.port();
     EXPECT_EQ(p.cache, CacheJudgement::not_watched);
     EXPECT_NE(p.cache_note.find("cannot be judged"), std::string::npos);
@@ -118,9 +118,9 @@ TEST(CacheStale, LosingTheWatchClearsAndRegainingItStartsFresh) {
     s.table(1, table_of({0x8001}));
     s.table(10, table_of({0x8001, 0x8002}));
     s.advance(20);
-    ASSERT_NE(s.active(kRule), nullptr);
+    ASSERT_NE(s.active(kCacheStale), nullptr);
     s.unwatch(21);
-    EXPECT_EQ(s.active(kRule), nullptr);
+    EXPECT_EQ(s.active(kCacheStale), nullptr);
     EXPECT_EQ(s.port().cache, CacheJudgement::not_watched);
     s.watch(30);
     EXPECT_EQ(s.port().cache, CacheJudgement::coherent);

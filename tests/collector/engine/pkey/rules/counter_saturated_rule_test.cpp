@@ -8,14 +8,14 @@ namespace {
 using test::at;
 using test::table_of;
 
-constexpr const char* kRule = "pkey.counter_saturated";
+constexpr const char* kCounterSaturated = "pkey.counter_saturated";
 
 TEST(CounterSaturated, EightBitConstraintCounterAtMaximumIsFlagged) {
     test::PKeyScenario s;
     s.counter_value(0, "port_rcv_constraint_errors", 250, 8);
-    EXPECT_EQ(s.active(kRule), nullptr);
+    EXPECT_EQ(s.active(kCounterSaturated), nullptr);
     s.counter_value(1, "port_rcv_constraint_errors", 255, 8);
-    const Finding* f = s.active(kRule);
+    const Finding* f = s.active(kCounterSaturated);
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->since, at(1));
     EXPECT_NE(f->evidence.find("port_rcv_constraint_errors is saturated at 255 (8-bit)"),
@@ -24,7 +24,7 @@ TEST(CounterSaturated, EightBitConstraintCounterAtMaximumIsFlagged) {
     EXPECT_NE(f->evidence.find("cannot be seen"), std::string::npos);
     // Staying at 255 is not "no new violations": the finding stays.
     s.counter_value(2, "port_rcv_constraint_errors", 255, 8);
-    EXPECT_NE(s.active(kRule), nullptr);
+    EXPECT_NE(s.active(kCounterSaturated), nullptr);
     const auto* c = s.engine().inventory().counter(PortRef{"mlx5_0", 1}, CounterKind::pma,
                                                    "port_rcv_constraint_errors");
     ASSERT_NE(c, nullptr);
@@ -32,8 +32,8 @@ TEST(CounterSaturated, EightBitConstraintCounterAtMaximumIsFlagged) {
     EXPECT_TRUE(c->lower_bound);
     // Someone clears the counters.
     s.counter_value(3, "port_rcv_constraint_errors", 0, 8);
-    EXPECT_EQ(s.active(kRule), nullptr);
-    EXPECT_NE(s.cleared(kRule), nullptr);
+    EXPECT_EQ(s.active(kCounterSaturated), nullptr);
+    EXPECT_NE(s.cleared(kCounterSaturated), nullptr);
     EXPECT_EQ(c->resets, 1u);
     EXPECT_EQ(c->total, 255u);
 }
@@ -47,7 +47,7 @@ TEST(CounterSaturated, SaturatedCounterSuppressesNothingSilently) {
     s.table(5, table_of({0x0001}));
     s.counter_value(6, "port_xmit_constraint_errors", 255, 8);
     EXPECT_EQ(s.active("pkey.violations_after_change"), nullptr);
-    const Finding* f = s.active(kRule);
+    const Finding* f = s.active(kCounterSaturated);
     ASSERT_NE(f, nullptr);
     EXPECT_NE(f->advice.find("violations_after_change cannot fire"), std::string::npos);
 }

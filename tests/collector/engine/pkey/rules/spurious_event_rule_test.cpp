@@ -8,7 +8,7 @@ namespace {
 using test::at;
 using test::table_of;
 
-constexpr const char* kRule = "pkey.spurious_event";
+constexpr const char* kSpuriousEvent = "pkey.spurious_event";
 
 TEST(SpuriousEvent, EventWithNoTableDifferenceFiresAndClears) {
     test::PKeyScenario s;
@@ -16,15 +16,15 @@ TEST(SpuriousEvent, EventWithNoTableDifferenceFiresAndClears) {
     s.table(1, table_of({0x8001}));
     s.event(5);
     s.table(5.1, table_of({0x8001}));
-    const Finding* f = s.active(kRule);
+    const Finding* f = s.active(kSpuriousEvent);
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->severity, Severity::info);
     EXPECT_EQ(f->since, at(5));
     EXPECT_NE(f->evidence.find("equals the cached one"), std::string::npos);
     EXPECT_EQ(s.port().cache, CacheJudgement::coherent);
     s.advance(5.1 + 600);  // held from when the reload showed no difference
-    EXPECT_EQ(s.active(kRule), nullptr);
-    EXPECT_NE(s.cleared(kRule), nullptr);
+    EXPECT_EQ(s.active(kSpuriousEvent), nullptr);
+    EXPECT_NE(s.cleared(kSpuriousEvent), nullptr);
 }
 
 TEST(SpuriousEvent, EventForARealChangeIsNotSpurious) {
@@ -33,7 +33,7 @@ TEST(SpuriousEvent, EventForARealChangeIsNotSpurious) {
     s.table(1, table_of({0x8001}));
     s.event(5);
     s.table(5.1, table_of({0x8001, 0x8002}));
-    EXPECT_EQ(s.active(kRule), nullptr);
+    EXPECT_EQ(s.active(kSpuriousEvent), nullptr);
 }
 
 }  // namespace
