@@ -37,8 +37,7 @@ def main():
     rdmadiag, src = sys.argv[1], sys.argv[2]
     prometheus = bed.require_program("prometheus", "prometheus")
     bed.require_program("promtool", "prometheus")
-    if not os.access(rdmadiag, os.X_OK):
-        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL and zlib)")
+    bed.require_exporter(rdmadiag)
     scenario = os.path.join(src, "tests/exporters/scenarios/serve-bed.scn")
     rules_src = os.path.join(src, "deploy/alerts/rdmadiag.rules.yml")
     failures = []

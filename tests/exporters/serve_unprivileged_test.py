@@ -42,8 +42,7 @@ def main():
         nobody = pwd.getpwnam("nobody")
     except KeyError:
         bed.skip("there is no user 'nobody' on this host")
-    if not os.access(rdmadiag, os.X_OK):
-        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL and zlib)")
+    bed.require_exporter(rdmadiag)
     failures = []
 
     with bed.Bed("unprivileged") as b:

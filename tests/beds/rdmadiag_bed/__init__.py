@@ -18,12 +18,12 @@ from .bed import Bed
 from .checks import Checks, daemon_alive, findings
 from .exposition import Scrape, scrape
 from .net import free_port, get_json, http_get
-from .outcome import SKIP, finish, require_program, skip
+from .outcome import SKIP, finish, require_exporter, require_program, skip
 from .prometheus import Prometheus
 from .rules import rule_expressions
 from .trees import make_tree, remove_tree, temp_tree
 from .wait import wait_until
 
 __all__ = ["Bed", "Checks", "Prometheus", "SKIP", "Scrape", "daemon_alive", "findings", "finish",
-           "free_port", "get_json", "http_get", "make_tree", "remove_tree", "require_program",
-           "rule_expressions", "scrape", "skip", "temp_tree", "wait_until"]
+           "free_port", "get_json", "http_get", "make_tree", "remove_tree", "require_exporter",
+           "require_program", "rule_expressions", "scrape", "skip", "temp_tree", "wait_until"]

@@ -1,6 +1,7 @@
 """How a test script ends: PASS (0), FAIL (1) or SKIP (77, the code CTest's SKIP_RETURN_CODE
 names) with the reason, e.g. the Debian package of a program that is not installed."""
 
+import os
 import shutil
 import sys
 
@@ -27,3 +28,10 @@ def require_program(name, package):
     if not path:
         skip(f"{name} is not installed (Debian package {package}, listed in scripts/deps/test.txt)")
     return path
+
+
+def require_exporter(rdmadiag):
+    """Skips unless `rdmadiag` was built with its HTTP exporter (the program is built only then)."""
+    if not os.access(rdmadiag, os.X_OK):
+        skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL "
+             "and zlib)")

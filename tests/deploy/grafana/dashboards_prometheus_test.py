@@ -200,9 +200,7 @@ def first(var, options):
 def main():
     rdmadiag, src = sys.argv[1], sys.argv[2]
     prometheus = bed.require_program("prometheus", "prometheus")
-    if not os.access(rdmadiag, os.X_OK):
-        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, "
-                 "OpenSSL and zlib)")
+    bed.require_exporter(rdmadiag)
     failures = []
 
     def must(cond, what):

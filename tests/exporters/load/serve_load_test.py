@@ -109,8 +109,7 @@ def main():
     rdmadiag, http_load = sys.argv[1], sys.argv[2]
     sanitized = len(sys.argv) > 3 and sys.argv[3] == "sanitized"
     for exe in (rdmadiag, http_load):
-        if not os.access(exe, os.X_OK):
-            bed.skip(f"{exe} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL and zlib)")
+        bed.require_exporter(exe)
     failures = []
 
     with bed.Bed("load") as b:

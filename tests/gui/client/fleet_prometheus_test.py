@@ -39,9 +39,7 @@ def model_findings(host):
 def main():
     rdmadiag, fleet_check = sys.argv[1], sys.argv[2]
     prometheus = bed.require_program("prometheus", "prometheus")
-    if not os.access(rdmadiag, os.X_OK):
-        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, "
-                 "OpenSSL and zlib)")
+    bed.require_exporter(rdmadiag)
     failures = []
     with bed.Bed("fleet") as b:
         ports = {}

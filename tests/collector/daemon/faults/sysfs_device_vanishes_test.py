@@ -24,8 +24,7 @@ FLIPS = 150
 
 def main():
     rdmadiag, src = sys.argv[1], sys.argv[2]
-    if not os.access(rdmadiag, os.X_OK):
-        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL and zlib)")
+    bed.require_exporter(rdmadiag)
     fixtures = os.path.join(src, "tests/fixtures/sysfs")
     checks = Checks()
     with bed.Bed("fault-sysfs-vanish") as b:

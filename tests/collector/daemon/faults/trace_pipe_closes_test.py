@@ -32,8 +32,7 @@ def mr_keys(port):
 
 def main():
     rdmadiag, src = sys.argv[1], sys.argv[2]
-    if not os.access(rdmadiag, os.X_OK):
-        bed.skip(f"{rdmadiag} was not built (the HTTP exporter needs prometheus-cpp, Boost, OpenSSL and zlib)")
+    bed.require_exporter(rdmadiag)
     with open(os.path.join(src, "tests/fixtures/tracefs/xprtrdma-current.trace")) as f:
         lines = [ln for ln in f.read().splitlines(True) if not ln.startswith("#")]
     half = len(lines) // 2

@@ -17,6 +17,7 @@
 #include "collector/sources/netdev/rtnl_parser.hpp"
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
+#include "tests/collector/sources/netlink/rdma_port_dump.hpp"
 
 namespace rdmadiag::test {
 
@@ -66,22 +67,6 @@ inline std::vector<uint8_t> link_dump(const std::vector<netdev::Link>& links) {
 inline std::vector<uint8_t> address_dump(const std::vector<netdev::Address>& addresses) {
     NlBuilder b;
     for (const auto& a : addresses) add_address(b, a);
-    return b.done().bytes();
-}
-
-inline std::vector<uint8_t> port_dump(const std::vector<netlink::NlPort>& ports) {
-    NlBuilder b;
-    for (const auto& p : ports) {
-        b.begin(RDMA_NLDEV_CMD_PORT_GET)
-            .u32(RDMA_NLDEV_ATTR_DEV_INDEX, p.device_index)
-            .str(RDMA_NLDEV_ATTR_DEV_NAME, p.device)
-            .u32(RDMA_NLDEV_ATTR_PORT_INDEX, p.port);
-        if (p.ndev_index) {
-            b.u32(RDMA_NLDEV_ATTR_NDEV_INDEX, *p.ndev_index)
-                .str(RDMA_NLDEV_ATTR_NDEV_NAME, p.ndev_name);
-        }
-        b.end();
-    }
     return b.done().bytes();
 }
 

@@ -13,6 +13,7 @@
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
 #include "tests/collector/sources/netlink/fake_rdma_netlink.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
+#include "tests/collector/sources/netlink/rdma_port_dump.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 using namespace rdmadiag;
@@ -64,21 +65,8 @@ void check_ports(std::span<const uint8_t> bytes) {
     auto ports = netlink::parse_nl_port_dump(bytes);
     if (!ports) return;
     FUZZ_CHECK(netlink::nl_dump_finished(bytes));
-    test::NlBuilder b;
-    for (const auto& p : *ports) {
-        FUZZ_CHECK(p.ndev_index.has_value() == !p.ndev_name.empty());
-        b.begin(RDMA_NLDEV_CMD_PORT_GET)
-            .u32(RDMA_NLDEV_ATTR_DEV_INDEX, p.device_index)
-            .str(RDMA_NLDEV_ATTR_DEV_NAME, p.device)
-            .u32(RDMA_NLDEV_ATTR_PORT_INDEX, p.port);
-        if (p.ndev_index) {
-            b.u32(RDMA_NLDEV_ATTR_NDEV_INDEX, *p.ndev_index)
-                .str(RDMA_NLDEV_ATTR_NDEV_NAME, p.ndev_name);
-        }
-        b.end();
-    }
-    b.done();
-    auto again = netlink::parse_nl_port_dump(b.bytes());
+    for (const auto& p : *ports) FUZZ_CHECK(p.ndev_index.has_value() == !p.ndev_name.empty());
+    auto again = netlink::parse_nl_port_dump(test::port_dump(*ports));
     FUZZ_CHECK(again && *again == *ports);
 }
 
