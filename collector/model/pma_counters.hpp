@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <string_view>
 
@@ -108,10 +108,33 @@ constexpr std::span<const PmaCounterInfo> pma_counters() {
     return pma_detail::kPmaCounters;
 }
 
-// The fields of one attribute, in layout order.
-constexpr auto pma_counters_of(PmaAttribute attribute) {
-    return std::views::filter(
-        pma_counters(), [attribute](const PmaCounterInfo& c) { return c.attribute == attribute; });
+namespace pma_detail {
+
+// Whether each attribute's rows sit together in the table, so that one attribute's fields are a
+// slice of it.
+constexpr bool attributes_are_grouped() {
+    const auto all = pma_counters();
+    for (size_t i = 0; i < all.size(); ++i) {
+        for (size_t j = i + 2; j < all.size(); ++j) {
+            if (all[j].attribute == all[i].attribute && all[j - 1].attribute != all[i].attribute)
+                return false;
+        }
+    }
+    return true;
+}
+static_assert(attributes_are_grouped(), "keep each attribute's rows together in kPmaCounters");
+
+}  // namespace pma_detail
+
+// The fields of one attribute, in layout order (a slice of the table, which keeps each
+// attribute's rows together).
+constexpr std::span<const PmaCounterInfo> pma_counters_of(PmaAttribute attribute) {
+    const auto all = pma_counters();
+    size_t first = 0;
+    while (first < all.size() && all[first].attribute != attribute) ++first;
+    size_t end = first;
+    while (end < all.size() && all[end].attribute == attribute) ++end;
+    return all.subspan(first, end - first);
 }
 
 // The first entry of that kind and name (the narrower PortCounters field for a data counter);
