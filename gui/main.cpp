@@ -127,8 +127,7 @@ int main(int argc, char** argv) {
         trace_feed(*feed);
         // What a person would see: every device row the tree changed, by name.
         QObject::connect(
-            &window.models().ports, &QAbstractItemModel::dataChanged,
-            [&window](const QModelIndex& first) {
+            &window.models().ports, &QAbstractItemModel::dataChanged, [](const QModelIndex& first) {
                 const QString device =
                     first.data(rdmadiag::gui::models::PortTreeModel::DeviceRole).toString();
                 if (device.isEmpty()) return;

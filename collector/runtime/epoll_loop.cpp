@@ -58,13 +58,16 @@ std::vector<uint64_t> EpollLoop::wait(Duration timeout) {
     int n = ::epoll_wait(epoll_.get(), events, 32, ms);
     std::vector<uint64_t> ready;
     for (int i = 0; i < n; ++i) {
-        if (events[i].data.u64 == kWakeTag) {
+        // epoll_event is packed on x86-64: the tag is copied out before anything takes a
+        // reference to it (push_back's), which would be a misaligned reference.
+        const uint64_t tag = events[i].data.u64;
+        if (tag == kWakeTag) {
             uint64_t count = 0;
             while (::read(wake_.get(), &count, sizeof count) > 0) {
             }
             continue;
         }
-        ready.push_back(events[i].data.u64);
+        ready.push_back(tag);
     }
     return ready;
 }

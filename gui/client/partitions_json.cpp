@@ -79,9 +79,12 @@ models::PartitionRow partition_from(const json& j) {
     get_to(j, "name", row.name);
     get_to(j, "intended", row.intended);
     const json& counts = object_field(j, "members_per_view");
-    for (const auto& [name, c] : counts.items()) {
-        const auto view = view_named(name);
+    // Named, not a structured binding: lambdas capture structured bindings from C++20, and
+    // clang 14 has not implemented that yet.
+    for (const auto& entry : counts.items()) {
+        const auto view = view_named(entry.key());
         if (!view) continue;  // a view from a newer daemon
+        const json& c = entry.value();
         codec::in_field("members_per_view", [&] {
             auto& out = row.counts[static_cast<size_t>(*view)];
             get_required(c, "full", out.full);
@@ -105,9 +108,10 @@ models::PartitionMemberRow member_from(const json& j) {
     get_to(j, "node", m.node);
     m.guid = guid_or_null(j, "guid");
     const json& views = object_field(j, "views");
-    for (const auto& [name, holding] : views.items()) {
-        const auto view = view_named(name);
+    for (const auto& entry : views.items()) {
+        const auto view = view_named(entry.key());
         if (!view) continue;
+        const json& holding = entry.value();
         codec::in_field("views",
                         [&] { m.holds[static_cast<size_t>(*view)] = holding_from(holding); });
     }

@@ -49,7 +49,8 @@ constexpr uint32_t kMrsPerSecond = 20;
     for (;;) {
         if (!stop) {
             void* buf = std::aligned_alloc(4096, 4096);
-            ibv_mr* mr = buf ? ibv_reg_mr(pd.get(), buf, 4096, IBV_ACCESS_LOCAL_WRITE) : nullptr;
+            ibv_mr* mr =
+                buf ? ibv_reg_mr(pd.get(), buf, 4096, int{IBV_ACCESS_LOCAL_WRITE}) : nullptr;
             if (mr) held.push_back(mr);
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1000 / kMrsPerSecond));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -17,8 +18,8 @@ namespace {
 
 double parse_value(const std::string& s) {
     if (s == "NaN") return std::nan("");
-    if (s == "+Inf") return INFINITY;
-    if (s == "-Inf") return -INFINITY;
+    if (s == "+Inf") return std::numeric_limits<double>::infinity();
+    if (s == "-Inf") return -std::numeric_limits<double>::infinity();
     size_t used = 0;
     double v = std::stod(s, &used);
     if (used != s.size()) throw std::invalid_argument(s);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "tests/exporters/prometheus/exposition.hpp"
@@ -317,8 +318,8 @@ TEST(MetricWriter, ValuesAsPrometheusReadsThem) {
     EXPECT_EQ(text(18446744073709551615.0), "18446744073709551616");  // 2^64, exactly
     EXPECT_EQ(text(1.5e300), "1.5e+300");
     EXPECT_EQ(text(std::nan("")), "NaN");
-    EXPECT_EQ(text(INFINITY), "+Inf");
-    EXPECT_EQ(text(-INFINITY), "-Inf");
+    EXPECT_EQ(text(std::numeric_limits<double>::infinity()), "+Inf");
+    EXPECT_EQ(text(-std::numeric_limits<double>::infinity()), "-Inf");
 }
 
 }  // namespace
