@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "cli/remote/http_get.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "collector/runtime/collector_runtime.hpp"
 #include "collector/runtime/virtual_playback.hpp"

@@ -3,7 +3,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/render/events_render.hpp"
 #include "cli/run_live.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 
 namespace rdmadiag::cli::commands {
 

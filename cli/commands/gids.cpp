@@ -6,7 +6,7 @@
 #include "cli/render/gid_diff_render.hpp"
 #include "cli/render/gids_render.hpp"
 #include "cli/run_live.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 
 namespace rdmadiag::cli::commands {
 

@@ -26,7 +26,7 @@ Result<PartitionModel> remote_model(const Snapshot& snapshot, const std::string&
     if (intent_path.empty()) return partitions::build_partition_model(snapshot, nullptr, options);
     const auto text =
         RDMADIAG_TRY(common::read_text_file(intent_path, partitions_conf::kMaxConfBytes));
-    const auto intent = partitions::parse_partitions_conf(text);
+    const auto intent = rdmadiag::parse_partitions_conf(text);
     auto model = partitions::build_partition_model(snapshot, &intent, options);
     model.intent->path = intent_path;
     model.intent->sm_port_guid = options.sm_port_guid;

@@ -6,7 +6,7 @@
 #include "cli/render/pkeys_render.hpp"
 #include "cli/render/table_change_gate.hpp"
 #include "cli/run_live.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/json/pkey_diff_json.hpp"
 
 namespace rdmadiag::cli::commands {

@@ -12,7 +12,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/run_live.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/replay/recorder.hpp"
 
 namespace rdmadiag::cli::commands {

@@ -4,7 +4,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/render/check_render.hpp"
 #include "cli/render/findings_render.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "collector/replay/replay_source.hpp"
 

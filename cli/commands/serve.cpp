@@ -5,7 +5,7 @@
 
 #include "collector/common/malloc_tuning.hpp"
 #include "collector/daemon/collector_daemon.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/runtime/signal_watcher.hpp"
 #include "exporters/api/api_router.hpp"
 #include "exporters/api/http_server.hpp"

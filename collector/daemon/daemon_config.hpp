@@ -11,7 +11,7 @@
 #include "collector/common/log.hpp"
 #include "collector/common/result.hpp"
 #include "collector/common/simple_yaml.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/runtime/collector_settings.hpp"
 
 namespace rdmadiag::daemon {

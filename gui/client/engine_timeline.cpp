@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/runtime/virtual_playback.hpp"
 #include "collector/sim/simulated_fabric.hpp"
 #include "collector/sources/partitions_conf/partitions_conf_source.hpp"

@@ -34,6 +34,17 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
       gid_label_(new QLabel(this)),
       gid_proxy_(new QSortFilterProxyModel(this)),
       gid_view_(new CopyableTableView(this)) {
+    set_up_port_tree();
+    QWidget* pkeys = build_pkey_tab();
+    QWidget* gids = build_gid_tab();
+    tabs_->setObjectName(QStringLiteral("portTabs"));
+    tabs_->addTab(pkeys, tr("P_Keys"));
+    tabs_->addTab(gids, tr("GIDs"));
+    lay_out(build_tree_side(), tabs_);
+    follow_selection();
+}
+
+void FabricPanel::set_up_port_tree() {
     filter_->setSourceModel(&models_.ports);
     tree_->setObjectName(QStringLiteral("portTree"));
     tree_->setModel(filter_);
@@ -62,7 +73,9 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
         filter_->set_query(search_->text());
         expand_for_reading();
     });
+}
 
+QWidget* FabricPanel::build_pkey_tab() {
     pkey_view_->setObjectName(QStringLiteral("pkeyView"));
     pkey_proxy_->setSourceModel(&models_.pkeys);
     pkey_proxy_->setSortRole(models::PKeyTableModel::SortRole);
@@ -87,7 +100,10 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     rl->addLayout(top);
     rl->addWidget(cache_);
     rl->addWidget(pkey_view_, 1);
+    return pkeys;
+}
 
+QWidget* FabricPanel::build_gid_tab() {
     gid_view_->setObjectName(QStringLiteral("gidView"));
     gid_proxy_->setSourceModel(&models_.gids);
     gid_proxy_->setSortRole(models::GidTableModel::SortRole);
@@ -103,18 +119,19 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     gl->setContentsMargins(0, 0, 0, 0);
     gl->addWidget(gid_label_);
     gl->addWidget(gid_view_, 1);
+    return gids;
+}
 
-    tabs_->setObjectName(QStringLiteral("portTabs"));
-    tabs_->addTab(pkeys, tr("P_Keys"));
-    tabs_->addTab(gids, tr("GIDs"));
-    QWidget* right = tabs_;
-
+QWidget* FabricPanel::build_tree_side() {
     auto* left = new QWidget(this);
     auto* ll = new QVBoxLayout(left);
     ll->setContentsMargins(0, 0, 0, 0);
     ll->addWidget(search_);
     ll->addWidget(tree_, 1);
+    return left;
+}
 
+void FabricPanel::lay_out(QWidget* left, QWidget* right) {
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
@@ -123,7 +140,9 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
+}
 
+void FabricPanel::follow_selection() {
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) {
                 if (syncing_) return;

@@ -47,6 +47,14 @@ Q_SIGNALS:
     void portSelected();
 
 private:
+    // The constructor's steps: the port tree and its search, the tabs of the selected port, the
+    // panel's layout, and what follows the tree's selection.
+    void set_up_port_tree();
+    QWidget* build_pkey_tab();
+    QWidget* build_gid_tab();
+    QWidget* build_tree_side();
+    void lay_out(QWidget* left, QWidget* right);
+    void follow_selection();
     void expand_for_reading();
     QModelIndex view_index_of(const PortRef& port) const;
 

@@ -38,7 +38,17 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
       snapshot_info_(new QLabel(this)) {
     feed_->setParent(this);
     setWindowTitle(tr("rdmadiag: %1").arg(feed_->description()));
+    lay_out_panels();
+    add_playback_bar();
+    set_up_status_bar();
+    add_shortcuts();
+    follow_feed();
+    link_panels();
+    on_status(feed_->health(), tr("Starting ..."));
+    resize(1280, 800);
+}
 
+void MainWindow::lay_out_panels() {
     events_->view()->setObjectName(QStringLiteral("eventView"));
     events_->view()->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     events_->view()->horizontalHeader()->setStretchLastSection(true);
@@ -57,19 +67,25 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
     split->setStretchFactor(1, 3);
     split->setChildrenCollapsible(false);
     setCentralWidget(split);
+}
 
+void MainWindow::add_playback_bar() {
     if (auto* playback = qobject_cast<client::PlaybackFeed*>(feed_)) {
         auto* bar = addToolBar(tr("Playback"));
         bar->setObjectName(QStringLiteral("playbackBar"));
         bar->setMovable(false);
         bar->addWidget(new PlaybackBar(playback, bar));
     }
+}
 
+void MainWindow::set_up_status_bar() {
     connection_->setObjectName(QStringLiteral("connectionLabel"));
     connection_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addWidget(connection_, 1);
     statusBar()->addPermanentWidget(snapshot_info_);
+}
 
+void MainWindow::add_shortcuts() {
     // Keyboard: Ctrl+1 findings, Ctrl+2..6 the tabs; Alt+letter also picks a tab.
     auto add_focus = [this](const QKeySequence& keys, std::function<void()> go) {
         auto* a = new QAction(this);
@@ -88,7 +104,9 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
     addAction(quit);
+}
 
+void MainWindow::follow_feed() {
     connect(feed_, &client::SnapshotFeed::snapshotReady, this, &MainWindow::show_snapshot);
     connect(feed_, &client::SnapshotFeed::deltaReady, this,
             [this](const std::shared_ptr<models::SnapshotDelta>& delta, bool restart) {
@@ -111,6 +129,9 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
         partitions_->refresh();
     });
     connect(feed_, &client::SnapshotFeed::statusChanged, this, &MainWindow::on_status);
+}
+
+void MainWindow::link_panels() {
     connect(findings_, &FindingsPanel::portActivated, this, [this](const QString& dev, int port) {
         fabric_->show_port(PortRef{dev.toStdString(), static_cast<uint32_t>(port)});
         tabs_->setCurrentWidget(fabric_);
@@ -128,8 +149,6 @@ MainWindow::MainWindow(client::SnapshotFeed* feed, QWidget* parent)
         follow_current_port();
         counters_->refresh();
     });
-    on_status(feed_->health(), tr("Starting ..."));
-    resize(1280, 800);
 }
 
 MainWindow::~MainWindow() = default;

@@ -47,6 +47,14 @@ public:
     client::SnapshotFeed* feed() const { return feed_; }
 
 private:
+    // The constructor's steps: the findings over the tabs, the playback bar (playing a timeline),
+    // the status bar, the keyboard, what the feed delivers, and the panels' links to each other.
+    void lay_out_panels();
+    void add_playback_bar();
+    void set_up_status_bar();
+    void add_shortcuts();
+    void follow_feed();
+    void link_panels();
     void on_status(client::FeedHealth health, const QString& text);
     void refresh_panels();
     void show_snapshot_info();

@@ -52,6 +52,15 @@ PartitionsPanel::PartitionsPanel(models::DashboardModels& models, QWidget* paren
                                  tr("Filter member ports: node, GUID, missing, ..."), this)),
       findings_(new CopyableTableView(this)),
       finding_detail_(new QLabel(this)) {
+    set_up_partition_list();
+    set_up_member_table();
+    QLabel* legend = build_legend();
+    set_up_finding_table();
+    lay_out(build_partition_side(legend));
+    follow_selection();
+}
+
+void PartitionsPanel::set_up_partition_list() {
     intent_->setObjectName(QStringLiteral("partitionIntent"));
     intent_->setWordWrap(true);
     intent_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -73,7 +82,9 @@ PartitionsPanel::PartitionsPanel(models::DashboardModels& models, QWidget* paren
     }
     fit_column(lv, models::PartitionListModel::DiffersColumn, QStringLiteral("999"));
     lv->horizontalHeader()->setStretchLastSection(true);
+}
 
+void PartitionsPanel::set_up_member_table() {
     auto* mv = members_->view();
     mv->setObjectName(QStringLiteral("partitionMembers"));
     mv->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -91,6 +102,9 @@ PartitionsPanel::PartitionsPanel(models::DashboardModels& models, QWidget* paren
     title_->setObjectName(QStringLiteral("partitionTitle"));
     title_->setTextFormat(Qt::RichText);
     title_->setWordWrap(true);
+}
+
+QLabel* PartitionsPanel::build_legend() {
     auto* legend = new QLabel(this);
     legend->setTextFormat(Qt::RichText);
     legend->setWordWrap(true);
@@ -104,7 +118,10 @@ PartitionsPanel::PartitionsPanel(models::DashboardModels& models, QWidget* paren
     legend->setToolTip(
         tr("A port's holding is compared with the intent in its sma view where a "
            "subnet sweep read it, in its device view otherwise."));
+    return legend;
+}
 
+void PartitionsPanel::set_up_finding_table() {
     findings_->setObjectName(QStringLiteral("partitionFindings"));
     findings_->setModel(&models_.partition_findings);
     findings_->setSortingEnabled(false);  // already in the findings panel's order
@@ -121,7 +138,9 @@ PartitionsPanel::PartitionsPanel(models::DashboardModels& models, QWidget* paren
     finding_detail_->setWordWrap(true);
     finding_detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     finding_detail_->setTextFormat(Qt::PlainText);
+}
 
+QWidget* PartitionsPanel::build_partition_side(QLabel* legend) {
     auto* top = new QWidget(this);
     auto* tl = new QVBoxLayout(top);
     tl->setContentsMargins(0, 0, 0, 0);
@@ -147,7 +166,10 @@ PartitionsPanel::PartitionsPanel(models::DashboardModels& models, QWidget* paren
     right->setStretchFactor(0, 1);
     right->setStretchFactor(1, 1);
     right->setChildrenCollapsible(false);
+    return right;
+}
 
+void PartitionsPanel::lay_out(QWidget* right) {
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(list_);
     split->addWidget(right);
@@ -158,7 +180,11 @@ PartitionsPanel::PartitionsPanel(models::DashboardModels& models, QWidget* paren
     layout->addWidget(intent_);
     layout->addWidget(split, 1);
     setFocusProxy(list_);
+}
 
+void PartitionsPanel::follow_selection() {
+    auto* lv = list_->view();
+    auto* mv = members_->view();
     connect(lv->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (syncing_ || !current.isValid()) return;

@@ -43,6 +43,16 @@ Q_SIGNALS:
     void portActivated(const QString& device, int port);
 
 private:
+    // The constructor's steps: the intent line and the partition list, the member ports of the
+    // selected partition, the legend of their colours, the partition's findings, the layout, and
+    // what follows the selections.
+    void set_up_partition_list();
+    void set_up_member_table();
+    QLabel* build_legend();
+    void set_up_finding_table();
+    QWidget* build_partition_side(QLabel* legend);
+    void lay_out(QWidget* right);
+    void follow_selection();
     void show_intent();
     void show_title();
     void show_finding_detail();

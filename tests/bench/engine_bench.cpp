@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 
 namespace rdmadiag {
 namespace {

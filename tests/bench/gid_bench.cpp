@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cli/render/gid_change_follower.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 
 namespace rdmadiag {
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 
 namespace rdmadiag {
 namespace {

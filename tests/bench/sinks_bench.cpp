@@ -10,7 +10,7 @@
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/engine/partitions/partition_findings.hpp"
 #include "collector/engine/partitions/partition_model.hpp"
 #include "collector/publish/snapshot_store.hpp"
@@ -123,7 +123,7 @@ void BM_PartitionModel(benchmark::State& state) {
         }
     }
     text += " ;\n";
-    const auto intent = partitions::parse_partitions_conf(text);
+    const auto intent = rdmadiag::parse_partitions_conf(text);
     engine::Inventory inventory;
     std::vector<PortRef> refresh;
     size_t members = 0, findings = 0;

@@ -35,6 +35,19 @@ bool subnet_scope(const PortRef& p) {
 
 void GidViews::judge_prefixes(EngineContext& ctx) {
     const TimePoint now = ctx.now();
+    const auto groups = group_prefixes(majority_prefixes(now), now);
+    std::vector<FindingSubject> keep;
+    for (const auto& [source, g] : groups) {
+        if (g.off.empty()) continue;
+        FindingSubject subject;
+        subject.device = "subnet:" + source_names_.name(source);
+        keep.push_back(subject);
+        raise_prefix_mismatch(source, g, std::move(subject), ctx);
+    }
+    ctx.findings().clear_rule_except(kRulePrefixMismatch, keep, now);
+}
+
+std::unordered_map<uint16_t, uint64_t> GidViews::majority_prefixes(TimePoint now) const {
     // Most ports' prefix per sweep (by the source that read their SMA), for ports whose SM view
     // is not read.
     std::unordered_map<uint16_t, std::unordered_map<uint64_t, size_t>> counts;
@@ -51,15 +64,12 @@ void GidViews::judge_prefixes(EngineContext& ctx) {
         }
         majority[source] = best.first;
     }
+    return majority;
+}
 
-    struct Group {
-        size_t ports = 0;
-        std::vector<std::pair<PortRef, uint64_t>> off;  // past the grace: the port, its prefix
-        std::optional<TimePoint> since;
-        bool from_sm = false;
-        uint64_t reference = 0;
-    };
-    std::unordered_map<uint16_t, Group> groups;
+std::unordered_map<uint16_t, GidViews::PrefixGroup> GidViews::group_prefixes(
+    std::unordered_map<uint16_t, uint64_t> majority, TimePoint now) {
+    std::unordered_map<uint16_t, PrefixGroup> groups;
     for (auto& [port, t] : ports_) {
         const auto* sma = t.view(GidView::sma);
         const GidEntry* mine = fresh(sma, now) ? sma->table.at(0) : nullptr;
@@ -97,36 +107,32 @@ void GidViews::judge_prefixes(EngineContext& ctx) {
         g.from_sm = g.from_sm || from_sm;
         g.reference = *reference;
     }
+    return groups;
+}
 
-    std::vector<FindingSubject> keep;
-    for (auto& [source, g] : groups) {
-        if (g.off.empty()) continue;
-        FindingSubject subject;
-        subject.device = "subnet:" + source_names_.name(source);
-        keep.push_back(subject);
-        std::string e = std::to_string(g.off.size()) + " of " + std::to_string(g.ports) +
-                        " ports read by " + source_names_.name(source) +
-                        " hold another subnet prefix than " +
-                        (g.from_sm ? std::string("the SM gives them (SA PortInfoRecord), ")
-                                   : std::string("most ports, ")) +
-                        format_subnet_prefix(g.reference) + ": ";
-        for (size_t i = 0; i < g.off.size() && i < settings_.examples; ++i) {
-            if (i > 0) e += ", ";
-            e += g.off[i].first.to_string() + " " + format_subnet_prefix(g.off[i].second);
-        }
-        if (g.off.size() > settings_.examples) {
-            e += " and " + std::to_string(g.off.size() - settings_.examples) + " more";
-        }
-        Finding f;
-        f.rule = kRulePrefixMismatch;
-        f.severity = Severity::warning;
-        f.subject = std::move(subject);
-        f.since = g.since.value_or(now);
-        f.evidence = std::move(e);
-        f.advice = kPrefixAdvice;
-        ctx.findings().raise(std::move(f));
+void GidViews::raise_prefix_mismatch(uint16_t source, const PrefixGroup& g, FindingSubject subject,
+                                     EngineContext& ctx) {
+    std::string e = std::to_string(g.off.size()) + " of " + std::to_string(g.ports) +
+                    " ports read by " + source_names_.name(source) +
+                    " hold another subnet prefix than " +
+                    (g.from_sm ? std::string("the SM gives them (SA PortInfoRecord), ")
+                               : std::string("most ports, ")) +
+                    format_subnet_prefix(g.reference) + ": ";
+    for (size_t i = 0; i < g.off.size() && i < settings_.examples; ++i) {
+        if (i > 0) e += ", ";
+        e += g.off[i].first.to_string() + " " + format_subnet_prefix(g.off[i].second);
     }
-    ctx.findings().clear_rule_except(kRulePrefixMismatch, keep, now);
+    if (g.off.size() > settings_.examples) {
+        e += " and " + std::to_string(g.off.size() - settings_.examples) + " more";
+    }
+    Finding f;
+    f.rule = kRulePrefixMismatch;
+    f.severity = Severity::warning;
+    f.subject = std::move(subject);
+    f.since = g.since.value_or(ctx.now());
+    f.evidence = std::move(e);
+    f.advice = kPrefixAdvice;
+    ctx.findings().raise(std::move(f));
 }
 
 void GidViews::judge_duplicate_guids(EngineContext& ctx) {

@@ -66,6 +66,173 @@ bool is_roce(const PortGidTrack& t, const Inventory& inventory, const PortRef& p
     return false;
 }
 
+// A port rule raised or cleared by evaluate: its bit in PortGidTrack::active, id, severity and
+// advice.
+struct PortRule {
+    uint8_t bit;
+    const char* rule;
+    Severity severity;
+    const char* advice;
+};
+constexpr PortRule kCacheStaleRule{kCacheStaleBit, kRuleCacheStale, Severity::critical,
+                                   kCacheStaleAdvice};
+constexpr PortRule kRoceMissingRule{kGidMissingBit, kRuleRoceMissing, Severity::warning,
+                                    kMissingAdvice};
+constexpr PortRule kRoceStaleRule{kGidStaleBit, kRuleRoceStale, Severity::warning, kStaleAdvice};
+
+// The findings of one port as evaluate judges it.
+struct PortFindings {
+    PortGidTrack& track;
+    FindingSubject subject;
+    FindingBook& book;
+    TimePoint now;
+
+    // Raised, with `evidence`, when the difference outlived its grace (`due`) and the rule has
+    // evidence; cleared otherwise, when it was raised.
+    void judge(const PortRule& r, std::string evidence, bool due) {
+        if (due && !evidence.empty()) {
+            Finding f;
+            f.rule = r.rule;
+            f.severity = r.severity;
+            f.subject = subject;
+            f.since = track.differs_since.value_or(now);
+            f.evidence = std::move(evidence);
+            f.advice = r.advice;
+            book.raise(std::move(f));
+            track.active |= r.bit;
+        } else if (track.active & r.bit) {
+            book.clear(r.rule, subject, now);
+            track.active &= static_cast<uint8_t>(~r.bit);
+        }
+    }
+};
+
+// gid.duplicate: one GID at two indexes of the port's table, judged on a fresh `cache` (null
+// otherwise). The subject names the later index, so that it stands apart from a port GUID held by
+// two ports (judged across ports, on the port alone).
+void judge_duplicates_in_port(const PortRef& port, const TrackedGidView* cache, size_t examples,
+                              PortFindings& findings) {
+    PortGidTrack& t = findings.track;
+    std::vector<std::pair<GidEntry, GidEntry>> dups;
+    if (cache) dups = duplicates_in_table(cache->table);
+    std::optional<uint16_t> index;
+    if (!dups.empty()) index = dups.front().second.index;
+    if (t.duplicate_index && t.duplicate_index != index) {
+        FindingSubject old = findings.subject;
+        old.index = t.duplicate_index;
+        findings.book.clear(kRuleDuplicate, old, findings.now);
+        t.duplicate_index.reset();
+    }
+    if (!index) return;
+    std::string e;
+    for (size_t i = 0; i < dups.size() && i < examples; ++i) {
+        if (!e.empty()) e += "; ";
+        e += dups[i].first.gid.to_string() + " at indexes " + std::to_string(dups[i].first.index) +
+             " and " + std::to_string(dups[i].second.index);
+    }
+    Finding f;
+    f.rule = kRuleDuplicate;
+    f.severity = Severity::warning;
+    f.subject = findings.subject;
+    f.subject.index = index;
+    f.since = cache->changed;
+    f.evidence = "the kernel's GID cache of " + port.to_string() + " holds " + e;
+    f.advice = kDuplicateInPortAdvice;
+    findings.book.raise(std::move(f));
+    t.duplicate_index = index;
+}
+
+// Why the port's cache cannot be judged now: a view to compare is missing or too old.
+std::string unjudged_note(const TrackedGidView* cache, const TrackedGidView* ref, bool roce,
+                          bool cache_fresh) {
+    if (!cache_fresh) {
+        return cache ? "the GID cache was last read at " + format_time(cache->confirmed)
+                     : "no cache view to compare; the sysfs source reads one";
+    }
+    if (roce) {
+        return ref ? "the netdev's addresses were last read at " + format_time(ref->confirmed)
+                   : "no netdev view to compare with; the netdev source reads one";
+    }
+    return ref ? "the port was last read over MADs at " + format_time(ref->confirmed)
+               : "no sma view to compare with; the mad source reads one";
+}
+
+// gid.cache_stale (InfiniBand): what the cache holds that the port (sma) does not, and what the
+// port's events say of it; empty when they agree. `watched`: a source watches the port's events.
+std::string ib_cache_stale_evidence(const PortRef& port, const PortGidTrack& t,
+                                    const TrackedGidView& cache, const TrackedGidView& ref,
+                                    size_t examples, bool watched) {
+    const auto mismatch = compare_ib(cache.table, ref.table);
+    if (mismatch.empty()) return {};
+    std::string list;
+    for (size_t i = 0; i < mismatch.size() && i < examples; ++i) {
+        const auto& m = mismatch[i];
+        if (!list.empty()) list += "; ";
+        list += "index " + std::to_string(m.index) + ": cache " +
+                (m.cache ? m.cache->to_string() : std::string("none")) + ", port " +
+                m.port.to_string();
+    }
+    if (mismatch.size() > examples) {
+        list += "; and " + std::to_string(mismatch.size() - examples) + " more";
+    }
+    std::string evidence = "the kernel's GID cache (sysfs) differs from what the port holds (" +
+                           std::string(to_string(GidView::sma)) + ", read " +
+                           format_time(ref.confirmed) + "): " + list;
+    const auto* p0 = ref.table.at(0);
+    const auto* c0 = cache.table.at(0);
+    if (p0 && c0 && p0->gid.prefix() != c0->gid.prefix()) {
+        evidence += "; subnet prefix " + format_subnet_prefix(c0->gid.prefix()) +
+                    " in the cache, " + format_subnet_prefix(p0->gid.prefix()) + " on the port";
+    }
+    if (!watched) {
+        evidence += "; no source watches " + port.to_string() +
+                    "'s async events, so whether GID_CHANGE arrived is not known";
+    } else if (t.last_gid_change && *t.last_gid_change >= ref.changed) {
+        evidence += "; a GID_CHANGE was delivered at " + format_time(*t.last_gid_change) +
+                    " and the cache did not follow";
+    } else {
+        evidence += "; no GID_CHANGE delivered since the port's GIDs changed at " +
+                    format_time(ref.changed);
+    }
+    evidence += "; last CLIENT_REREGISTER: " + when(t.last_client_reregister);
+    return evidence;
+}
+
+// roce.gid_missing: the netdev's addresses without their GID in the cache.
+std::string roce_missing_evidence(const PortRef& port, const RoceMismatch& m, size_t examples) {
+    if (m.missing.empty()) return {};
+    return "addresses of " + port.to_string() +
+           "'s netdevs without their GID in the kernel's cache: " +
+           list_entries(m.missing, examples);
+}
+
+// roce.gid_stale: GIDs in the cache whose address the netdev no longer has.
+std::string roce_stale_evidence(const PortRef& port, const RoceMismatch& m, size_t examples) {
+    if (m.stale.empty()) return {};
+    return "GIDs in the kernel's cache of " + port.to_string() +
+           " whose address the netdev no longer has: " + list_entries(m.stale, examples);
+}
+
+// The port's coherence as the comparison left it: a difference is stale once it outlived
+// `grace`, pending until then. Whether the difference is due.
+bool follow_grace(PortGidTrack& t, bool differs, bool comparable, TimePoint now, Duration grace) {
+    bool due = false;
+    if (differs) {
+        if (!t.differs_since) t.differs_since = now;
+        const TimePoint at = *t.differs_since + grace;
+        due = now >= at;
+        t.coherence = due ? GidCoherence::stale : GidCoherence::pending;
+        t.note = due ? "differs since " + format_time(*t.differs_since)
+                     : "differs since " + format_time(*t.differs_since) + ", within grace";
+        if (!due) t.next_check = at;
+    } else if (comparable) {
+        t.coherence = GidCoherence::coherent;
+        t.note.clear();
+        t.differs_since.reset();
+    }
+    return due;
+}
+
 }  // namespace
 
 void GidViews::evaluate(const PortRef& port, PortGidTrack& t, EngineContext& ctx) {
@@ -75,154 +242,37 @@ void GidViews::evaluate(const PortRef& port, PortGidTrack& t, EngineContext& ctx
     const auto was_since = t.differs_since;
     t.unshown = true;
     t.next_check = TimePoint::max();
-    auto& book = ctx.findings();
-    const FindingSubject subject = port_subject(port);
-    auto set = [&](uint8_t bit, const char* rule, bool on, Severity severity, std::string evidence,
-                   const char* advice) {
-        if (on) {
-            Finding f;
-            f.rule = rule;
-            f.severity = severity;
-            f.subject = subject;
-            f.since = t.differs_since.value_or(now);
-            f.evidence = std::move(evidence);
-            f.advice = advice;
-            book.raise(std::move(f));
-            t.active |= bit;
-        } else if (t.active & bit) {
-            book.clear(rule, subject, now);
-            t.active &= static_cast<uint8_t>(~bit);
-        }
-    };
+    PortFindings findings{t, port_subject(port), ctx.findings(), now};
 
     const TrackedGidView* cache = t.view(GidView::cache);
     const bool cache_fresh = fresh(cache, now);
-
-    // Within one table: the subject names the later index, so that it stands apart from a port
-    // GUID held by two ports (judged across ports, on the port alone).
-    {
-        std::vector<std::pair<GidEntry, GidEntry>> dups;
-        if (cache_fresh) dups = duplicates_in_table(cache->table);
-        std::optional<uint16_t> index;
-        if (!dups.empty()) index = dups.front().second.index;
-        if (t.duplicate_index && t.duplicate_index != index) {
-            FindingSubject old = subject;
-            old.index = t.duplicate_index;
-            book.clear(kRuleDuplicate, old, now);
-            t.duplicate_index.reset();
-        }
-        if (index) {
-            std::string e;
-            for (size_t i = 0; i < dups.size() && i < settings_.examples; ++i) {
-                if (!e.empty()) e += "; ";
-                e += dups[i].first.gid.to_string() + " at indexes " +
-                     std::to_string(dups[i].first.index) + " and " +
-                     std::to_string(dups[i].second.index);
-            }
-            Finding f;
-            f.rule = kRuleDuplicate;
-            f.severity = Severity::warning;
-            f.subject = subject;
-            f.subject.index = index;
-            f.since = cache->changed;
-            f.evidence = "the kernel's GID cache of " + port.to_string() + " holds " + e;
-            f.advice = kDuplicateInPortAdvice;
-            book.raise(std::move(f));
-            t.duplicate_index = index;
-        }
-    }
+    judge_duplicates_in_port(port, cache_fresh ? cache : nullptr, settings_.examples, findings);
 
     const bool roce = is_roce(t, ctx.inventory(), port);
     const TrackedGidView* ref = t.view(roce ? GidView::netdev : GidView::sma);
+    const bool comparable = cache_fresh && fresh(ref, now);
+    std::string cache_evidence;
     std::string missing_evidence;
     std::string stale_evidence;
-    std::string cache_evidence;
     bool differs = false;
-    if (!cache_fresh || !fresh(ref, now)) {
+    if (!comparable) {
         t.coherence = GidCoherence::unknown;
-        if (!cache_fresh) {
-            t.note = cache ? "the GID cache was last read at " + format_time(cache->confirmed)
-                           : "no cache view to compare; the sysfs source reads one";
-        } else if (roce) {
-            t.note = ref ? "the netdev's addresses were last read at " + format_time(ref->confirmed)
-                         : "no netdev view to compare with; the netdev source reads one";
-        } else {
-            t.note = ref ? "the port was last read over MADs at " + format_time(ref->confirmed)
-                         : "no sma view to compare with; the mad source reads one";
-        }
+        t.note = unjudged_note(cache, ref, roce, cache_fresh);
         t.differs_since.reset();
     } else if (!roce) {
-        const auto mismatch = compare_ib(cache->table, ref->table);
-        differs = !mismatch.empty();
-        if (differs) {
-            std::string list;
-            for (size_t i = 0; i < mismatch.size() && i < settings_.examples; ++i) {
-                const auto& m = mismatch[i];
-                if (!list.empty()) list += "; ";
-                list += "index " + std::to_string(m.index) + ": cache " +
-                        (m.cache ? m.cache->to_string() : std::string("none")) + ", port " +
-                        m.port.to_string();
-            }
-            if (mismatch.size() > settings_.examples) {
-                list += "; and " + std::to_string(mismatch.size() - settings_.examples) + " more";
-            }
-            cache_evidence = "the kernel's GID cache (sysfs) differs from what the port holds (" +
-                             std::string(to_string(GidView::sma)) + ", read " +
-                             format_time(ref->confirmed) + "): " + list;
-            const auto* p0 = ref->table.at(0);
-            const auto* c0 = cache->table.at(0);
-            if (p0 && c0 && p0->gid.prefix() != c0->gid.prefix()) {
-                cache_evidence += "; subnet prefix " + format_subnet_prefix(c0->gid.prefix()) +
-                                  " in the cache, " + format_subnet_prefix(p0->gid.prefix()) +
-                                  " on the port";
-            }
-            if (!coverage_.watched(port)) {
-                cache_evidence += "; no source watches " + port.to_string() +
-                                  "'s async events, so whether GID_CHANGE arrived is not known";
-            } else if (t.last_gid_change && *t.last_gid_change >= ref->changed) {
-                cache_evidence += "; a GID_CHANGE was delivered at " +
-                                  format_time(*t.last_gid_change) + " and the cache did not follow";
-            } else {
-                cache_evidence += "; no GID_CHANGE delivered since the port's GIDs changed at " +
-                                  format_time(ref->changed);
-            }
-            cache_evidence += "; last CLIENT_REREGISTER: " + when(t.last_client_reregister);
-        }
+        cache_evidence = ib_cache_stale_evidence(port, t, *cache, *ref, settings_.examples,
+                                                 coverage_.watched(port));
+        differs = !cache_evidence.empty();
     } else {
         const auto m = compare_roce(cache->table, ref->table);
         differs = !m.empty();
-        if (!m.missing.empty()) {
-            missing_evidence = "addresses of " + port.to_string() +
-                               "'s netdevs without their GID in the kernel's cache: " +
-                               list_entries(m.missing, settings_.examples);
-        }
-        if (!m.stale.empty()) {
-            stale_evidence = "GIDs in the kernel's cache of " + port.to_string() +
-                             " whose address the netdev no longer has: " +
-                             list_entries(m.stale, settings_.examples);
-        }
+        missing_evidence = roce_missing_evidence(port, m, settings_.examples);
+        stale_evidence = roce_stale_evidence(port, m, settings_.examples);
     }
-
-    bool due = false;
-    if (differs) {
-        if (!t.differs_since) t.differs_since = now;
-        const TimePoint at = *t.differs_since + settings_.cache_grace;
-        due = now >= at;
-        t.coherence = due ? GidCoherence::stale : GidCoherence::pending;
-        t.note = due ? "differs since " + format_time(*t.differs_since)
-                     : "differs since " + format_time(*t.differs_since) + ", within grace";
-        if (!due) t.next_check = at;
-    } else if (cache_fresh && fresh(ref, now)) {
-        t.coherence = GidCoherence::coherent;
-        t.note.clear();
-        t.differs_since.reset();
-    }
-    set(kCacheStaleBit, kRuleCacheStale, due && !cache_evidence.empty(), Severity::critical,
-        cache_evidence, kCacheStaleAdvice);
-    set(kGidMissingBit, kRuleRoceMissing, due && !missing_evidence.empty(), Severity::warning,
-        missing_evidence, kMissingAdvice);
-    set(kGidStaleBit, kRuleRoceStale, due && !stale_evidence.empty(), Severity::warning,
-        stale_evidence, kStaleAdvice);
+    const bool due = follow_grace(t, differs, comparable, now, settings_.cache_grace);
+    findings.judge(kCacheStaleRule, std::move(cache_evidence), due);
+    findings.judge(kRoceMissingRule, std::move(missing_evidence), due);
+    findings.judge(kRoceStaleRule, std::move(stale_evidence), due);
 
     // A view that ages out changes the judgement without any observation.
     if (cache)

@@ -6,6 +6,9 @@
 // prefix and GUIDs on InfiniBand, the netdev's addresses on RoCE.
 
 #include <map>
+#include <optional>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "collector/engine/engine_module.hpp"
@@ -41,6 +44,20 @@ private:
 
     // Fabric rules, run in review() when a view changed or a grace period ends.
     void judge_prefixes(EngineContext& ctx);
+    // gid.prefix_mismatch's steps: the prefix most ports of each sweep hold, the ports of each
+    // sweep (by source) that hold another past the grace, and the finding of one sweep.
+    struct PrefixGroup {
+        size_t ports = 0;
+        std::vector<std::pair<PortRef, uint64_t>> off;  // past the grace: the port, its prefix
+        std::optional<TimePoint> since;
+        bool from_sm = false;
+        uint64_t reference = 0;
+    };
+    std::unordered_map<uint16_t, uint64_t> majority_prefixes(TimePoint now) const;
+    std::unordered_map<uint16_t, PrefixGroup> group_prefixes(
+        std::unordered_map<uint16_t, uint64_t> majority, TimePoint now);
+    void raise_prefix_mismatch(uint16_t source, const PrefixGroup& g, FindingSubject subject,
+                               EngineContext& ctx);
     void judge_duplicate_guids(EngineContext& ctx);
 
     GidSettings settings_;

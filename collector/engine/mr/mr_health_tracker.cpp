@@ -163,74 +163,83 @@ MrRecord* MrHealthTracker::create(const MrEvent& ev, const Observation& obs, MrS
 
 void MrHealthTracker::on_event(const MrEvent& ev, const Observation& obs, EngineContext& ctx) {
     MrDeviceHealth& dev = stats(ev.device);
-    const TimePoint t = obs.time;
-    const Key key{ev.device, ev.mr};
-    auto it = mrs_.find(key);
+    auto it = mrs_.find(Key{ev.device, ev.mr});
     MrRecord* rec = it == mrs_.end() ? nullptr : &it->second;
 
     if (ev.posted) {
         ++dev.posted[ev.op];
         if (rec && rec->state != MrState::deregistered)
-            rec->last_seen = std::max(rec->last_seen, t);
+            rec->last_seen = std::max(rec->last_seen, obs.time);
         return;
     }
-
     switch (ev.op) {
         case MrOp::alloc:
-        case MrOp::reg: {
-            if (ev.rc && *ev.rc != 0) {
-                ++dev.failed_ops;
-                return;
-            }
-            if (rec && rec->state != MrState::deregistered) {
-                ++dev.duplicate_events;
-                absorb_identity(*rec, ev);
-                return;
-            }
-            if (rec && t < rec->state_since) {
-                ++dev.late_events;  // an allocation older than the deregistration we saw
-                return;
-            }
-            if (rec) {  // the id was reused: a new MR replaces the retained one
-                auto range = deregistered_.equal_range(rec->state_since);
-                for (auto d = range.first; d != range.second; ++d) {
-                    if (d->second == key) {
-                        deregistered_.erase(d);
-                        break;
-                    }
-                }
-            }
-            MrRecord* fresh = create(ev, obs, state_after(ev));
-            if (fresh) fresh->transport = ctx.inventory().transport(ev.device);
+        case MrOp::reg:
+            on_registration(ev, obs, dev, rec, ctx);
             return;
-        }
         case MrOp::dereg:
-            if (ev.rc && *ev.rc != 0) {
-                ++dev.failed_ops;  // the MR is still there, in whatever state it was
-                return;
-            }
-            if (!rec) return;  // never tracked: nothing to close
-            if (rec->state == MrState::deregistered) {
-                ++(t < rec->state_since ? dev.late_events : dev.duplicate_events);
-                return;
-            }
-            absorb_identity(*rec, ev);
-            rec->last_seen = std::max(rec->last_seen, t);
-            rec->source = obs.source;
-            deregister(*rec, std::max(t, rec->state_since), MrRecoveryKind::dereg, ctx);
+            on_deregistration(ev, obs, dev, rec, ctx);
             return;
         default:
-            break;
+            on_completion(ev, obs, dev, rec, ctx);
+            return;
     }
+}
 
+void MrHealthTracker::on_registration(const MrEvent& ev, const Observation& obs,
+                                      MrDeviceHealth& dev, MrRecord* rec, EngineContext& ctx) {
+    const TimePoint t = obs.time;
+    if (ev.rc && *ev.rc != 0) {
+        ++dev.failed_ops;
+        return;
+    }
+    if (rec && rec->state != MrState::deregistered) {
+        ++dev.duplicate_events;
+        absorb_identity(*rec, ev);
+        return;
+    }
+    if (rec && t < rec->state_since) {
+        ++dev.late_events;  // an allocation older than the deregistration we saw
+        return;
+    }
+    if (rec) {  // the id was reused: a new MR replaces the retained one
+        const Key key{ev.device, ev.mr};
+        auto range = deregistered_.equal_range(rec->state_since);
+        for (auto d = range.first; d != range.second; ++d) {
+            if (d->second == key) {
+                deregistered_.erase(d);
+                break;
+            }
+        }
+    }
+    MrRecord* fresh = create(ev, obs, state_after(ev));
+    if (fresh) fresh->transport = ctx.inventory().transport(ev.device);
+}
+
+void MrHealthTracker::on_deregistration(const MrEvent& ev, const Observation& obs,
+                                        MrDeviceHealth& dev, MrRecord* rec, EngineContext& ctx) {
+    const TimePoint t = obs.time;
+    if (ev.rc && *ev.rc != 0) {
+        ++dev.failed_ops;  // the MR is still there, in whatever state it was
+        return;
+    }
+    if (!rec) return;  // never tracked: nothing to close
+    if (rec->state == MrState::deregistered) {
+        ++(t < rec->state_since ? dev.late_events : dev.duplicate_events);
+        return;
+    }
+    absorb_identity(*rec, ev);
+    rec->last_seen = std::max(rec->last_seen, t);
+    rec->source = obs.source;
+    deregister(*rec, std::max(t, rec->state_since), MrRecoveryKind::dereg, ctx);
+}
+
+void MrHealthTracker::on_completion(const MrEvent& ev, const Observation& obs, MrDeviceHealth& dev,
+                                    MrRecord* rec, EngineContext& ctx) {
+    const TimePoint t = obs.time;
     count_completion(dev, ev);
     if (!rec) {
-        MrState first = state_after(ev);
-        MrRecord* fresh = create(ev, obs, MrState::valid);
-        if (!fresh) return;
-        fresh->transport = ctx.inventory().transport(ev.device);
-        if (first == MrState::unknown) first = flushed_state(*fresh);
-        if (first != MrState::valid) enter(*fresh, first, t, ctx);
+        first_completion(ev, obs, ctx);
         return;
     }
     if (rec->state == MrState::deregistered) {
@@ -274,6 +283,16 @@ void MrHealthTracker::on_event(const MrEvent& ev, const Observation& obs, Engine
     rec->source = obs.source;
     if (is_unknown(rec->state)) recovered(*rec, MrRecoveryKind::known_again, t, ctx);
     enter(*rec, next, t, ctx);
+}
+
+void MrHealthTracker::first_completion(const MrEvent& ev, const Observation& obs,
+                                       EngineContext& ctx) {
+    MrState first = state_after(ev);
+    MrRecord* fresh = create(ev, obs, MrState::valid);
+    if (!fresh) return;
+    fresh->transport = ctx.inventory().transport(ev.device);
+    if (first == MrState::unknown) first = flushed_state(*fresh);
+    if (first != MrState::valid) enter(*fresh, first, obs.time, ctx);
 }
 
 void MrHealthTracker::enter(MrRecord& rec, MrState state, TimePoint when, EngineContext& ctx) {

@@ -58,6 +58,15 @@ private:
     };
 
     void on_event(const MrEvent& ev, const Observation& obs, EngineContext& ctx);
+    // The steps of on_event, by the event's kind; `rec` is the MR's record, if it has one.
+    void on_registration(const MrEvent& ev, const Observation& obs, MrDeviceHealth& dev,
+                         MrRecord* rec, EngineContext& ctx);
+    void on_deregistration(const MrEvent& ev, const Observation& obs, MrDeviceHealth& dev,
+                           MrRecord* rec, EngineContext& ctx);
+    void on_completion(const MrEvent& ev, const Observation& obs, MrDeviceHealth& dev,
+                       MrRecord* rec, EngineContext& ctx);
+    // A completion for an MR the tracker has not seen: the state it implies.
+    void first_completion(const MrEvent& ev, const Observation& obs, EngineContext& ctx);
     void on_inventory(const MrInventory& inv, const Observation& obs, EngineContext& ctx);
     void on_kernel(const MrKernelBehaviour& k, EngineContext& ctx);
     // The state a flushed MR enters: unknown, or awaiting_teardown where the kernel destroys it.

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "collector/engine/partitions/partitions_conf.hpp"
 #include "collector/model/partition_model.hpp"
+#include "collector/model/partitions_conf.hpp"
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag::partitions {

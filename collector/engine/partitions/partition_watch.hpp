@@ -12,8 +12,8 @@
 
 #include "collector/engine/engine_module.hpp"
 #include "collector/engine/partitions/partition_settings.hpp"
-#include "collector/engine/partitions/partitions_conf.hpp"
 #include "collector/model/partition_model.hpp"
+#include "collector/model/partitions_conf.hpp"
 
 namespace rdmadiag::partitions {
 

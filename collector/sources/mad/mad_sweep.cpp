@@ -29,6 +29,131 @@ void link(std::vector<NodeReading>& nodes, std::pair<size_t, uint8_t> from, size
         b->peer = PortPeer{nodes[from.first].info.node_guid, from.second};
 }
 
+// The discovery by directed route (MadSweeper::discover_by_dr), step by step.
+
+// A path's way out of the last known node: that node's index and the port it left by.
+using DrFrom = std::optional<std::pair<size_t, uint8_t>>;
+
+// One hop ring of the walk: its paths, and where each left the last known node.
+struct DrRing {
+    std::vector<DrPath> paths;
+    std::vector<DrFrom> from;
+    void add(DrPath path, DrFrom f) {
+        paths.push_back(std::move(path));
+        from.push_back(f);
+    }
+};
+
+// The nodes the walk found so far, by node GUID.
+struct DrFound {
+    std::vector<NodeReading> nodes;
+    std::map<uint64_t, size_t> index_of;
+};
+
+using NodeInfoAnswers = std::vector<std::pair<DrPath, Result<NodeInfo>>>;
+// A switch found for the first time (its index) and the path to it: its ports are walked next.
+using SwitchToWalk = std::pair<size_t, DrPath>;
+
+// NodeInfo at the end of every path, in one batch. Answers land in the slot of their path, so
+// the walk's order (which path names a node found twice) does not depend on which answer came
+// first.
+NodeInfoAnswers ask_node_info(MadEngine& engine, const std::vector<DrPath>& paths) {
+    NodeInfoAnswers found;
+    found.reserve(paths.size());
+    MadBatch batch;
+    for (const DrPath& path : paths) {
+        const size_t slot = found.size();
+        found.emplace_back(path, make_error("not run"));
+        batch.add(smp_request(Route{true, path, 0}, attr::node_info, 0),
+                  [&found, slot](Result<std::vector<uint8_t>> r) {
+                      auto answer = checked_answer(
+                          std::move(r),
+                          "NodeInfo at " + Route{true, found[slot].first, 0}.describe());
+                      auto d = smp_payload(answer);
+                      found[slot].second = d ? decode_node_info(*d) : Result<NodeInfo>(d.error());
+                  });
+    }
+    batch.run(engine);
+    return found;
+}
+
+// Takes a ring's answers into `found`: new nodes, the CA ports seen, and the link each path
+// crossed. The local CA leads into the fabric through the port the MADs leave by (into `next`);
+// the switches found for the first time are returned, to be walked.
+std::vector<SwitchToWalk> take_answers(NodeInfoAnswers& answers, const std::vector<DrFrom>& from,
+                                       DrFound& found, DrRing& next,
+                                       std::vector<std::string>& errors) {
+    std::vector<SwitchToWalk> to_walk;
+    for (size_t slot = 0; slot < answers.size(); ++slot) {
+        auto& [path, info] = answers[slot];
+        if (!info) {
+            errors.push_back(info.error().message);
+            continue;
+        }
+        Route route{true, path, 0};
+        auto [it, inserted] = found.index_of.try_emplace(info->node_guid, found.nodes.size());
+        if (inserted) {
+            NodeReading node;
+            node.info = *info;
+            node.route = route;
+            found.nodes.push_back(std::move(node));
+        }
+        NodeReading& node = found.nodes[it->second];
+        if (node.is_switch()) {
+            if (inserted) {
+                for (uint8_t p = 0; p <= node.info.num_ports; ++p) {
+                    node.ports.push_back(PortReading{.port = p, .route = route});
+                }
+                to_walk.emplace_back(it->second, path);
+            }
+        } else {
+            uint8_t p = info->local_port_num;
+            bool known = std::any_of(node.ports.begin(), node.ports.end(),
+                                     [p](const auto& x) { return x.port == p; });
+            if (!known) {
+                node.ports.push_back(
+                    PortReading{.port = p, .route = route, .guid = info->port_guid});
+            }
+            if (path.empty()) next.add(DrPath{p}, std::pair{it->second, p});
+        }
+        if (from[slot]) link(found.nodes, *from[slot], it->second, info->local_port_num);
+    }
+    return to_walk;
+}
+
+// Which ports of the switches to walk have a live link: PortInfo on each, in one batch, and a
+// path through each LinkUp one into `next`.
+void step_through_live_links(MadEngine& engine, const DrFound& found,
+                             const std::vector<SwitchToWalk>& to_walk, DrRing& next) {
+    MadBatch links;
+    std::vector<std::optional<DrPath>> linked;  // in request order
+    std::vector<DrFrom> linked_from;
+    for (const auto& [index, path] : to_walk) {
+        const NodeReading& sw = found.nodes[index];
+        for (uint8_t p = 1; p <= sw.info.num_ports; ++p) {
+            if (!path.empty() && p == sw.info.local_port_num) continue;  // the way we came
+            DrPath child = path;
+            child.push_back(p);
+            if (child.size() > kDrMaxHops) continue;
+            const size_t slot = linked.size();
+            linked.emplace_back();
+            linked_from.emplace_back(std::pair{index, p});
+            links.add(smp_request(Route{true, path, 0}, attr::port_info, p),
+                      [&linked, slot, child](Result<std::vector<uint8_t>> r) {
+                          auto answer = checked_answer(std::move(r), "PortInfo");
+                          auto d = smp_payload(answer);
+                          if (!d) return;
+                          auto pi = decode_port_info(*d);
+                          if (pi && pi->phys_state == kPhysLinkUp) linked[slot] = child;
+                      });
+        }
+    }
+    links.run(engine);
+    for (size_t i = 0; i < linked.size(); ++i) {
+        if (linked[i]) next.add(std::move(*linked[i]), linked_from[i]);
+    }
+}
+
 }  // namespace
 
 MadSweeper::MadSweeper(MadEngine& engine, SweepOptions options)
@@ -134,109 +259,18 @@ std::vector<NodeReading> MadSweeper::discover_by_dr(std::vector<std::string>& er
     // Breadth first from the local node, one hop ring per batch. A CA is found once per port
     // that links to the fabric; a switch once, and its ports are walked from it. Each path but
     // the first leaves a known node by a known port: what it finds is that port's peer.
-    std::vector<NodeReading> nodes;
-    std::map<uint64_t, size_t> index_of;
-    std::vector<DrPath> ring{DrPath{}};
-    // For each path of the ring, the node index and port it left the last known node by.
-    using From = std::optional<std::pair<size_t, uint8_t>>;
-    std::vector<From> ring_from{std::nullopt};
-    std::set<uint64_t> walked;
-    for (unsigned depth = 0; !ring.empty() && depth <= options_.max_hops; ++depth) {
-        // Answers land in the slot of their path, so the walk's order (which path names a node
-        // found twice) does not depend on which answer came first.
-        std::vector<std::pair<DrPath, Result<NodeInfo>>> found;
-        found.reserve(ring.size());
-        MadBatch batch;
-        for (const DrPath& path : ring) {
-            const size_t slot = found.size();
-            found.emplace_back(path, make_error("not run"));
-            batch.add(smp_request(Route{true, path, 0}, attr::node_info, 0),
-                      [&found, slot](Result<std::vector<uint8_t>> r) {
-                          auto answer = checked_answer(
-                              std::move(r),
-                              "NodeInfo at " + Route{true, found[slot].first, 0}.describe());
-                          auto d = smp_payload(answer);
-                          found[slot].second =
-                              d ? decode_node_info(*d) : Result<NodeInfo>(d.error());
-                      });
-        }
-        batch.run(engine_);
-        std::vector<DrPath> next;
-        std::vector<From> next_from;
-        std::vector<std::pair<size_t, DrPath>> to_walk;  // switch index, path
-        for (size_t slot = 0; slot < found.size(); ++slot) {
-            auto& [path, info] = found[slot];
-            if (!info) {
-                errors.push_back(info.error().message);
-                continue;
-            }
-            Route route{true, path, 0};
-            auto [it, inserted] = index_of.try_emplace(info->node_guid, nodes.size());
-            if (inserted) {
-                NodeReading node;
-                node.info = *info;
-                node.route = route;
-                nodes.push_back(std::move(node));
-            }
-            NodeReading& node = nodes[it->second];
-            if (node.is_switch()) {
-                if (inserted) {
-                    for (uint8_t p = 0; p <= node.info.num_ports; ++p) {
-                        node.ports.push_back(PortReading{.port = p, .route = route});
-                    }
-                    to_walk.emplace_back(it->second, path);
-                }
-            } else {
-                uint8_t p = info->local_port_num;
-                bool known = std::any_of(node.ports.begin(), node.ports.end(),
-                                         [p](const auto& x) { return x.port == p; });
-                if (!known) {
-                    node.ports.push_back(
-                        PortReading{.port = p, .route = route, .guid = info->port_guid});
-                }
-                // The local CA leads into the fabric through the port the MADs leave by.
-                if (path.empty()) {
-                    next.push_back(DrPath{p});
-                    next_from.emplace_back(std::pair{it->second, p});
-                }
-            }
-            if (ring_from[slot]) link(nodes, *ring_from[slot], it->second, info->local_port_num);
-        }
-        // Which switch ports have a live link: PortInfo on each, then step through the LinkUp ones.
-        MadBatch links;
-        std::vector<std::optional<DrPath>> linked;  // in request order, like `found`
-        std::vector<From> linked_from;
-        for (auto& [index, path] : to_walk) {
-            const NodeReading& sw = nodes[index];
-            for (uint8_t p = 1; p <= sw.info.num_ports; ++p) {
-                if (!path.empty() && p == sw.info.local_port_num) continue;  // the way we came
-                DrPath child = path;
-                child.push_back(p);
-                if (child.size() > kDrMaxHops) continue;
-                const size_t slot = linked.size();
-                linked.emplace_back();
-                linked_from.emplace_back(std::pair{index, p});
-                links.add(smp_request(Route{true, path, 0}, attr::port_info, p),
-                          [&linked, slot, child](Result<std::vector<uint8_t>> r) {
-                              auto answer = checked_answer(std::move(r), "PortInfo");
-                              auto d = smp_payload(answer);
-                              if (!d) return;
-                              auto pi = decode_port_info(*d);
-                              if (pi && pi->phys_state == kPhysLinkUp) linked[slot] = child;
-                          });
-            }
-        }
-        links.run(engine_);
-        for (size_t i = 0; i < linked.size(); ++i) {
-            if (!linked[i]) continue;
-            next.push_back(std::move(*linked[i]));
-            next_from.push_back(linked_from[i]);
-        }
+    DrFound found;
+    DrRing ring;
+    ring.add(DrPath{}, std::nullopt);
+    for (unsigned depth = 0; !ring.paths.empty() && depth <= options_.max_hops; ++depth) {
+        auto answers = ask_node_info(engine_, ring.paths);
+        DrRing next;
+        const auto to_walk = take_answers(answers, ring.from, found, next, errors);
+        step_through_live_links(engine_, found, to_walk, next);
         ring = std::move(next);
-        ring_from = std::move(next_from);
     }
     // PMA needs a LID; PortInfo tells it later.
-    return nodes;
+    return std::move(found.nodes);
 }
 
 void MadSweeper::read_nodes(std::vector<NodeReading>& nodes, SweepParts parts) {

@@ -31,6 +31,7 @@
 #include "collector/sources/source.hpp"
 #include "collector/sources/source_registry.hpp"
 #include "collector/sources/sysfs/counter_methods.hpp"
+#include "collector/sources/sysfs/known_port.hpp"
 #include "collector/sources/sysfs/sysfs_parsers.hpp"
 #include "collector/sources/sysfs/sysfs_reader.hpp"
 #include "collector/sources/sysfs/twin_counter.hpp"
@@ -71,9 +72,6 @@ public:
     const std::string& class_dir() const { return class_dir_; }
 
 private:
-    // A quantity read from both counters/ and counters_ext/ this pass: its name, and what each
-    // file (or the method standing for it) gave.
-    using Twins = std::vector<std::pair<std::string_view, std::array<std::optional<uint64_t>, 2>>>;
     struct Parts {
         sources::CounterTiers counters;  // counters/, counters_ext/, hw_counters/ by tier
         bool tables = false;             // device identity, GIDs, P_Key tables
@@ -82,6 +80,8 @@ private:
     class Pass;
 
     void sample(TimePoint now, sources::ObservationSink& sink, Parts parts);
+    // One device on a pass: its identity when due, and each of its ports' due parts.
+    void sample_device(Pass& pass, const std::string& dev, Parts parts);
     // Lists the devices, tells the engine of a change, and drops what is kept for devices gone;
     // false (and the source down) when they cannot be listed.
     bool take_device_list(Pass& pass, bool whole_tables);
@@ -118,66 +118,6 @@ private:
     // The subjects reported missing (ENOENT) while their devices stay.
     std::set<std::string> missing_;
 
-    // What the slow cadence learnt of a port's GIDs, carried by the fast one.
-    struct PortGids {
-        std::vector<std::string> gids;  // the non-zero ones, as sysfs prints them
-        std::optional<uint64_t> port_guid;
-        std::vector<sysfs::Gid> table;  // every entry, in index order, for the head reads
-        GidTable view;          // the cache view: the non-zero entries with their attributes
-        bool unsent = true;     // the view was read whole and not yet emitted
-        bool complete = false;  // every entry was read
-        bool suspect = false;   // the port's state changed since: read it whole
-    };
-    // A folder's listing, kept between whole table passes, with where each file is held.
-    struct Listing {
-        std::vector<std::string> names;  // sorted
-        std::vector<HeldSlot> slots;     // by name
-        // By name, for counter folders: each counter's tier, and why it is fast (filled by the
-        // first pass that reads the folder: until then it is shorter than `names`).
-        std::vector<std::optional<sources::FastReason>> fast;
-        std::vector<std::optional<uint64_t>> reported;  // by name: the value last emitted
-    };
-    // The port's P_Key table as last read whole, for the passes that read only its head.
-    struct CarriedTable {
-        PKeyTable table;
-        // The P_Key violations seen (PortCounters' constraint errors in and out), and whether
-        // they rose or the port's state changed since the table was read: read it whole next.
-        std::array<uint64_t, 2> violations{};
-        bool suspect = false;
-        std::vector<HeldSlot> slots;  // the head's entries, where the reader holds them
-    };
-    // The folders of a port whose listings are kept.
-    enum class PortFolder : uint8_t { counters, counters_ext, hw_counters, gids };
-    static constexpr size_t kPortFolders = 4;
-    struct FolderListing {
-        bool listed = false;             // since the listings were last forgotten
-        std::optional<Listing> listing;  // nullopt: the port has no such folder
-    };
-    // Everything carried for one port between passes, found once per pass.
-    struct KnownPort {
-        std::string dir;  // <class_dir>/<device>/ports/<port>
-        // The attributes last read in full, carried while the state stays (Pass::port_state),
-        // and where the reader holds the port's own files (state, phys_state, lid, sm_lid,
-        // lid_mask_count, link_layer, rate, cap_mask).
-        PortStateSample last;
-        bool read = false;
-        std::array<HeldSlot, 8> slots;
-        // The narrow error counters (counter_tiers.hpp) where each is its own file: their sum
-        // when last read, and until when fast passes read them. Quiet, they are read with the
-        // slow tier; one that moved, or a change of the port's state, has every fast pass read
-        // them for a slow interval (narrow_fast_hold).
-        uint64_t narrow_sum = 0;
-        bool narrow_read = false;
-        std::optional<TimePoint> narrow_fast_until;
-        std::optional<PortGids> gids;       // read at least once
-        std::optional<CarriedTable> table;  // last read whole without a fault
-        // The quantities in both counters/ and counters_ext/, by standard name.
-        std::map<std::string, TwinCounter, std::less<>> twins;
-        // The first counter folder the last PMA read found without values, and why
-        // ("counters/: N/A (no PMA)"); empty when every value was there.
-        std::string unavailable;
-        std::array<FolderListing, kPortFolders> listings;  // by PortFolder
-    };
     std::map<PortRef, KnownPort> known_ports_;
     KnownPort& known_port(const PortRef& port);
     // Each device's ports, listed with the whole tables and kept between.

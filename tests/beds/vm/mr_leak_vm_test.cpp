@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/engine/mr/mr_usage_tracker.hpp"
 #include "collector/sources/netlink/netlink_source.hpp"
 #include "tests/beds/vm/rxe_verbs.hpp"

@@ -23,7 +23,7 @@
 
 #include <gtest/gtest.h>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/engine/mr/mr_health_tracker.hpp"
 #include "collector/probe/probe_source.hpp"
 #include "collector/sources/netlink/netlink_source.hpp"

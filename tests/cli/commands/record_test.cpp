@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "collector/builtin/builtin_sources.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/replay/recording_reader.hpp"
 #include "collector/replay/replay_source.hpp"
 #include "collector/runtime/collector_runtime.hpp"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 #include "tests/collector/runtime/test_sources.hpp"
 #include "tests/support/temp_dir.hpp"

@@ -1,6 +1,6 @@
 #include "collector/engine/engine.hpp"
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 
 #include <gtest/gtest.h>
 

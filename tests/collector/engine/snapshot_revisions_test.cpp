@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 
 namespace rdmadiag::engine {
 namespace {

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "tests/collector/probe/probe_test_support.hpp"
 #include "tests/collector/probe/seqpacket_send.hpp"
 #include "tests/support/temp_dir.hpp"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/replay/recorder.hpp"
 #include "collector/replay/recording_reader.hpp"
 #include "collector/replay/replay_source.hpp"

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/runtime/collector_runtime.hpp"
 #include "collector/sim/simulated_fabric.hpp"
 #include "tests/collector/sim/sim_test_support.hpp"

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/sim/simulated_fabric.hpp"
 #include "tests/collector/sim/sim_test_support.hpp"
 

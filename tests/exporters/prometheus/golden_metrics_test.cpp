@@ -10,7 +10,7 @@
 
 #include "collector/common/simple_yaml.hpp"
 #include "collector/common/text_file.hpp"
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/runtime/collector_runtime.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #include "exporters/prometheus/snapshot_metrics.hpp"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <set>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "gui/client/gui_options.hpp"
 #include "gui/client/playback_feed.hpp"
 #include "gui/client/recording_kind.hpp"

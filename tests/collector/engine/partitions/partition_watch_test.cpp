@@ -4,7 +4,7 @@
 
 #include "collector/engine/engine.hpp"
 #include "collector/engine/partitions/partition_findings.hpp"
-#include "collector/engine/pkey/pkey_views.hpp"
+#include "collector/engine/pkey/views/pkey_views.hpp"
 #include "tests/collector/engine/test_observations.hpp"
 
 namespace rdmadiag::partitions {

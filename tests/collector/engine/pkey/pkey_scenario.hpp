@@ -7,7 +7,7 @@
 #include <string>
 
 #include "collector/engine/engine.hpp"
-#include "collector/engine/pkey/pkey_views.hpp"
+#include "collector/engine/pkey/views/pkey_views.hpp"
 #include "tests/collector/engine/test_observations.hpp"
 
 namespace rdmadiag::test {

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/sources/mad/mad_source.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #include "tests/collector/sources/mad/ibsim_bed.hpp"

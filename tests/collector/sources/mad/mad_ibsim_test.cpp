@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/engine/pkey/pkey_diff.hpp"
 #include "collector/sources/mad/mad_observations.hpp"
 #include "collector/sources/mad/mad_source.hpp"

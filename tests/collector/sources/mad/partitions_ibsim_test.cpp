@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/engine/partitions/partition_findings.hpp"
 #include "collector/model/partition_model.hpp"
 #include "collector/sources/mad/mad_bytes.hpp"

@@ -11,7 +11,7 @@
 #include <map>
 #include <set>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/sources/mad/local_pma_reader.hpp"
 #include "collector/sources/netlink/hw_counter_reader.hpp"
 #include "collector/sources/sysfs/legacy_counters.hpp"

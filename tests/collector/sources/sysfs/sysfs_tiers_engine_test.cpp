@@ -7,7 +7,7 @@
 #include <fstream>
 #include <map>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/sources/counter_tiers.hpp"
 #include "tests/collector/sources/sysfs/sysfs_test_support.hpp"
 #include "tests/collector/sources/sysfs/temp_tree.hpp"

@@ -14,7 +14,7 @@
 
 #include <gtest/gtest.h>
 
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #include "collector/sources/verbs/verbs_event_source.hpp"
 #include "collector/sources/verbs/verbs_source.hpp"

@@ -1,4 +1,4 @@
-#include "collector/engine/pkey/pkey_views.hpp"
+#include "collector/engine/pkey/views/pkey_views.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "collector/engine/partitions/partitions_conf.hpp"
+#include "collector/model/partitions_conf.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 
 #include "collector/common/parse_number.hpp"
 
-namespace rdmadiag::partitions {
+namespace rdmadiag {
 
 std::string_view to_string(Membership m) {
     switch (m) {
@@ -327,4 +327,4 @@ PartitionsConf parse_partitions_conf(std::string_view text) {
     return Parser().run(text);
 }
 
-}  // namespace rdmadiag::partitions
+}  // namespace rdmadiag

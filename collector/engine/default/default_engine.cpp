@@ -1,4 +1,4 @@
-#include "collector/engine/default_engine.hpp"
+#include "collector/engine/default/default_engine.hpp"
 
 #include "collector/engine/events/event_totals.hpp"
 #include "collector/engine/events/port_event_refresh.hpp"
@@ -6,7 +6,7 @@
 #include "collector/engine/mr/mr_health_tracker.hpp"
 #include "collector/engine/mr/mr_usage_tracker.hpp"
 #include "collector/engine/partitions/partition_watch.hpp"
-#include "collector/engine/pkey/pkey_views.hpp"
+#include "collector/engine/pkey/views/pkey_views.hpp"
 
 namespace rdmadiag::engine {
 

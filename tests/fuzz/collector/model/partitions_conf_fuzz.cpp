@@ -6,10 +6,10 @@
 #include <set>
 #include <string>
 
-#include "collector/engine/partitions/partitions_conf.hpp"
+#include "collector/model/partitions_conf.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
-using namespace rdmadiag::partitions;
+using namespace rdmadiag;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text = rdmadiag::fuzz::as_text(data, size);

@@ -1,10 +1,10 @@
-#include "collector/engine/partitions/partitions_conf.hpp"
+#include "collector/model/partitions_conf.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace rdmadiag::partitions {
+namespace rdmadiag {
 namespace {
 
 MemberRule port(uint64_t guid, Membership m, uint32_t line) {
@@ -218,4 +218,4 @@ TEST(PartitionsConf, HostileTextIsReportedNeverACrash) {
 }
 
 }  // namespace
-}  // namespace rdmadiag::partitions
+}  // namespace rdmadiag

@@ -25,7 +25,7 @@
 
 #include "collector/model/pkey.hpp"
 
-namespace rdmadiag::partitions {
+namespace rdmadiag {
 
 // `both` is a full and a limited entry where opensm's allow_both_pkeys is set, full otherwise.
 enum class Membership : uint8_t { limited, full, both };
@@ -73,4 +73,4 @@ constexpr uint16_t kDefaultPartition = pkey_base(kDefaultPKey);
 
 PartitionsConf parse_partitions_conf(std::string_view text);
 
-}  // namespace rdmadiag::partitions
+}  // namespace rdmadiag
