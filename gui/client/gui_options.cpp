@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QUrl>
+#include <sstream>
 
 #include "collector/model/pkey.hpp"
 #include "collector/sim/shipped_scenarios.hpp"
@@ -23,36 +24,33 @@ std::span<const sources::OptionSpec> gui_source_options() {
 
 namespace {
 
-// "  --KEY VALUE" and the declared help, wrapped as the rest of the usage is.
+// "  --KEY VALUE" and the declared help, in the columns and width of the rest of the usage.
 QString source_option_usage() {
-    QString out;
+    constexpr size_t kHelpColumn = 25, kWidth = 84;
+    std::string out;
     for (const auto& spec : gui_source_options()) {
         const std::string head =
             "  --" + std::string(spec.key) + " " + sources::option_value_name(spec);
-        std::string line = head.size() < 25 ? head + std::string(25 - head.size(), ' ')
-                                            : head + "\n" + std::string(25, ' ');
-        size_t width = line.size() - line.rfind('\n') - 1;
-        std::string help = sources::option_help(spec);
-        size_t at = 0;
-        while (at < help.size()) {
-            size_t end = help.find(' ', at);
-            if (end == std::string::npos) end = help.size();
-            const std::string word = help.substr(at, end - at);
-            if (width + word.size() + 1 > 92 && width > 25) {
-                line += "\n" + std::string(25, ' ');
-                width = 25;
-            }
-            if (width > 25) {
-                line += ' ';
-                ++width;
-            }
-            line += word;
-            width += word.size();
-            at = end + 1;
+        out += head;
+        size_t column = head.size();
+        if (column >= kHelpColumn) {
+            out += "\n";
+            column = 0;
         }
-        out += QString::fromStdString(line + "\n");
+        std::istringstream words(sources::option_help(spec));
+        bool first = true;
+        for (std::string word; words >> word; first = false) {
+            if (!first && column + 1 + word.size() > kWidth) {
+                out += "\n";
+                column = 0;
+            }
+            const size_t pad = column < kHelpColumn ? kHelpColumn - column : 1;
+            out += std::string(pad, ' ') + word;
+            column += pad + word.size();
+        }
+        out += "\n";
     }
-    return out;
+    return QString::fromStdString(out);
 }
 
 }  // namespace

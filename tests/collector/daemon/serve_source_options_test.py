@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""A wrong source option stops a command and `rdmadiag serve` at start-up, in its source's words;
-a SIGHUP whose config file brings one is refused: the reason is logged, the running configuration
-stays (the daemon keeps serving its sources), and a later good file is taken.
+"""A wrong source option stops a command (without leaving a recording behind) and `rdmadiag serve`
+at start-up, in its source's words; a SIGHUP whose config file brings one is refused: the reason
+is logged, the running configuration stays (the daemon keeps serving its sources), and a later
+good file is taken.
 
 Usage: serve_source_options_test.py RDMADIAG_BINARY"""
 
@@ -42,6 +43,12 @@ def main():
            "interval" in r.stderr, f"status: {r.stderr!r}")
 
     with bed.Bed("serve-options") as b:
+        recording = os.path.join(b.dir, "capture.jsonl")
+        r = run(rdmadiag, "record", recording, "--simulate", "--interval.pkeys", "30s",
+                "--sysfs.pkey_full_interval", "20s")
+        expect(r.returncode == 3 and not os.path.exists(recording),
+               f"record started with disagreeing options: {r}")
+
         cfg = os.path.join(b.dir, "rdmadiag.yml")
         conf = os.path.join(b.dir, "partitions.conf")
         with open(conf, "w") as f:

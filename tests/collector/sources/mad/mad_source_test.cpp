@@ -56,6 +56,21 @@ TEST(MadSource, BadOptionsAreConfigurationErrors) {
     }
 }
 
+TEST(MadSource, AShardSplitsASubnetOnly) {
+    sources::SourceSettings s;
+    s.extra = {{"mad.shard", "1/2"}};
+    auto local = sources::resolve_source_options("mad", mad_options(), s);
+    ASSERT_FALSE(local.ok());
+    EXPECT_EQ(local.error().message,
+              "mad source: mad.shard splits a subnet: it needs mad.scope=subnet");
+    s.extra["mad.scope"] = "subnet";
+    auto o = parse_mad_options(::rdmadiag::test::resolved(s, "mad", mad_options()));
+    ASSERT_TRUE(o.ok()) << o.error().message;
+    EXPECT_EQ(o->shard, (SweepShard{0, 2})) << "1/2 is the first of two parts";
+    s.extra["mad.shard"] = "3/2";
+    EXPECT_FALSE(sources::resolve_source_options("mad", mad_options(), s).ok());
+}
+
 TEST(MadSource, WithoutAUmadDeviceItSaysWhyAndReportsDown) {
     if (std::getenv("BED_DIR") != nullptr)
         GTEST_SKIP() << "running on the ibsim bed: a umad device is there";
