@@ -1,6 +1,5 @@
 #include "cli/collector_flags.hpp"
 
-#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 #include "collector/sources/tracefs/tracefs_source.hpp"
 
 namespace rdmadiag::cli {
@@ -59,12 +58,35 @@ void add_interval(CLI::App& cmd, CollectorFlags& f, const std::string& name,
         ->type_name("DURATION");
 }
 
+// --KEY VALUE for every option a source declares, and its older spelling where it has one (which
+// errors name, being the one scripts use).
+void add_source_option_flags(CLI::App& cmd, CollectorFlags& f,
+                             const sources::SourceRegistry& registry) {
+    for (const auto& entry : registry.entries()) {
+        for (const auto& spec : entry.options) {
+            std::string names = "--" + std::string(spec.key);
+            if (!spec.alias.empty()) names += ",--" + std::string(spec.alias);
+            cmd.add_option_function<std::string>(
+                   names,
+                   [&f, &registry, key = std::string(spec.key),
+                    flag = "--" + std::string(spec.alias.empty() ? spec.key : spec.alias)](
+                       const std::string& v) { f.add(source_option_edit(registry, flag, key, v)); },
+                   sources::option_help(spec))
+                ->type_name(sources::option_value_name(spec))
+                ->group("Source options");
+        }
+    }
+}
+
 }  // namespace
 
-CollectorFlags::Edit partitions_conf_edit(std::string path) {
-    return [path = std::move(path)](Settings& s) {
-        s.sources.extra[partitions_conf::kConfOption] = path;
-        s.source_switches[std::string(partitions_conf::kSourceName)] = true;
+CollectorFlags::Edit source_option_edit(const sources::SourceRegistry& registry,
+                                        const std::string& flag, std::string key,
+                                        std::string value) {
+    if (auto r = sources::check_source_option(registry, key, value); !r)
+        throw CLI::ValidationError(flag, r.error().message);
+    return [key = std::move(key), value = std::move(value)](Settings& s) {
+        s.sources.extra[key] = value;
     };
 }
 
@@ -81,12 +103,6 @@ void add_trace_file_option(CLI::App& cmd, CollectorFlags& f) {
            "Read MR events from a saved trace instead of tracefs: the kernel's trace file as "
            "saved (cat /sys/kernel/tracing/trace > FILE) or trace-cmd report output")
         ->type_name("FILE");
-}
-
-CollectorFlags::Edit sm_port_guid_edit(const std::string& flag, const std::string& guid) {
-    auto v = partitions_conf::parse_guid(guid);
-    if (!v || *v == 0) throw CLI::ValidationError(flag, "not a GUID: " + guid);
-    return [guid](Settings& s) { s.sources.extra[partitions_conf::kSmPortGuidOption] = guid; };
 }
 
 void add_collector_flags(CLI::App& cmd, CollectorFlags& f,
@@ -119,17 +135,6 @@ void add_collector_flags(CLI::App& cmd, CollectorFlags& f,
                  "(default 15s; never more often than --interval.counters)");
     add_interval(cmd, f, "--interval.pkeys", &sources::SourceSettings::pkey_interval,
                  "How often P_Key tables are read (default 10s)");
-    cmd.add_option_function<std::string>(
-           "--partitions.conf", [&f](const std::string& v) { f.add(partitions_conf_edit(v)); },
-           "The SM's partitions.conf (opensm's grammar): ports' P_Key tables are judged against "
-           "it (partition.* findings); looked at every --interval.pkeys, read again when it "
-           "changes")
-        ->type_name("FILE");
-    cmd.add_option_function<std::string>(
-           "--partitions.sm-port-guid",
-           [&f](const std::string& v) { f.add(sm_port_guid_edit("--partitions.sm-port-guid", v)); },
-           "The SM's port GUID, whom partitions.conf's SELF names")
-        ->type_name("GUID");
     for (const auto& entry : registry.entries()) {
         const auto name = entry.name;
         cmd.add_flag_callback(
@@ -144,17 +149,17 @@ void add_collector_flags(CLI::App& cmd, CollectorFlags& f,
                "Do not use source " + name)
             ->group("Sources");
     }
+    add_source_option_flags(cmd, f, registry);
     cmd.add_option_function<std::vector<std::string>>(
            "--source.opt",
-           [&f](const std::vector<std::string>& kvs) {
+           [&f, &registry](const std::vector<std::string>& kvs) {
                for (const auto& kv : kvs) {
                    const auto eq = kv.find('=');
                    if (eq == std::string::npos || eq == 0) {
                        throw CLI::ValidationError("--source.opt", "expects KEY=VALUE: " + kv);
                    }
-                   f.add([k = kv.substr(0, eq), v = kv.substr(eq + 1)](Settings& s) {
-                       s.sources.extra[k] = v;
-                   });
+                   f.add(source_option_edit(registry, "--source.opt", kv.substr(0, eq),
+                                            kv.substr(eq + 1)));
                }
            },
            "Source option KEY=VALUE (e.g. mad.scope=subnet), repeatable")

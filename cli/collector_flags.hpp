@@ -25,22 +25,23 @@ private:
     std::vector<Edit> edits_;
 };
 
-// What --partitions.conf FILE and --partitions.sm-port-guid GUID do: set the partitions source's
-// options and switch it on. `partitions` takes them as --intent and --sm-port-guid as well.
-CollectorFlags::Edit partitions_conf_edit(std::string path);
+// What --KEY VALUE and --source.opt KEY=VALUE do: set a source option. The key must be declared
+// and the value read as its type, or CLI::ValidationError names `flag` and the source's words.
+// `partitions` takes --intent and --sm-port-guid this way too.
+CollectorFlags::Edit source_option_edit(const sources::SourceRegistry& registry,
+                                        const std::string& flag, std::string key,
+                                        std::string value);
 // What --trace FILE does: the tracefs source reads that saved trace (the kernel's `trace` file
 // as saved, or `trace-cmd report` output) instead of a tracefs mount, and is switched on.
 CollectorFlags::Edit trace_file_edit(std::string path);
 // Declares --trace FILE on the subcommands that read MR events once (mrs, check, record).
 void add_trace_file_option(CLI::App& command, CollectorFlags& flags);
-// Throws CLI::ValidationError (naming `flag`) for a GUID partitions.conf would not read.
-CollectorFlags::Edit sm_port_guid_edit(const std::string& flag, const std::string& guid);
-
 // Declares --path.sysfs, --path.tracefs, --path.procfs, --simulate[=SCENARIO],
 // --device.include/--device.exclude (aliases --device/--exclude-device), --interval.counters,
-// --interval.slow-counters, --interval.pkeys, --partitions.conf, --partitions.sm-port-guid,
-// --source.NAME/--no-source.NAME for every registered source, --source.opt KEY=VALUE and
-// --clock.start. Malformed values are parse errors.
+// --interval.slow-counters, --interval.pkeys, --source.NAME/--no-source.NAME for every registered
+// source, --KEY VALUE for every option a source declares (--partitions.conf,
+// --partitions.sm-port-guid, --mad.scope, ...), --source.opt KEY=VALUE and --clock.start.
+// Malformed values, unknown option keys and values their source would not read are parse errors.
 void add_collector_flags(CLI::App& command, CollectorFlags& flags,
                          const sources::SourceRegistry& registry);
 

@@ -18,11 +18,9 @@ namespace {
 // A daemon's snapshot does not carry its partition model (/api/v1/partitions does): with --remote
 // the model is built here from the daemon's P_Key views, against an intent read here.
 Result<PartitionModel> remote_model(const Snapshot& snapshot, const std::string& intent_path,
-                                    const runtime::CollectorSettings& settings) {
+                                    const sources::SourceSettings& settings) {
     partitions::ModelOptions options;
-    const auto& extra = settings.sources.extra;
-    if (auto g = extra.find(partitions_conf::kSmPortGuidOption); g != extra.end())
-        options.sm_port_guid = partitions_conf::parse_guid(g->second);
+    options.sm_port_guid = settings.options.get<uint64_t>(partitions_conf::kSmPortGuidOption);
     if (intent_path.empty()) return partitions::build_partition_model(snapshot, nullptr, options);
     const auto text =
         RDMADIAG_TRY(common::read_text_file(intent_path, partitions_conf::kMaxConfBytes));
@@ -54,13 +52,20 @@ void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit)
                     "One partition's member ports (0x8011; the membership bit is "
                     "ignored)");
     cmd->add_option_function<std::string>(
-           "--intent", [&ctx](const std::string& v) { ctx.flags.add(partitions_conf_edit(v)); },
+           "--intent",
+           [&ctx](const std::string& v) {
+               ctx.flags.add(
+                   source_option_edit(ctx.registry, "--intent", partitions_conf::kConfOption, v));
+           },
            "The SM's partitions.conf (opensm's grammar), to compare the ports with (the same as "
            "--partitions.conf)")
         ->type_name("FILE");
     cmd->add_option_function<std::string>(
            "--sm-port-guid",
-           [&ctx](const std::string& v) { ctx.flags.add(sm_port_guid_edit("--sm-port-guid", v)); },
+           [&ctx](const std::string& v) {
+               ctx.flags.add(source_option_edit(ctx.registry, "--sm-port-guid",
+                                                partitions_conf::kSmPortGuidOption, v));
+           },
            "The SM's port GUID, for SELF in partitions.conf (the same as "
            "--partitions.sm-port-guid)")
         ->type_name("GUID");
@@ -76,10 +81,13 @@ void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit)
         }
         const auto got = collect_once(ctx);
         if (collected_or_report(got, exit) == nullptr) return;
-        const auto settings = ctx.settings();
-        const std::string conf_path = settings.sources.extra.count(partitions_conf::kConfOption)
-                                          ? settings.sources.extra.at(partitions_conf::kConfOption)
-                                          : std::string();
+        auto settings = ctx.settings().sources;
+        if (auto r = sources::resolve_source_options(ctx.registry, settings); !r) {
+            exit.value = report_error(r.error());
+            return;
+        }
+        const std::string conf_path =
+            settings.options.text(partitions_conf::kConfOption).value_or("");
         auto model = ctx.remote.empty() ? local_model(*got->snapshot)
                                         : remote_model(*got->snapshot, conf_path, settings);
         if (!model) {

@@ -83,6 +83,12 @@ void register_record_command(CLI::App& app, CliContext& ctx, ExitCode& exit) {
             }
             options.duration = *d;
         }
+        // A wrong source option stops the command before it leaves an empty recording behind.
+        auto checked = ctx.settings().source_settings();
+        if (auto r = sources::resolve_source_options(ctx.registry, checked); !r) {
+            exit.value = report_error(r.error());
+            return;
+        }
         // Past a file size limit (RLIMIT_FSIZE) the write fails with EFBIG, reported like a
         // full disk, instead of SIGXFSZ ending the process with the recording cut mid-line.
         std::signal(SIGXFSZ, SIG_IGN);

@@ -36,10 +36,11 @@ void add_serve_flags(CLI::App& cmd, ServeFlags& f, const sources::SourceRegistry
     cli::add_collector_flags(cmd, f.collector, registry);
 }
 
-Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& f) {
+Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& f,
+                                                  const sources::SourceRegistry& registry) {
     daemon::DaemonConfig c;
     if (f.config_file) {
-        RDMADIAG_TRY(daemon::apply_config_file(*f.config_file, c));
+        RDMADIAG_TRY(daemon::apply_config_file(*f.config_file, c, &registry));
     }
     if (f.listen_address) c.web.listen_address = *f.listen_address;
     if (f.web_config_file) c.web.config_file = *f.web_config_file;
@@ -62,6 +63,10 @@ Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& f) {
         c.log_format = *l;
     }
     f.collector.apply_to(c.collector);
+    // Each value was checked where it was given; what one option says of another is checked
+    // once both are known.
+    sources::SourceSettings check = c.collector.source_settings();
+    RDMADIAG_TRY(sources::resolve_source_options(registry, check));
     return c;
 }
 
@@ -92,6 +97,7 @@ bool same_web(const daemon::WebSettings& a, const daemon::WebSettings& b) {
 std::optional<std::string> simulate_when_no_device(daemon::DaemonConfig& config,
                                                    const sources::SourceRegistry& registry) {
     if (config.collector.simulate || !config.collector.source_switches.empty() ||
+        runtime::asked_for_by_options(registry, config.collector) ||
         !registry.find(runtime::kSimulatedSourceName))
         return std::nullopt;
     std::error_code ec;
@@ -114,7 +120,7 @@ int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry, 
         std::fprintf(stderr, "rdmadiag serve: %s\n", e.what());
         return 1;
     }
-    auto config = resolve_serve_config(flags);
+    auto config = resolve_serve_config(flags, registry);
     if (!config) {
         std::fprintf(stderr, "rdmadiag serve: %s\n", config.error().message.c_str());
         return 2;
@@ -159,7 +165,7 @@ int run_serve(const ServeFlags& flags, const sources::SourceRegistry& registry, 
         if (!sig) continue;
         if (*sig == runtime::DaemonSignal::terminate) break;
         log.info("reloading configuration");
-        auto next = resolve_serve_config(flags);
+        auto next = resolve_serve_config(flags, registry);
         if (next) simulate_when_no_device(*next, registry);
         if (!next) {
             log.error("reload failed, keeping the running configuration",

@@ -37,8 +37,10 @@ struct ServeFlags {
 // Declares serve's own flags and the shared ones (cli::add_collector_flags) on `cmd`.
 void add_serve_flags(CLI::App& cmd, ServeFlags& flags, const sources::SourceRegistry& registry);
 
-// Defaults, then the config file, then the flags.
-Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& flags);
+// Defaults, then the config file, then the flags; the source options checked against `registry`
+// (a wrong one is refused at start-up, and a reload that brings one keeps the running config).
+Result<daemon::DaemonConfig> resolve_serve_config(const ServeFlags& flags,
+                                                  const sources::SourceRegistry& registry);
 
 struct ServeHooks {
     // Called once the HTTP server listens, with its bound port (tests start on port 0).

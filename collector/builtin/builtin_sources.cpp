@@ -6,13 +6,16 @@
 #include "collector/sources/netlink/hw_counter_reader.hpp"
 #include "collector/sources/netlink/netlink_source.hpp"
 #include "collector/sources/partitions_conf/partitions_conf_source.hpp"
+#include "collector/sources/sysfs/sysfs_options.hpp"
 #include "collector/sources/sysfs/sysfs_reader.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #if RDMADIAG_HAVE_VERBS_SOURCE
+#include "collector/sources/verbs/verbs_options.hpp"
 #include "collector/sources/verbs/verbs_source.hpp"
 #endif
 #ifdef RDMADIAG_HAVE_MAD_SOURCE
 #include "collector/sources/mad/local_pma_reader.hpp"
+#include "collector/sources/mad/mad_options.hpp"
 #include "collector/sources/mad/mad_source.hpp"
 #endif
 #include "collector/sources/tracefs/tracefs_source.hpp"
@@ -24,10 +27,8 @@ namespace {
 // The sysfs source, reading hw_counters/ through RDMA netlink and counters/ through the local
 // PMA where its root is the kernel's sysfs (sysfs.counters=auto).
 Result<std::unique_ptr<sources::Source>> make_sysfs(const sources::SourceSettings& s) {
-    auto wanted = sysfs::counter_methods_wanted(s);
-    if (!wanted) return wanted.error();
     sysfs::CounterReaders readers;
-    if (*wanted) {
+    if (sysfs::counter_methods_wanted(s)) {
         readers.hw = std::make_unique<netlink::NetlinkHwCounterReader>();
 #ifdef RDMADIAG_HAVE_MAD_SOURCE
         readers.pma = std::make_unique<mad::LocalPmaReader>(
@@ -62,17 +63,19 @@ sources::SourceEntry netdev_entry() {
 
 void register_builtin_sources(sources::SourceRegistry& registry) {
     registry.add({"sysfs", "Devices, ports, P_Key tables and counters from /sys/class/infiniband",
-                  true, make_sysfs});
+                  true, make_sysfs, sysfs::sysfs_options()});
 #if RDMADIAG_HAVE_VERBS_SOURCE
     registry.add({"verbs", "Async events of every verbs device (PKEY_CHANGE, PORT_ERR, ...)", true,
-                  [](const sources::SourceSettings& s) { return verbs::make_verbs_source(s); }});
+                  [](const sources::SourceSettings& s) { return verbs::make_verbs_source(s); },
+                  verbs::verbs_options()});
 #endif
     registry.add({"sim", "The built-in simulated fabric, playing a scenario", false,
                   [](const sources::SourceSettings& s) { return sim::make_sim_source(s); }});
 #ifdef RDMADIAG_HAVE_MAD_SOURCE
     registry.add({"mad",
                   "P_Key tables, PortInfo and PMA counters over MADs (libibumad), local or subnet",
-                  false, [](const sources::SourceSettings& s) { return mad::make_mad_source(s); }});
+                  false, [](const sources::SourceSettings& s) { return mad::make_mad_source(s); },
+                  mad::mad_options()});
 #endif
     registry.add(tracefs::tracefs_source_entry());
     registry.add(netlink::netlink_source_entry());

@@ -23,8 +23,9 @@ public:
                     runtime::RuntimeOptions options = {});
     ~CollectorDaemon();
 
-    // Builds and starts the sources. Errors: an unknown source name, --simulate without the
-    // simulated fabric. A source whose factory fails still runs, as down with the reason.
+    // Builds and starts the sources. Errors: an unknown source name, a source option its source
+    // refuses, --simulate without the simulated fabric. A source whose factory fails still runs,
+    // as down with the reason.
     Result<void> start(const DaemonConfig& config);
     // Replaces the sources with those `config` asks for. On error the old ones keep running.
     Result<void> reload(const DaemonConfig& config);

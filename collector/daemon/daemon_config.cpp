@@ -1,7 +1,9 @@
 #include "collector/daemon/daemon_config.hpp"
+
+#include <algorithm>
+
 #include "collector/common/parse_number.hpp"
 #include "collector/common/text_file.hpp"
-#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 
 namespace rdmadiag::daemon {
 
@@ -140,24 +142,30 @@ Result<void> apply_paths(const common::YamlNode& s, sources::SourceSettings& src
                     });
 }
 
-// The partitions source's options under the names of --partitions.conf and
-// --partitions.sm-port-guid; naming the file switches the source on, as the flag does.
-Result<void> apply_partitions(const common::YamlNode& s, runtime::CollectorSettings& c) {
-    return each_key(s, "partitions",
+// One source option from the file; with a registry, checked here so that the error names its line.
+Result<void> set_option(const common::YamlNode& n, const std::string& key, DaemonConfig& c,
+                        const sources::SourceRegistry* registry) {
+    const std::string text = RDMADIAG_TRY(as_string(n, key));
+    if (registry) {
+        if (auto r = sources::check_source_option(*registry, key, text); !r)
+            return at(n, r.error().message);
+    }
+    c.collector.sources.extra[key] = text;
+    return {};
+}
+
+// A source's options under its own name, as the flags spell them without the source's prefix:
+// "partitions:" "sm-port-guid:" is partitions.sm_port_guid.
+Result<void> apply_source_section(const std::string& source, const common::YamlNode& s,
+                                  DaemonConfig& c, const sources::SourceRegistry* registry) {
+    return each_key(s, source,
                     [&](const std::string& k, const common::YamlNode& v) -> Result<void> {
-                        const std::string text = RDMADIAG_TRY(as_string(v, k));
-                        if (k == "conf") {
-                            c.sources.extra[partitions_conf::kConfOption] = text;
-                            c.source_switches[std::string(partitions_conf::kSourceName)] = true;
-                        } else if (k == "sm-port-guid") {
-                            auto guid = partitions_conf::parse_guid(text);
-                            if (!guid || *guid == 0)
-                                return at(v, "partitions.sm-port-guid must be a GUID");
-                            c.sources.extra[partitions_conf::kSmPortGuidOption] = text;
-                        } else {
-                            return at(v, "unknown setting partitions." + k);
-                        }
-                        return {};
+                        std::string name = k;
+                        std::replace(name.begin(), name.end(), '-', '_');
+                        const std::string key = source + "." + name;
+                        if (registry && !registry->find_option(key).spec)
+                            return at(v, "unknown setting " + source + "." + k);
+                        return set_option(v, key, c, registry);
                     });
 }
 
@@ -193,7 +201,8 @@ Result<void> apply_mr(const common::YamlNode& v, engine::EngineSettings& e) {
 
 }  // namespace
 
-Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& config) {
+Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& config,
+                               const sources::SourceRegistry* registry) {
     if (root.is_null()) return {};
     if (!root.is_map()) return at(root, "the config file must be a mapping of settings");
     for (const auto& [key, v] : root.map) {
@@ -206,8 +215,6 @@ Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& confi
             r = apply_metrics(v, config);
         } else if (key == "path") {
             r = apply_paths(v, config.collector.sources);
-        } else if (key == "partitions") {
-            r = apply_partitions(v, config.collector);
         } else if (key == "mr") {
             r = apply_mr(v, config.engine);
         } else if (key == "simulate") {
@@ -259,9 +266,10 @@ Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& confi
         } else if (key == "source-options") {
             r = each_key(v, key,
                          [&](const std::string& k, const common::YamlNode& n) -> Result<void> {
-                             config.collector.sources.extra[k] = RDMADIAG_TRY(as_string(n, k));
-                             return {};
+                             return set_option(n, k, config, registry);
                          });
+        } else if (v.is_map() && (!registry || registry->find(key))) {
+            r = apply_source_section(key, v, config, registry);
         } else {
             r = at(v, "unknown setting " + key);
         }
@@ -270,13 +278,15 @@ Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& confi
     return {};
 }
 
-Result<void> apply_config_text(std::string_view text, DaemonConfig& config) {
-    return apply_config_yaml(RDMADIAG_TRY(common::parse_simple_yaml(text)), config);
+Result<void> apply_config_text(std::string_view text, DaemonConfig& config,
+                               const sources::SourceRegistry* registry) {
+    return apply_config_yaml(RDMADIAG_TRY(common::parse_simple_yaml(text)), config, registry);
 }
 
-Result<void> apply_config_file(const std::string& path, DaemonConfig& config) {
+Result<void> apply_config_file(const std::string& path, DaemonConfig& config,
+                               const sources::SourceRegistry* registry) {
     const auto text = RDMADIAG_TRY(common::read_text_file(path));
-    auto r = apply_config_text(text, config);
+    auto r = apply_config_text(text, config, registry);
     if (!r) return make_error(path + ": " + r.error().message);
     config.config_file = path;
     return {};

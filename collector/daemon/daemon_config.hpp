@@ -1,7 +1,7 @@
 #pragma once
 // Everything `rdmadiag serve` can be told, from flags or from a config file (YAML, same names as
-// the flags, grouped: web:, log:, path:, devices:, intervals:, partitions:, sources:). Flags win
-// over the file.
+// the flags, grouped: web:, log:, path:, devices:, intervals:, sources:, source-options:, and a
+// section per source for its options, such as partitions:). Flags win over the file.
 
 #include <map>
 #include <optional>
@@ -44,7 +44,8 @@ struct DaemonConfig {
     common::LogLevel log_level = common::LogLevel::info;
     common::LogFormat log_format = common::LogFormat::logfmt;
     // What every subcommand shares (paths, devices, intervals, sources, --simulate): the file's
-    // path:, devices:, intervals:, partitions:, sources:, source-options: and simulate: fill it.
+    // path:, devices:, intervals:, sources:, source-options:, the sources' sections (partitions:)
+    // and simulate: fill it.
     runtime::CollectorSettings collector;
     // The engine's thresholds the file may change (its mr: section).
     engine::EngineSettings engine;
@@ -52,8 +53,15 @@ struct DaemonConfig {
 };
 
 // Applies a parsed config file over `config`. Unknown keys are errors, so typos do not pass.
-Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& config);
-Result<void> apply_config_text(std::string_view text, DaemonConfig& config);
-Result<void> apply_config_file(const std::string& path, DaemonConfig& config);
+// Source options come from source-options: (KEY: VALUE) and from a section named after their
+// source (partitions: sm-port-guid: is partitions.sm_port_guid). With a registry each is checked
+// against its source's declaration, and an error names its line; without one they are taken as
+// written, for sources::resolve_source_options() to check.
+Result<void> apply_config_yaml(const common::YamlNode& root, DaemonConfig& config,
+                               const sources::SourceRegistry* registry = nullptr);
+Result<void> apply_config_text(std::string_view text, DaemonConfig& config,
+                               const sources::SourceRegistry* registry = nullptr);
+Result<void> apply_config_file(const std::string& path, DaemonConfig& config,
+                               const sources::SourceRegistry* registry = nullptr);
 
 }  // namespace rdmadiag::daemon

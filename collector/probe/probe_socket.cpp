@@ -12,8 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "collector/common/parse_number.hpp"
-
 namespace rdmadiag::probe {
 
 namespace {
@@ -30,20 +28,14 @@ sockaddr_un unix_address(const std::string& path) {
 
 Result<ProbeSocketAccess> socket_access(const sources::SourceSettings& settings) {
     ProbeSocketAccess out;
-    if (auto it = settings.extra.find("probe.socket_mode"); it != settings.extra.end()) {
-        const std::string& v = it->second;
-        const auto mode = common::parse_number<unsigned>(v, 8);
-        if (!mode || *mode > 0777)
-            return make_error("probe.socket_mode '" + v + "': expected an octal mode like 0660");
-        if (*mode & 0002) return make_error("probe.socket_mode: others may not write (connect)");
-        out.mode = *mode;
-    }
-    if (auto it = settings.extra.find("probe.socket_group"); it != settings.extra.end()) {
+    if (auto mode = settings.options.get<uint64_t>("probe.socket_mode"))
+        out.mode = static_cast<unsigned>(*mode);
+    if (auto name = settings.options.text("probe.socket_group")) {
         group gr{};
         group* found = nullptr;
         std::vector<char> buf(16384);
-        if (getgrnam_r(it->second.c_str(), &gr, buf.data(), buf.size(), &found) != 0 || !found)
-            return make_error("probe.socket_group '" + it->second + "': no such group");
+        if (getgrnam_r(name->c_str(), &gr, buf.data(), buf.size(), &found) != 0 || !found)
+            return make_error("probe.socket_group '" + *name + "': no such group");
         out.gid = found->gr_gid;
     }
     return out;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "collector/probe/probe_options.hpp"
 #include "collector/probe/probe_protocol.hpp"
 #include "collector/probe/probe_ring_drain.hpp"
 
@@ -20,8 +21,7 @@ constexpr const char* kDefaultSocket = "/run/rdmadiag/probe.sock";
 ProbeSource::ProbeSource(const sources::SourceSettings& settings, ProbeLimits limits,
                          ProbeClocks clocks)
     : limits_(limits), procfs_(settings.procfs_root), clocks_(clocks) {
-    auto it = settings.extra.find("probe.socket");
-    path_ = it != settings.extra.end() ? it->second : kDefaultSocket;
+    path_ = settings.options.text("probe.socket").value_or(kDefaultSocket);
     if (auto started = start_listening(settings); !started) {
         availability_ = {false, started.error().message};
         return;
@@ -162,6 +162,7 @@ sources::SourceEntry probe_source_entry() {
     e.description = "MR operations reported by applications linked with librdmadiag_probe";
     // Off for one-shot commands (they would only listen for a moment); the daemon turns it on.
     e.enabled_by_default = false;
+    e.options = probe_options();
     e.factory = [](const sources::SourceSettings& s) -> Result<std::unique_ptr<sources::Source>> {
         return std::unique_ptr<sources::Source>(std::make_unique<ProbeSource>(s));
     };

@@ -29,7 +29,7 @@ namespace rdmadiag::probe {
 
 class ProbeSource final : public sources::Source {
 public:
-    // Listens at settings.extra["probe.socket"] (default /run/rdmadiag/probe.sock), with the
+    // Listens at the option probe.socket (default /run/rdmadiag/probe.sock), with the
     // access socket_access() reads from the settings.
     explicit ProbeSource(const sources::SourceSettings& settings, ProbeLimits limits = {},
                          ProbeClocks clocks = {});

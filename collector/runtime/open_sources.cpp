@@ -5,6 +5,25 @@
 
 namespace rdmadiag::runtime {
 
+namespace {
+
+// A source whose option names what it reads (partitions.conf, a saved trace) has nothing else to
+// do, so giving the option is asking for the source.
+bool asked_for_by_option(const sources::SourceEntry& entry, const sources::SourceSettings& s) {
+    return std::any_of(entry.options.begin(), entry.options.end(),
+                       [&](const sources::OptionSpec& o) {
+                           return o.switches_source_on && s.extra.count(std::string(o.key));
+                       });
+}
+
+}  // namespace
+
+bool asked_for_by_options(const sources::SourceRegistry& registry,
+                          const CollectorSettings& settings) {
+    return std::any_of(registry.entries().begin(), registry.entries().end(),
+                       [&](const auto& e) { return asked_for_by_option(e, settings.sources); });
+}
+
 Result<std::vector<std::string>> select_sources(const sources::SourceRegistry& registry,
                                                 const CollectorSettings& settings) {
     for (const auto& [name, on] : settings.source_switches) {
@@ -15,6 +34,7 @@ Result<std::vector<std::string>> select_sources(const sources::SourceRegistry& r
     std::vector<std::string> out;
     for (const auto& e : registry.entries()) {
         bool on = settings.simulate ? e.name == kSimulatedSourceName : e.enabled_by_default;
+        if (asked_for_by_option(e, settings.sources)) on = true;
         auto it = settings.source_switches.find(e.name);
         if (it != settings.source_switches.end()) on = it->second;
         if (on) out.push_back(e.name);
@@ -25,7 +45,10 @@ Result<std::vector<std::string>> select_sources(const sources::SourceRegistry& r
 Result<OpenedSources> open_sources(const sources::SourceRegistry& registry,
                                    const CollectorSettings& settings) {
     auto names = RDMADIAG_TRY(select_sources(registry, settings));
-    const sources::SourceSettings source_settings = settings.source_settings();
+    sources::SourceSettings source_settings = settings.source_settings();
+    // Every front end comes through here, so a wrong option stops each of them before any source
+    // runs, and a reload that brings one keeps what runs.
+    RDMADIAG_TRY(sources::resolve_source_options(registry, source_settings));
     OpenedSources opened;
     for (const auto& name : names) {
         if (auto w = settings.withheld.find(name); w != settings.withheld.end()) {

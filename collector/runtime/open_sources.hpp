@@ -29,12 +29,19 @@ struct OpenedSources {
     std::vector<std::string> names;  // every selected source, in registry order
 };
 
-// Each registered source's default, then the switches. With `simulate` only the simulated
-// fabric runs, plus what is switched on explicitly. Errors: an unknown source name, simulate
+// Each registered source's default, on when an option of its that names what it reads is given
+// (OptionSpec::switches_source_on), then the switches. With `simulate` only the simulated
+// fabric runs, plus what is switched on. Errors: an unknown source name, simulate
 // without a simulated fabric in this build.
 Result<std::vector<std::string>> select_sources(const sources::SourceRegistry& registry,
                                                 const CollectorSettings& settings);
 
+// Whether an option given asks for its source (OptionSpec::switches_source_on), as a switch would.
+bool asked_for_by_options(const sources::SourceRegistry& registry,
+                          const CollectorSettings& settings);
+
+// The selected sources built from the settings, their options resolved first
+// (sources::resolve_source_options): a wrong option is an error, not a source down.
 Result<OpenedSources> open_sources(const sources::SourceRegistry& registry,
                                    const CollectorSettings& settings);
 

@@ -37,8 +37,7 @@ Result<std::unique_ptr<SimulatedFabric>> make_simulated_fabric(
     options.source = std::string(kSimSourceName);
     // A partitions.conf given to the collector (--partitions.conf, --intent) takes the place of the
     // scenario's: the engine judges against one intent, the one asked for.
-    const auto conf = settings.extra.find(partitions_conf::kConfOption);
-    options.hand_over_partitions_conf = conf == settings.extra.end() || conf->second.empty();
+    options.hand_over_partitions_conf = !settings.options.given(partitions_conf::kConfOption);
     return std::make_unique<SimulatedFabric>(std::move(scenario), std::move(options));
 }
 

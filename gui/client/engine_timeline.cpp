@@ -6,6 +6,7 @@
 #include "collector/runtime/virtual_playback.hpp"
 #include "collector/sim/simulated_fabric.hpp"
 #include "collector/sources/partitions_conf/partitions_conf_source.hpp"
+#include "collector/sources/partitions_conf/partitions_options.hpp"
 
 namespace rdmadiag::gui::client {
 
@@ -62,10 +63,14 @@ SnapshotPtr EngineTimeline::seek(Duration offset) {
     return engine_->snapshot();
 }
 
-Result<std::unique_ptr<EngineTimeline>> make_scenario_timeline(const std::string& scenario,
-                                                               TimePoint start,
-                                                               const std::string& partitions_conf) {
+Result<std::unique_ptr<EngineTimeline>> make_scenario_timeline(
+    const std::string& scenario, TimePoint start,
+    const std::map<std::string, std::string>& source_options) {
     const std::string name = scenario.empty() ? std::string("default") : scenario;
+    sources::SourceSettings beside_settings;
+    beside_settings.extra = source_options;
+    RDMADIAG_TRY(sources::resolve_source_options(
+        partitions_conf::kSourceName, partitions_conf::partitions_options(), beside_settings));
     SourceMaker make = [name]() -> Result<std::unique_ptr<sources::Source>> {
         sources::SourceSettings settings;
         settings.scenario = name;
@@ -73,13 +78,11 @@ Result<std::unique_ptr<EngineTimeline>> make_scenario_timeline(const std::string
     };
     std::string description = "scenario '" + name + "' (simulated fabric)";
     std::vector<SourceMaker> beside;
-    if (!partitions_conf.empty()) {
-        beside.push_back([partitions_conf]() {
-            sources::SourceSettings settings;
-            settings.extra[partitions_conf::kConfOption] = partitions_conf;
-            return partitions_conf::make_partitions_conf_source(settings);
+    if (auto conf = beside_settings.options.text(partitions_conf::kConfOption)) {
+        beside.push_back([beside_settings] {
+            return partitions_conf::make_partitions_conf_source(beside_settings);
         });
-        description += " against " + partitions_conf;
+        description += " against " + *conf;
     }
     return EngineTimeline::create(std::move(make), start, std::move(description),
                                   std::move(beside));

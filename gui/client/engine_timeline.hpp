@@ -5,6 +5,7 @@
 // offset gives the same snapshot.
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -49,10 +50,12 @@ private:
     std::unique_ptr<runtime::CollectorRuntime> runtime_;
 };
 
-// The simulated fabric playing `scenario` (a shipped name or a .scn file); with
-// `partitions_conf`, the fabric is judged against that intent (opensm's partitions.conf), as
+// The simulated fabric playing `scenario` (a shipped name or a .scn file). `source_options` are the
+// partitions source's (KEY -> VALUE, checked as it declares them): with partitions.conf the fabric
+// is judged against that intent (opensm's partitions.conf), as
 // `rdmadiag serve --simulate --partitions.conf FILE` judges it.
 Result<std::unique_ptr<EngineTimeline>> make_scenario_timeline(
-    const std::string& scenario, TimePoint start, const std::string& partitions_conf = {});
+    const std::string& scenario, TimePoint start,
+    const std::map<std::string, std::string>& source_options = {});
 
 }  // namespace rdmadiag::gui::client

@@ -2,9 +2,12 @@
 
 #include <QFile>
 #include <QUrl>
+#include <sstream>
 
 #include "collector/model/pkey.hpp"
 #include "collector/sim/shipped_scenarios.hpp"
+#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
+#include "collector/sources/partitions_conf/partitions_options.hpp"
 #include "gui/client/api_feed.hpp"
 #include "gui/client/engine_timeline.hpp"
 #include "gui/client/fleet_feed.hpp"
@@ -15,39 +18,94 @@
 
 namespace rdmadiag::gui::client {
 
-QString gui_usage() {
-    return QStringLiteral(
-        "Usage: rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO] | --prometheus URL]\n"
-        "                    [options]\n"
-        "\n"
-        "  URL                    a running 'rdmadiag serve', e.g. http://127.0.0.1:9857\n"
-        "  RECORDING              a recording made by 'rdmadiag record', played through the\n"
-        "                         engine; or a saved /api/v1/snapshot answer, or JSON Lines of\n"
-        "                         them (told apart by content)\n"
-        "  --simulate[=SCENARIO]  play a built-in scenario (default: 'default') or a .scn file\n"
-        "  --prometheus URL       the fleet: every rdmadiag a Prometheus or VictoriaMetrics\n"
-        "                         at URL scrapes, by host (double-click opens a host)\n"
-        "  (nothing)              same as --simulate=default\n"
-        "\n"
-        "Options:\n"
-        "  --interval SECONDS     how often the daemon's change feed is read (default 1;\n"
-        "                         a daemon without one is read whole every 2x as long)\n"
-        "  --speed X              playback speed (default 5)\n"
-        "  --at SECONDS           start playback at this position\n"
-        "  --clock.start TIME     scenarios start at this RFC 3339 UTC time (default: now)\n"
-        "  --screenshot FILE.png  render the window once (after --at) to FILE and exit\n"
-        "  --size WxH             window size (default 1280x800)\n"
-        "  --search TEXT          start with TEXT in the fabric's search box\n"
-        "  --partitions.conf FILE judge the scenario against this partitions.conf (opensm's),\n"
-        "                         as 'rdmadiag serve --simulate --partitions.conf FILE' does\n"
-        "  --partition PKEY       start on the Partitions tab with this partition chosen\n"
-        "  --trace                print each snapshot and change applied, with the time, to\n"
-        "                         stderr (scripts/bench-gui-scale reads it)\n"
-        "  --list-scenarios       print the built-in scenarios and exit\n"
-        "  -h, --help             this text\n");
+std::span<const sources::OptionSpec> gui_source_options() {
+    return partitions_conf::partitions_options();
 }
 
 namespace {
+
+// "  --KEY VALUE" and the declared help, in the columns and width of the rest of the usage.
+QString source_option_usage() {
+    constexpr size_t kHelpColumn = 25, kWidth = 84;
+    std::string out;
+    for (const auto& spec : gui_source_options()) {
+        const std::string head =
+            "  --" + std::string(spec.key) + " " + sources::option_value_name(spec);
+        out += head;
+        size_t column = head.size();
+        if (column >= kHelpColumn) {
+            out += "\n";
+            column = 0;
+        }
+        std::istringstream words(sources::option_help(spec));
+        bool first = true;
+        for (std::string word; words >> word; first = false) {
+            if (!first && column + 1 + word.size() > kWidth) {
+                out += "\n";
+                column = 0;
+            }
+            const size_t pad = column < kHelpColumn ? kHelpColumn - column : 1;
+            out += std::string(pad, ' ') + word;
+            column += pad + word.size();
+        }
+        out += "\n";
+    }
+    return QString::fromStdString(out);
+}
+
+}  // namespace
+
+QString gui_usage() {
+    return QStringLiteral(
+               "Usage: rdmadiag-gui [URL | RECORDING | --simulate[=SCENARIO] | --prometheus URL]\n"
+               "                    [options]\n"
+               "\n"
+               "  URL                    a running 'rdmadiag serve', e.g. http://127.0.0.1:9857\n"
+               "  RECORDING              a recording made by 'rdmadiag record', played through "
+               "the\n"
+               "                         engine; or a saved /api/v1/snapshot answer, or JSON Lines "
+               "of\n"
+               "                         them (told apart by content)\n"
+               "  --simulate[=SCENARIO]  play a built-in scenario (default: 'default') or a .scn "
+               "file\n"
+               "  --prometheus URL       the fleet: every rdmadiag a Prometheus or "
+               "VictoriaMetrics\n"
+               "                         at URL scrapes, by host (double-click opens a host)\n"
+               "  (nothing)              same as --simulate=default\n"
+               "\n"
+               "Options:\n"
+               "  --interval SECONDS     how often the daemon's change feed is read (default 1;\n"
+               "                         a daemon without one is read whole every 2x as long)\n"
+               "  --speed X              playback speed (default 5)\n"
+               "  --at SECONDS           start playback at this position\n"
+               "  --clock.start TIME     scenarios start at this RFC 3339 UTC time (default: now)\n"
+               "  --screenshot FILE.png  render the window once (after --at) to FILE and exit\n"
+               "  --size WxH             window size (default 1280x800)\n"
+               "  --search TEXT          start with TEXT in the fabric's search box\n"
+               "  --partition PKEY       start on the Partitions tab with this partition chosen\n"
+               "  --trace                print each snapshot and change applied, with the time, "
+               "to\n"
+               "                         stderr (scripts/bench-gui-scale reads it)\n"
+               "  --list-scenarios       print the built-in scenarios and exit\n"
+               "  -h, --help             this text\n"
+               "\n"
+               "Options of the sources played beside a scenario, as 'rdmadiag serve --simulate'\n"
+               "takes them:\n") +
+           source_option_usage();
+}
+
+namespace {
+
+// The declared source option --KEY (or its older spelling) names, or null.
+const sources::OptionSpec* source_option(const QString& arg) {
+    for (const auto& spec : gui_source_options()) {
+        for (std::string_view name : {spec.key, spec.alias}) {
+            if (!name.empty() && arg == QString::fromStdString("--" + std::string(name)))
+                return &spec;
+        }
+    }
+    return nullptr;
+}
 
 Result<double> number(const QString& option, const QString& text) {
     bool ok = false;
@@ -87,9 +145,12 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
             o.list_scenarios = true;
         } else if (arg == QLatin1String("--search")) {
             o.search = RDMADIAG_TRY(take()).toStdString();
-        } else if (arg == QLatin1String("--partitions.conf")) {
-            o.partitions_conf = RDMADIAG_TRY(take()).toStdString();
-            if (o.partitions_conf.empty()) return make_error("--partitions.conf expects a file");
+        } else if (const sources::OptionSpec* spec = source_option(arg)) {
+            const std::string text = RDMADIAG_TRY(take()).toStdString();
+            if (auto v = sources::parse_option(*spec, text); !v)
+                return make_error(std::string(partitions_conf::kSourceName) +
+                                  " source: " + v.error().message);
+            o.source_options[std::string(spec->key)] = text;
         } else if (arg == QLatin1String("--partition")) {
             const auto pkey = parse_pkey(RDMADIAG_TRY(take()).toStdString());
             if (!pkey) return make_error("--partition: " + pkey.error().message);
@@ -154,9 +215,9 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
         }
     }
     if (!have_target) o.target = std::string(sim::kDefaultScenario);
-    if (!o.partitions_conf.empty() && o.mode != GuiOptions::Mode::simulate) {
+    if (!o.source_options.empty() && o.mode != GuiOptions::Mode::simulate) {
         // A daemon judges against its own file; a recording holds the intent it was made with.
-        return make_error("--partitions.conf goes with --simulate only");
+        return make_error("--" + o.source_options.begin()->first + " goes with --simulate only");
     }
     return o;
 }
@@ -203,16 +264,17 @@ Result<SnapshotFeed*> make_feed(const GuiOptions& o, QObject* parent) {
             break;
     }
     const TimePoint start = o.clock_start.value_or(SystemClock{}.now());
-    if (!o.partitions_conf.empty()) {
+    if (auto it = o.source_options.find(partitions_conf::kConfOption);
+        it != o.source_options.end()) {
         // Said now, in words: the source would only report itself down once playing.
-        QFile conf(QString::fromStdString(o.partitions_conf));
+        QFile conf(QString::fromStdString(it->second));
         if (!conf.open(QIODevice::ReadOnly)) {
-            return make_error("cannot read " + o.partitions_conf + ": " +
+            return make_error("cannot read " + it->second + ": " +
                               conf.errorString().toStdString());
         }
     }
     // The timeline first: a TRY inside new's arguments would leave the allocation behind.
-    auto timeline = RDMADIAG_TRY(make_scenario_timeline(o.target, start, o.partitions_conf));
+    auto timeline = RDMADIAG_TRY(make_scenario_timeline(o.target, start, o.source_options));
     auto* feed = new PlaybackFeed(std::move(timeline), parent);
     feed->set_speed(o.speed);
     return static_cast<SnapshotFeed*>(feed);

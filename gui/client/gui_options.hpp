@@ -8,11 +8,14 @@
 #include <QObject>
 #include <QStringList>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "collector/common/result.hpp"
 #include "collector/common/time.hpp"
+#include "collector/sources/source_options.hpp"
 
 namespace rdmadiag::gui::client {
 
@@ -30,8 +33,10 @@ struct GuiOptions {
     std::string screenshot;                // render once to this PNG and exit
     int width = 1280;
     int height = 800;
-    std::string search;                 // start with this in the fabric search box
-    std::string partitions_conf;        // a scenario is judged against this intent
+    std::string search;  // start with this in the fabric search box
+    // --KEY VALUE for the options of the sources played beside a scenario (the partitions
+    // source's: partitions.conf, the intent a scenario is judged against), checked as declared.
+    std::map<std::string, std::string> source_options;
     std::optional<uint16_t> partition;  // start on the Partitions tab with this one (base P_Key)
     bool trace = false;                 // print each snapshot and delta applied (stderr)
     bool help = false;
@@ -39,6 +44,8 @@ struct GuiOptions {
 };
 
 Result<GuiOptions> parse_gui_options(const QStringList& args);  // args without the program name
+// The options of the sources the GUI plays beside a scenario, as declared by those sources.
+std::span<const sources::OptionSpec> gui_source_options();
 QString gui_usage();
 
 // The feed the options ask for, or why it cannot be made (unknown scenario, unreadable

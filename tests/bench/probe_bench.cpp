@@ -55,7 +55,7 @@ class Collector {
 public:
     Collector() {
         sources::SourceSettings s;
-        s.extra["probe.socket"] = dir_.file("probe.sock");
+        s.options.set("probe.socket", dir_.file("probe.sock"), true);
         src_ = std::make_unique<probe::ProbeSource>(s);
         if (!src_->availability().available) std::abort();
         if (rdmadiag_probe_init(src_->socket_path().c_str()) != 0) std::abort();

@@ -77,7 +77,7 @@ void BM_TracefsSourceFeed(benchmark::State& state) {
     for (const auto& l : lines) text += l + "\n";
     sources::SourceSettings s;
     s.tracefs_root = "/nonexistent";  // feed() needs no tracefs
-    s.extra["tracefs.device"] = "mlx5_0";
+    s.options.set("tracefs.device", std::string("mlx5_0"), true);
     tracefs::TracefsSource src(s, tracefs::TracefsMode::once, Duration::zero());
     CountingSink sink;
     for (auto _ : state) {

@@ -94,6 +94,92 @@ INSTANTIATE_TEST_SUITE_P(
         std::vector<std::string>{"mrs", "--path.tracefs", "/nonexistent"},
         std::vector<std::string>{"check"}, std::vector<std::string>{"record", record_file()}));
 
+// The message a command line is refused with when it is read, or "" when it is not.
+std::string refused_when_read(std::vector<std::string> args) {
+    CLI::App app{"rdmadiag", "rdmadiag"};
+    app.require_subcommand(1);
+    CliContext ctx;
+    builtin::register_builtin_sources(ctx.registry);
+    ctx.open_sources = [](const sources::SourceRegistry&,
+                          const runtime::CollectorSettings&) -> Result<runtime::OpenedSources> {
+        return make_error("opened despite a wrong option");
+    };
+    commands::ExitCode exit;
+    commands::register_commands(app, ctx, exit);
+#ifdef RDMADIAG_HAVE_SERVE
+    commands::register_serve_command(app, ctx, exit);
+#endif
+    std::reverse(args.begin(), args.end());
+    try {
+        app.parse(args);
+    } catch (const CLI::ValidationError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+class AWrongSourceOption : public ::testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(AWrongSourceOption, StopsTheCommandBeforeItRuns) {
+    struct Case {
+        std::vector<std::string> args;
+        const char* message;
+    };
+    for (const auto& [extra, message] : {
+             Case{{"--source.opt", "sysfs.reads=sometimes"},
+                  "--source.opt: sysfs source: sysfs.reads must be auto, held or reopen, not "
+                  "'sometimes'"},
+             Case{{"--sysfs.reads", "sometimes"},
+                  "--sysfs.reads: sysfs source: sysfs.reads must be auto, held or reopen, not "
+                  "'sometimes'"},
+             Case{{"--source.opt", "sysfs.read=held"},
+                  "--source.opt: unknown source option 'sysfs.read' (known: sysfs.counters, "
+                  "sysfs.reads, sysfs.pkey_full_interval)"},
+             Case{{"--netdev.confirm", "0s"},
+                  "--netdev.confirm: netdev source: netdev.confirm must be a positive duration, "
+                  "not '0s'"},
+             Case{{"--partitions.sm-port-guid", "0x0"},
+                  "--partitions.sm-port-guid: partitions source: partitions.sm_port_guid must be "
+                  "a GUID other than 0, not '0x0'"},
+         }) {
+        auto args = GetParam();
+        args.insert(args.end(), extra.begin(), extra.end());
+        EXPECT_EQ(refused_when_read(args), message) << args.front();
+    }
+}
+
+const std::vector<std::string> kEveryCommand[] = {
+    {"status"},     {"pkeys"},    {"gids"},
+    {"partitions"}, {"counters"}, {"events"},
+    {"mrs"},        {"check"},    {"record", "/nonexistent/x"},
+#ifdef RDMADIAG_HAVE_SERVE
+    {"serve"},
+#endif
+};
+
+INSTANTIATE_TEST_SUITE_P(EveryCommand, AWrongSourceOption, ::testing::ValuesIn(kEveryCommand));
+
+// What one option says of another is known once the command line is read whole: the command
+// stops when it opens its sources, before any runs, in the source's words.
+TEST(CollectorFlags, OptionsThatDisagreeStopTheCommandAtStartUp) {
+    CLI::App app{"rdmadiag", "rdmadiag"};
+    app.require_subcommand(1);
+    CliContext ctx;
+    builtin::register_builtin_sources(ctx.registry);
+    commands::ExitCode exit;
+    commands::register_commands(app, ctx, exit);
+    testing::internal::CaptureStdout();
+    testing::internal::CaptureStderr();
+    app.parse("status --simulate --interval.pkeys 30s --sysfs.pkey_full_interval 20s", false);
+    const std::string out = testing::internal::GetCapturedStdout();
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(exit.value, 3);
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err,
+              "rdmadiag: sysfs source: sysfs.pkey_full_interval must be a duration no shorter "
+              "than the P_Key interval (30.0s)\n");
+}
+
 TEST(CollectorFlags, OldDeviceSpellingsAreAliases) {
     for (const auto& [include, exclude] : {std::pair{"--device", "--exclude-device"},
                                            std::pair{"--device.include", "--device.exclude"}}) {
@@ -198,7 +284,7 @@ TEST(CollectorFlags, ServeSelectsWithTheSameFlagsOverItsConfigFile) {
         out << "sources:\n  sysfs: true\n  probe: false\npath:\n  sysfs: /from/file\n";
     }
     app.parse("--config.file " + file + " --source.probe --no-source.sysfs", false);
-    auto config = commands::resolve_serve_config(flags);
+    auto config = commands::resolve_serve_config(flags, registry);
     ASSERT_TRUE(config.ok()) << config.error().message;
     auto names = runtime::select_sources(registry, config->collector);
     ASSERT_TRUE(names.ok());

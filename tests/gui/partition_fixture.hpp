@@ -24,7 +24,8 @@ inline std::string sim_default_intent() {
 // The snapshot `seconds` into the played scenario; fails the calling test when it cannot be
 // played or carries no judged partition model.
 inline SnapshotPtr judged_partitions_snapshot(int seconds = 60) {
-    auto t = client::make_scenario_timeline("default", at_seconds(0), sim_default_intent());
+    auto t = client::make_scenario_timeline("default", at_seconds(0),
+                                            {{"partitions.conf", sim_default_intent()}});
     EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
     if (!t.ok()) return nullptr;
     SnapshotPtr s = (*t)->seek(std::chrono::seconds(seconds));

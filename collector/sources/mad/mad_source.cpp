@@ -3,93 +3,32 @@
 #include <algorithm>
 #include <utility>
 
-#include "collector/common/parse_number.hpp"
 #include "collector/sources/mad/mad_observations.hpp"
 #include "collector/sources/mad/umad_transport.hpp"
 
 namespace rdmadiag::mad {
 
-namespace {
-
-Result<uint64_t> parse_uint(std::string_view text, std::string_view what) {
-    const int base = common::take_hex_prefix(text) ? 16 : 10;
-    const auto value = common::parse_number<uint64_t>(text, base);
-    if (!value) {
-        return make_error(std::string(what) + ": '" + std::string(text) + "' is not a number");
-    }
-    return *value;
-}
-
-}  // namespace
-
 Result<MadSourceOptions> parse_mad_options(const sources::SourceSettings& settings) {
+    const auto& opt = settings.options;
     MadSourceOptions o;
     o.interval = settings.pkey_interval;
-    auto get = [&](const char* key) -> const std::string* {
-        auto it = settings.extra.find(key);
-        return it == settings.extra.end() ? nullptr : &it->second;
-    };
-    if (auto* v = get("mad.scope")) {
-        if (*v == "subnet") {
-            o.subnet = true;
-        } else if (*v != "local") {
-            return make_error("mad.scope must be local or subnet, not '" + *v + "'");
-        }
-    }
-    if (auto* v = get("mad.ca")) o.ca = *v;
-    if (auto* v = get("mad.port")) {
-        auto n = parse_uint(*v, "mad.port");
-        if (!n || *n > 254) return make_error("mad.port must be a port number 0..254");
-        o.port = static_cast<int>(*n);
-    }
-    if (auto* v = get("mad.sm_key")) {
-        o.sm_key = RDMADIAG_TRY(parse_uint(*v, "mad.sm_key"));
-    }
-    if (auto* v = get("mad.timeout")) {
-        auto d = parse_duration(*v);
-        if (!d || *d < std::chrono::milliseconds(1))
-            return make_error("mad.timeout must be a duration of at least 1ms");
+    o.subnet = opt.text("mad.scope") == "subnet";
+    o.ca = opt.text("mad.ca").value_or("");
+    if (auto v = opt.get<uint64_t>("mad.port")) o.port = static_cast<int>(*v);
+    o.sm_key = opt.get<uint64_t>("mad.sm_key");
+    if (auto d = opt.get<Duration>("mad.timeout"))
         o.engine.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
-    }
-    if (auto* v = get("mad.retries")) {
-        auto n = parse_uint(*v, "mad.retries");
-        if (!n || *n > 20) return make_error("mad.retries must be 0..20");
-        o.engine.retries = static_cast<unsigned>(*n);
-    }
-    if (auto* v = get("mad.concurrency")) {
-        auto n = parse_uint(*v, "mad.concurrency");
-        if (!n || *n < 1 || *n > 1024) return make_error("mad.concurrency must be 1..1024");
-        o.engine.per_target = static_cast<unsigned>(*n);
-    }
-    if (auto* v = get("mad.shard")) {
-        o.shard = RDMADIAG_TRY(parse_sweep_shard(*v));
-        if (!o.subnet && o.shard.count > 1)
-            return make_error("mad.shard splits a subnet: it needs mad.scope=subnet");
-    }
-    o.subnet_intervals.pkeys = settings.pkey_interval;
-    for (auto [key, field] : {std::pair{"mad.discovery_interval", &SweepIntervals::discovery},
-                              std::pair{"mad.pkey_interval", &SweepIntervals::pkeys},
-                              std::pair{"mad.counter_interval", &SweepIntervals::counters}}) {
-        if (auto* v = get(key)) {
-            auto d = parse_duration(*v);
-            if (!d || *d < std::chrono::seconds(1))
-                return make_error(std::string(key) + " must be a duration of at least 1s");
-            o.subnet_intervals.*field = *d;
-        }
-    }
-    o.traps = o.subnet;
-    if (auto* v = get("mad.traps")) {
-        if (*v != "on" && *v != "off")
-            return make_error("mad.traps must be on or off, not '" + *v + "'");
-        o.traps = *v == "on";
-        if (o.traps && !o.subnet)
-            return make_error("mad.traps acts at subnet scope: it needs mad.scope=subnet");
-    }
-    if (auto* v = get("mad.in_flight")) {
-        auto n = parse_uint(*v, "mad.in_flight");
-        if (!n || *n < 1 || *n > 4096) return make_error("mad.in_flight must be 1..4096");
-        o.engine.in_flight = static_cast<unsigned>(*n);
-    }
+    if (auto v = opt.get<uint64_t>("mad.retries")) o.engine.retries = static_cast<unsigned>(*v);
+    if (auto v = opt.get<uint64_t>("mad.concurrency"))
+        o.engine.per_target = static_cast<unsigned>(*v);
+    if (auto v = opt.get<uint64_t>("mad.in_flight")) o.engine.in_flight = static_cast<unsigned>(*v);
+    // Checked when the options were resolved; read here only for its two numbers.
+    if (auto v = opt.text("mad.shard")) o.shard = RDMADIAG_TRY(parse_sweep_shard(*v));
+    o.subnet_intervals.pkeys =
+        opt.get<Duration>("mad.pkey_interval").value_or(settings.pkey_interval);
+    if (auto d = opt.get<Duration>("mad.discovery_interval")) o.subnet_intervals.discovery = *d;
+    if (auto d = opt.get<Duration>("mad.counter_interval")) o.subnet_intervals.counters = *d;
+    o.traps = opt.get<bool>("mad.traps").value_or(o.subnet);
     return o;
 }
 

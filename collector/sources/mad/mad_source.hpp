@@ -2,22 +2,10 @@
 // The "mad" source: reads P_Key tables (sma view, and sm view with an SM_Key), GID tables (sma
 // view; locally with an SM_Key the sm view too), PortInfo violation counters, port state and PMA
 // counters over libibumad, for this host's CA (scope local) or every node of the subnet (scope
-// subnet). Options, from SourceSettings::extra:
-//   mad.scope        local (default) | subnet
-//   mad.ca, mad.port the umad CA and port MADs leave through (default: first active)
-//   mad.sm_key       SM_Key (0x... or decimal) for SA PKeyTableRecord (the sm view); locally
-//                    also the SA's PortInfoRecord and GUIDInfoRecords (the sm GID view)
-//   mad.timeout      per-MAD timeout (default 200ms)
-//   mad.retries      retries per MAD (default 2)
-//   mad.concurrency  ceiling of outstanding MADs per target (default 4; the window adapts below)
-//   mad.in_flight    ceiling of outstanding MADs in all (default 128)
-// At subnet scope discovery, P_Key tables and counters have schedules of their own:
-//   mad.discovery_interval  default 10m; a node gone silent brings it forward
-//   mad.pkey_interval       default the collector's P_Key interval (10s)
-//   mad.counter_interval    default 30s
-//   mad.shard               K/N: read only part K of N of the nodes (sweep_shard.hpp)
-//   mad.traps               on (default) | off: subscribe to the SM's traps (trap_listener.hpp)
-// and a refresh (after a PKEY_CHANGE) re-reads only that port's table.
+// subnet). Its options (mad.scope, mad.ca, mad.port, mad.sm_key, the MAD engine's timeout, retries
+// and windows, and at subnet scope the schedules of discovery, P_Key tables and counters, the
+// shard and the traps) are declared in mad_options.cpp. A refresh (after a PKEY_CHANGE) re-reads
+// only that port's table.
 // Each poll is one sweep; a MAD that goes unanswered becomes a SampleError on its port.
 
 #include <memory>
@@ -47,7 +35,7 @@ struct MadSourceOptions {
     bool traps = false;  // subnet scope: subscribe to the SM's traps (on by default there)
 };
 
-// Reads mad.* from settings.extra; a bad value is a configuration error.
+// Reads mad.* from settings.options, resolved against mad_options().
 Result<MadSourceOptions> parse_mad_options(const sources::SourceSettings& settings);
 
 class MadSource final : public sources::Source {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "collector/model/pkey.hpp"
+#include "collector/sources/mad/mad_options.hpp"
 #include "collector/sources/mad/mad_source.hpp"
 
 using namespace rdmadiag;
@@ -101,6 +102,10 @@ int main(int argc, char** argv) {
         } else {
             settings.extra[key] = value;
         }
+    }
+    if (auto r = sources::resolve_source_options("mad", mad::mad_options(), settings); !r) {
+        std::cerr << "rdmadiag-mad-sweep: " << r.error().message << "\n";
+        return 2;
     }
     auto source = mad::make_mad_source(settings);
     if (!source) {

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "collector/sources/netdev/kernel_gids.hpp"
+#include "collector/sources/netdev/netdev_options.hpp"
 
 namespace rdmadiag::netdev {
 
@@ -50,16 +51,8 @@ NetdevIo kernel_io() {
     return io;
 }
 
-Result<Duration> confirm_interval(const sources::SourceSettings& settings) {
-    auto it = settings.extra.find("netdev.confirm");
-    if (it == settings.extra.end()) return kDefaultConfirm;
-    auto d = parse_duration(it->second);
-    if (!d || *d <= Duration::zero()) {
-        return make_error(
-            "netdev source: netdev.confirm must be a positive duration, not '" + it->second + "'",
-            EINVAL);
-    }
-    return *d;
+Duration confirm_interval(const sources::SourceSettings& settings) {
+    return settings.options.get<Duration>("netdev.confirm").value_or(kDefaultConfirm);
 }
 
 NetdevSource::NetdevSource(const sources::SourceSettings& settings, NetdevIo io, Duration confirm)
@@ -243,10 +236,10 @@ sources::SourceEntry netdev_source_entry() {
         "RoCE: the GIDs the addresses of each port's netdevs imply (rtnetlink), against the "
         "kernel's GID cache";
     e.enabled_by_default = true;
+    e.options = netdev_options();
     e.factory = [](const sources::SourceSettings& s) -> Result<std::unique_ptr<sources::Source>> {
-        auto confirm = RDMADIAG_TRY(confirm_interval(s));
         return std::unique_ptr<sources::Source>(
-            std::make_unique<NetdevSource>(s, kernel_io(), confirm));
+            std::make_unique<NetdevSource>(s, kernel_io(), confirm_interval(s)));
     };
     return e;
 }

@@ -94,8 +94,8 @@ private:
     std::set<PortRef> roce_ports_;  // as the last reading found them
 };
 
-// The option netdev.confirm, or a configuration error.
-Result<Duration> confirm_interval(const sources::SourceSettings& settings);
+// The option netdev.confirm (netdev_options.cpp).
+Duration confirm_interval(const sources::SourceSettings& settings);
 
 sources::SourceEntry netdev_source_entry();
 

@@ -2,12 +2,11 @@
 
 #include <sys/stat.h>
 
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 
-#include "collector/common/parse_number.hpp"
 #include "collector/common/text_file.hpp"
+#include "collector/sources/partitions_conf/partitions_options.hpp"
 
 namespace rdmadiag::partitions_conf {
 
@@ -58,28 +57,14 @@ void PartitionsConfSource::poll(TimePoint now, sources::ObservationSink& sink) {
     }
 }
 
-std::optional<uint64_t> parse_guid(std::string_view text) {
-    if (text.empty() || text.size() > 64 || !std::isdigit(static_cast<unsigned char>(text[0])))
-        return std::nullopt;
-    return common::parse_c_number(text);
-}
-
 Result<std::unique_ptr<sources::Source>> make_partitions_conf_source(
     const sources::SourceSettings& settings) {
-    auto conf = settings.extra.find(kConfOption);
-    if (conf == settings.extra.end() || conf->second.empty()) {
+    auto conf = settings.options.text(kConfOption);
+    if (!conf || conf->empty()) {
         return make_error("no partitions.conf given (--partitions.conf FILE)", EINVAL);
     }
-    std::optional<uint64_t> guid;
-    if (auto g = settings.extra.find(kSmPortGuidOption); g != settings.extra.end()) {
-        guid = parse_guid(g->second);
-        if (!guid || *guid == 0) {
-            return make_error(std::string(kSmPortGuidOption) + ": not a GUID: '" + g->second + "'",
-                              EINVAL);
-        }
-    }
-    return std::unique_ptr<sources::Source>(
-        std::make_unique<PartitionsConfSource>(conf->second, guid, settings.pkey_interval));
+    return std::unique_ptr<sources::Source>(std::make_unique<PartitionsConfSource>(
+        *conf, settings.options.get<uint64_t>(kSmPortGuidOption), settings.pkey_interval));
 }
 
 sources::SourceEntry partitions_source_entry() {
@@ -88,6 +73,7 @@ sources::SourceEntry partitions_source_entry() {
     e.description = "The SM's partitions.conf, to judge P_Key tables against (--partitions.conf)";
     // Switched on by --partitions.conf (or partitions: in the config file), which names the file.
     e.enabled_by_default = false;
+    e.options = partitions_options();
     e.factory = make_partitions_conf_source;
     return e;
 }

@@ -3,8 +3,8 @@
 // partitions.conf), handed to the engine as text; the engine parses it and judges the ports' P_Key
 // tables against it (collector/engine/partitions/).
 //
-// Options (SourceSettings::extra): partitions.conf = FILE, and partitions.sm_port_guid = GUID, the
-// SM's port, whom the file's SELF names. The file is looked at every P_Key interval: its size,
+// Options (partitions_options.cpp): partitions.conf = FILE, and partitions.sm_port_guid = GUID,
+// the SM's port, whom the file's SELF names. The file is looked at every P_Key interval: its size,
 // modification time and inode, one stat(); it is read again only when one of them changed, and
 // when the source is built again (a reload). A file that cannot be read makes the source down with
 // the reason, and the engine keeps the intent it read last.
@@ -60,11 +60,7 @@ private:
     uint64_t reads_ = 0;
 };
 
-// A GUID as partitions.conf writes one: 0x hex, a leading 0 octal, decimal otherwise.
-std::optional<uint64_t> parse_guid(std::string_view text);
-
-// The source built from settings: partitions.conf is required, a GUID that cannot be read is an
-// error.
+// The source built from settings: partitions.conf is required.
 Result<std::unique_ptr<sources::Source>> make_partitions_conf_source(
     const sources::SourceSettings& settings);
 sources::SourceEntry partitions_source_entry();

@@ -97,15 +97,8 @@ std::vector<common::Figure> CounterMethods::figures() const {
     return out;
 }
 
-Result<bool> counter_methods_wanted(const sources::SourceSettings& settings) {
-    auto it = settings.extra.find(std::string(kOption));
-    const std::string value = it == settings.extra.end() ? "auto" : it->second;
-    if (value == "files") return false;
-    if (value != "auto") {
-        return make_error(
-            "sysfs source: " + std::string(kOption) + " must be auto or files, not '" + value + "'",
-            EINVAL);
-    }
+bool counter_methods_wanted(const sources::SourceSettings& settings) {
+    if (settings.options.text(kOption) == "files") return false;
     return is_mounted_sysfs(settings.sysfs_root);
 }
 

@@ -88,7 +88,7 @@ private:
 
 // Whether sysfs.counters (auto | files, default auto) lets the source read counters another way
 // than the files: with auto, only when `settings.sysfs_root` is a mounted sysfs (a fixture tree,
-// a copy or a simulator's tree is read from its files). A bad value is a configuration error.
-Result<bool> counter_methods_wanted(const sources::SourceSettings& settings);
+// a copy or a simulator's tree is read from its files).
+bool counter_methods_wanted(const sources::SourceSettings& settings);
 
 }  // namespace rdmadiag::sysfs

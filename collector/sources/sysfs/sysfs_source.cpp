@@ -19,7 +19,7 @@ SysfsSource::SysfsSource(sources::SourceSettings settings,
       reader_(std::move(reader)),
       methods_(std::move(counter_readers)),
       class_dir_(settings_.sysfs_root + "/class/infiniband"),
-      full_table_interval_(full_table_interval(settings_).value_or(kDefaultFullTableInterval)) {}
+      full_table_interval_(full_table_interval(settings_)) {}
 
 Result<std::vector<std::string>> SysfsSource::list_devices() const {
     auto names = reader_->list_held_dir(class_dir_);
@@ -148,35 +148,15 @@ bool SysfsSource::device_vanished(std::string_view device, int code) {
     return true;
 }
 
-Result<bool> held_reads_wanted(const sources::SourceSettings& settings) {
-    constexpr std::string_view kOption = "sysfs.reads";
-    auto it = settings.extra.find(std::string(kOption));
-    const std::string value = it == settings.extra.end() ? "auto" : it->second;
-    if (value == "held") return true;
-    if (value == "reopen") return false;
-    if (value != "auto") {
-        return make_error("sysfs source: " + std::string(kOption) +
-                              " must be auto, held or reopen, not '" + value + "'",
-                          EINVAL);
-    }
+bool held_reads_wanted(const sources::SourceSettings& settings) {
+    const auto reads = settings.options.text("sysfs.reads").value_or("auto");
+    if (reads != "auto") return reads == "held";
     return is_mounted_sysfs(settings.sysfs_root);
 }
 
-Result<Duration> full_table_interval(const sources::SourceSettings& settings) {
-    constexpr std::string_view kOption = "sysfs.pkey_full_interval";
-    auto it = settings.extra.find(std::string(kOption));
-    if (it == settings.extra.end()) {
-        return std::max(kDefaultFullTableInterval, settings.pkey_interval);
-    }
-    auto d = parse_duration(it->second);
-    if (!d || *d < settings.pkey_interval) {
-        return make_error("sysfs source: " + std::string(kOption) +
-                              " must be a duration no shorter than the P_Key interval (" +
-                              format_duration(settings.pkey_interval) + "), not '" + it->second +
-                              "'",
-                          EINVAL);
-    }
-    return *d;
+Duration full_table_interval(const sources::SourceSettings& settings) {
+    return settings.options.get<Duration>("sysfs.pkey_full_interval")
+        .value_or(std::max(kDefaultFullTableInterval, settings.pkey_interval));
 }
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
@@ -186,20 +166,15 @@ Result<std::unique_ptr<sources::Source>> make_sysfs_source(
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings,
                                                            CounterReaders counter_readers) {
-    auto held = held_reads_wanted(settings);
-    if (!held) return held.error();
-    return make_sysfs_source(
-        settings, std::make_unique<sysfs::PosixSysfsReader>(*held ? held_file_budget() : 0),
-        std::move(counter_readers));
+    return make_sysfs_source(settings,
+                             std::make_unique<sysfs::PosixSysfsReader>(
+                                 held_reads_wanted(settings) ? held_file_budget() : 0),
+                             std::move(counter_readers));
 }
 
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(
     const sources::SourceSettings& settings, std::unique_ptr<sysfs::SysfsReader> reader,
     CounterReaders counter_readers) {
-    // A bad sysfs.counters or sysfs.reads is refused here too, whoever builds the source.
-    if (auto wanted = counter_methods_wanted(settings); !wanted) return wanted.error();
-    if (auto held = held_reads_wanted(settings); !held) return held.error();
-    if (auto full = full_table_interval(settings); !full) return full.error();
     if (settings.counter_interval <= Duration::zero() ||
         settings.slow_counter_interval <= Duration::zero() ||
         settings.pkey_interval <= Duration::zero()) {

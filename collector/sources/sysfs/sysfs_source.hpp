@@ -132,12 +132,12 @@ private:
 
 // Whether sysfs.reads (auto | held | reopen, default auto) lets the source keep the files it reads
 // on every pass open (PosixSysfsReader): with auto, only when settings.sysfs_root is a mounted
-// sysfs. A bad value is a configuration error.
-Result<bool> held_reads_wanted(const sources::SourceSettings& settings);
+// sysfs.
+bool held_reads_wanted(const sources::SourceSettings& settings);
 
 // sysfs.pkey_full_interval: how often each P_Key table is read whole, at least pkey_interval
-// (kDefaultFullTableInterval when not given). A bad value is a configuration error.
-Result<Duration> full_table_interval(const sources::SourceSettings& settings);
+// (kDefaultFullTableInterval when not given).
+Duration full_table_interval(const sources::SourceSettings& settings);
 
 // The factory the source registry calls: reads settings.sysfs_root through the real file system.
 Result<std::unique_ptr<sources::Source>> make_sysfs_source(const sources::SourceSettings& settings);

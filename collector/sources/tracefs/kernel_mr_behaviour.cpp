@@ -36,20 +36,14 @@ MrKernelBehaviour by_release(std::string_view release, std::string_view where) {
 
 }  // namespace
 
-Result<std::optional<MrKernelBehaviour>> mr_behaviour_from_option(
-    const std::map<std::string, std::string>& extra) {
-    auto it = extra.find(kFlushedMrsOption);
-    if (it == extra.end()) return std::optional<MrKernelBehaviour>();
-    auto h = parse_flushed_mr_handling(it->second);
-    if (!h || *h == FlushedMrHandling::not_known) {
-        return make_error(std::string(kFlushedMrsOption) +
-                          " must be recovered or destroyed, not \"" + it->second + "\"");
-    }
+std::optional<MrKernelBehaviour> mr_behaviour_from_option(const sources::OptionValues& options) {
+    const auto given = options.text(kFlushedMrsOption);
+    if (!given) return std::nullopt;
     MrKernelBehaviour b;
-    b.flushed_mrs = *h;
+    b.flushed_mrs = parse_flushed_mr_handling(*given).value_or(FlushedMrHandling::not_known);
     b.basis = std::string("given by ") + kFlushedMrsOption;
-    if (auto k = extra.find(kKernelOption); k != extra.end()) b.kernel = k->second;
-    return std::optional<MrKernelBehaviour>(std::move(b));
+    b.kernel = options.text(kKernelOption).value_or("");
+    return b;
 }
 
 bool is_recycle_event_line(std::string_view line) {

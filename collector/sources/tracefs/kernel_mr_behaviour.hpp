@@ -10,22 +10,21 @@
 // Functions take what was read, never open files, except live_mr_behaviour(), which reads the
 // tracefs events folder and osrelease under the roots it is given.
 
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "collector/common/result.hpp"
 #include "collector/model/mr_kernel.hpp"
+#include "collector/sources/source_options.hpp"
 
 namespace rdmadiag::tracefs {
 
 inline constexpr const char* kFlushedMrsOption = "tracefs.flushed_mrs";
 inline constexpr const char* kKernelOption = "tracefs.kernel";
 
-// The tracefs.flushed_mrs option, when given; an error names the option's bad value.
-Result<std::optional<MrKernelBehaviour>> mr_behaviour_from_option(
-    const std::map<std::string, std::string>& extra);
+// The tracefs.flushed_mrs option, when given.
+std::optional<MrKernelBehaviour> mr_behaviour_from_option(const sources::OptionValues& options);
 
 // Whether a trace line is an event that only recovering kernels emit.
 bool is_recycle_event_line(std::string_view line);

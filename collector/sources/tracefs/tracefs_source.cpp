@@ -15,6 +15,7 @@
 #include "collector/sources/tracefs/kernel_mr_behaviour.hpp"
 #include "collector/sources/tracefs/mr_trace_parser.hpp"
 #include "collector/sources/tracefs/saved_trace_source.hpp"
+#include "collector/sources/tracefs/tracefs_options.hpp"
 
 namespace rdmadiag::tracefs {
 
@@ -83,8 +84,7 @@ Duration realtime_minus_monotonic() {
 
 // Trace events carry no device; with exactly one RDMA device on the host it is that one.
 std::string only_device(const sources::SourceSettings& s) {
-    auto it = s.extra.find("tracefs.device");
-    if (it != s.extra.end()) return it->second;
+    if (auto given = s.options.text("tracefs.device")) return *given;
     std::error_code ec;
     std::string found;
     int n = 0;
@@ -109,9 +109,9 @@ TracefsSource::TracefsSource(const sources::SourceSettings& settings, TracefsMod
     }
     const bool rpcrdma = exists(root_ + "/events/rpcrdma");
     const bool core = exists(root_ + "/events/rdma_core");
-    // The factory has checked the option's value; the tracepoints only count when readable.
-    if (auto given = mr_behaviour_from_option(settings.extra); given && *given) {
-        kernel_ = **given;
+    // The tracepoints only count when readable.
+    if (auto given = mr_behaviour_from_option(settings.options)) {
+        kernel_ = *given;
     } else {
         // This host's release describes the tracefs read only when that is this host's tracefs,
         // or when a procfs tree was given with it.
@@ -348,32 +348,22 @@ sources::SourceEntry tracefs_source_entry() {
     // Off in generic one-shot collection; `rdmadiag status`, `check` and `mrs` switch it on
     // (cli/cli_context with_mr_sources), the daemon by its configuration.
     e.enabled_by_default = false;
+    e.options = tracefs_options();
     // One-shot by default (reads <root>/trace, changes nothing); a daemon sets
     // tracefs.mode=follow to enable the events and read trace_pipe.
     e.factory = [](const sources::SourceSettings& s) -> Result<std::unique_ptr<sources::Source>> {
-        auto it = s.extra.find("tracefs.mode");
-        std::string mode = it == s.extra.end() ? "once" : it->second;
-        if (mode != "once" && mode != "follow") {
-            return make_error("tracefs.mode must be once or follow, not \"" + mode + "\"");
-        }
         // A trace captured elsewhere: the wall time its trace clock counts from.
         std::optional<Duration> offset;
-        if (auto b = s.extra.find("tracefs.boot_time"); b != s.extra.end()) {
-            auto t = parse_time(b->second);
-            if (!t) return make_error("tracefs.boot_time: " + t.error().message);
-            offset = t->time_since_epoch();
-        }
-        auto given = mr_behaviour_from_option(s.extra);
-        if (!given) return make_error(given.error().message);
+        if (auto b = s.options.get<TimePoint>("tracefs.boot_time")) offset = b->time_since_epoch();
         // A saved trace file stands in for the tracefs mount: nothing on this host is read.
-        if (auto f = s.extra.find(kTraceFileOption); f != s.extra.end()) {
-            auto k = s.extra.find(kKernelOption);
+        if (auto f = s.options.text(kTraceFileOption)) {
             return std::unique_ptr<sources::Source>(std::make_unique<SavedTraceSource>(
-                f->second, only_device(s), offset ? *offset : realtime_minus_monotonic(), *given,
-                k == s.extra.end() ? std::string() : k->second));
+                *f, only_device(s), offset ? *offset : realtime_minus_monotonic(),
+                mr_behaviour_from_option(s.options), s.options.text(kKernelOption).value_or("")));
         }
+        const bool follow = s.options.text("tracefs.mode") == "follow";
         return std::unique_ptr<sources::Source>(std::make_unique<TracefsSource>(
-            s, mode == "follow" ? TracefsMode::follow : TracefsMode::once, offset));
+            s, follow ? TracefsMode::follow : TracefsMode::once, offset));
     };
     return e;
 }

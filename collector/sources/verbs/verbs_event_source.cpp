@@ -39,13 +39,9 @@ void VerbsEventSource::refresh(const PortRef& port, TimePoint now, sources::Obse
     devices_.refresh(port, now, sink);
 }
 
-Result<Duration> verbs_rescan_interval(const sources::SourceSettings& settings) {
-    auto it = settings.extra.find("verbs.rescan_interval");
-    if (it == settings.extra.end()) return VerbsEventSource::kDefaultRescanInterval;
-    auto d = parse_duration(it->second);
-    if (!d) return make_error("verbs.rescan_interval: " + d.error().message);
-    if (d.value() <= Duration::zero()) return make_error("verbs.rescan_interval must be positive");
-    return d.value();
+Duration verbs_rescan_interval(const sources::SourceSettings& settings) {
+    return settings.options.get<Duration>("verbs.rescan_interval")
+        .value_or(VerbsEventSource::kDefaultRescanInterval);
 }
 
 }  // namespace rdmadiag::verbs

@@ -50,7 +50,7 @@ private:
     sources::VectorSink first_scan_;
 };
 
-// The rescan interval from settings.extra["verbs.rescan_interval"] ("2s", "500ms").
-Result<Duration> verbs_rescan_interval(const sources::SourceSettings& settings);
+// The option verbs.rescan_interval (verbs_options.cpp).
+Duration verbs_rescan_interval(const sources::SourceSettings& settings);
 
 }  // namespace rdmadiag::verbs

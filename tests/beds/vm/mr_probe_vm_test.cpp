@@ -48,7 +48,7 @@ protected:
     void SetUp() override {
         RxeQpPair::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
-        settings.extra["probe.socket"] = dir.file("probe.sock");
+        settings.options.set("probe.socket", dir.file("probe.sock"), true);
         probe = std::make_unique<probe::ProbeSource>(settings);
         ASSERT_TRUE(probe->availability().available) << probe->availability().reason;
         netlink = std::make_unique<netlink::NetlinkSource>(settings);

@@ -245,7 +245,7 @@ protected:
     void SetUp() override {
         if (!in_rxe_vm()) GTEST_SKIP() << kNotInVm;
         sources::SourceSettings s;
-        s.extra["verbs.rescan_interval"] = "200ms";
+        s.options.set("verbs.rescan_interval", std::chrono::milliseconds(200), true);
         auto made = verbs::make_verbs_source(s);
         ASSERT_TRUE(made.ok()) << made.error().message;
         verbs_ = std::move(made.value());

@@ -141,6 +141,35 @@ TEST(CollectorDaemon, AReloadReadsPartitionsConfAgain) {
     d.stop();
 }
 
+TEST(CollectorDaemon, AWrongSourceOptionStopsAStartAndAReloadKeepsWhatRuns) {
+    Fixture f;
+    f.reg.add(partitions_conf::partitions_source_entry());
+    const test::TempDir dir("daemon-options");
+    const std::string path = dir.file("partitions.conf");
+    std::ofstream(path) << "Storage=0x8011 : ALL ;\n";
+    CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);
+    DaemonConfig bad;
+    bad.collector.sources.extra = {{"partitions.conf", path}, {"partitions.sm_port_guid", "0"}};
+    auto refused = d.start(bad);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().message,
+              "partitions source: partitions.sm_port_guid must be a GUID other than 0, not '0'");
+    EXPECT_EQ(f.built.load(), 0) << "no source was built";
+
+    DaemonConfig good;
+    good.collector.sources.extra = {{"partitions.conf", path}};
+    ASSERT_TRUE(d.start(good).ok());
+    EXPECT_EQ(d.source_names(), (std::vector<std::string>{"alpha", "partitions"}));
+    auto r = d.reload(bad);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message,
+              "partitions source: partitions.sm_port_guid must be a GUID other than 0, not '0'");
+    EXPECT_EQ(d.source_names(), (std::vector<std::string>{"alpha", "partitions"}));
+    auto s = wait_for(f.store, [](const Snapshot& x) { return intends(x, 0x0011); });
+    EXPECT_TRUE(intends(*s, 0x0011)) << "the running partitions source still reads its file";
+    d.stop();
+}
+
 TEST(CollectorDaemon, AFailedReloadKeepsTheRunningSources) {
     Fixture f;
     CollectorDaemon d(f.reg, engine::make_default_engine(), f.store, f.log, f.clock);

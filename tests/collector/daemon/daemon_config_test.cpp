@@ -1,5 +1,6 @@
 #include "collector/daemon/daemon_config.hpp"
 #include "collector/runtime/open_sources.hpp"
+#include "collector/sources/partitions_conf/partitions_conf_source.hpp"
 
 #include <gtest/gtest.h>
 
@@ -110,12 +111,44 @@ partitions:
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(c.collector.sources.extra.at("partitions.conf"), "/etc/opensm/partitions.conf");
     EXPECT_EQ(c.collector.sources.extra.at("partitions.sm_port_guid"), "0x0002c90300001234");
-    EXPECT_EQ(c.collector.source_switches.at("partitions"), true);
+    sources::SourceRegistry reg;
+    reg.add(partitions_conf::partitions_source_entry());
+    EXPECT_EQ(*runtime::select_sources(reg, c.collector), std::vector<std::string>{"partitions"});
 
     DaemonConfig guid_only;
-    ASSERT_TRUE(apply_config_text("partitions:\n  sm-port-guid: 4660\n", guid_only).ok());
-    EXPECT_FALSE(guid_only.collector.source_switches.count("partitions"))
+    ASSERT_TRUE(apply_config_text("partitions:\n  sm-port-guid: 4660\n", guid_only, &reg).ok());
+    EXPECT_TRUE(runtime::select_sources(reg, guid_only.collector)->empty())
         << "without a file there is nothing to read";
+}
+
+// Checked against the sources' declarations, a file's source options say what is wrong where.
+TEST(DaemonConfig, SourceOptionsAreCheckedAsTheirSourceDeclaresThem) {
+    sources::SourceRegistry reg;
+    reg.add(partitions_conf::partitions_source_entry());
+    struct Case {
+        const char* text;
+        const char* message;
+    };
+    for (const auto& [text, message] : {
+             Case{"partitions:\n  sm-port-guid: 0xZZ\n",
+                  "line 2: partitions source: partitions.sm_port_guid must be a GUID other than "
+                  "0, not '0xZZ'"},
+             Case{"partitions:\n  config: /x\n", "line 2: unknown setting partitions.config"},
+             Case{"source-options:\n  partitions.conf: \"\"\n",
+                  "line 2: partitions source: partitions.conf must be a path, not ''"},
+             Case{"source-options:\n  mad.scope: subnet\n",
+                  "line 2: unknown source option 'mad.scope'"},
+             Case{"mad:\n  scope: subnet\n", "line 2: unknown setting mad"},
+         }) {
+        DaemonConfig c;
+        auto r = apply_config_text(text, c, &reg);
+        ASSERT_FALSE(r.ok()) << text;
+        EXPECT_EQ(r.error().message, message);
+    }
+    DaemonConfig c;
+    ASSERT_TRUE(
+        apply_config_text("source-options:\n  partitions.sm_port_guid: 0x12\n", c, &reg).ok());
+    EXPECT_EQ(c.collector.sources.extra.at("partitions.sm_port_guid"), "0x12");
 }
 
 TEST(DaemonConfig, SimulateTrueOrEmptyMeansTheDefaultScenario) {
@@ -165,9 +198,6 @@ INSTANTIATE_TEST_SUITE_P(
                       Bad{"web: 3\n", "web: must be a mapping"},
                       Bad{"- a\n", "must be a mapping of settings"},
                       Bad{"path:\n  sysfs: [a, b]\n", "sysfs must be a single value"},
-                      Bad{"partitions:\n  sm-port-guid: 0xZZ\n",
-                          "line 2: partitions.sm-port-guid must be a GUID"},
-                      Bad{"partitions:\n  config: /x\n", "unknown setting partitions.config"},
                       Bad{"mr:\n  leak-window: forever\n", "mr.leak-window must be a duration"},
                       Bad{"mr:\n  exhaustion-percent: 150\n", "at most 100"},
                       Bad{"mr:\n  leak: yes\n", "unknown setting mr.leak"}));

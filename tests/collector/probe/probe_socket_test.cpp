@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "collector/probe/probe_options.hpp"
 #include "tests/collector/probe/probe_test_support.hpp"
+#include "tests/support/source_options.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::probe {
@@ -33,20 +35,23 @@ TEST(ProbeSocketAccessSettings, ModeAndGroupAreReadButOthersNeverWrite) {
 
     s.extra["probe.socket_mode"] = "0600";
     s.extra["probe.socket_group"] = "root";
-    auto set = socket_access(s);
+    auto set = socket_access(::rdmadiag::test::resolved(s, "probe", probe_options()));
     ASSERT_TRUE(set) << set.error().message;
     EXPECT_EQ(set->mode, 0600u);
     EXPECT_EQ(set->gid, gid_t{0});
 
+    // A mode or group the source would refuse is refused when the options are resolved.
     s.extra.erase("probe.socket_group");
     s.extra["probe.socket_mode"] = "0662";
-    auto open_to_others = socket_access(s);
+    auto open_to_others = sources::resolve_source_options("probe", probe_options(), s);
     ASSERT_FALSE(open_to_others);
-    EXPECT_EQ(open_to_others.error().message, "probe.socket_mode: others may not write (connect)");
+    EXPECT_EQ(open_to_others.error().message,
+              "probe source: probe.socket_mode: others may not write (connect)");
     s.extra["probe.socket_mode"] = "0x1";
-    auto garbage = socket_access(s);
+    auto garbage = sources::resolve_source_options("probe", probe_options(), s);
     ASSERT_FALSE(garbage);
-    EXPECT_EQ(garbage.error().message, "probe.socket_mode '0x1': expected an octal mode like 0660");
+    EXPECT_EQ(garbage.error().message,
+              "probe source: probe.socket_mode must be an octal number up to 0777, not '0x1'");
 }
 
 TEST_F(ProbeSocketTest, ClaimingMakesTheFolderAndReplacesAStaleSocket) {

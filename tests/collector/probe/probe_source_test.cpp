@@ -13,8 +13,10 @@
 #include <fstream>
 
 #include "collector/engine/default/default_engine.hpp"
+#include "collector/probe/probe_options.hpp"
 #include "tests/collector/probe/probe_test_support.hpp"
 #include "tests/collector/probe/seqpacket_send.hpp"
+#include "tests/support/source_options.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::probe {
@@ -28,7 +30,8 @@ protected:
     void SetUp() override { settings.extra["probe.socket"] = dir + "/probe.sock"; }
     void TearDown() override { src.reset(); }
     ProbeSource& start(ProbeLimits limits = {}) {
-        src = std::make_unique<ProbeSource>(settings, limits);
+        src = std::make_unique<ProbeSource>(
+            ::rdmadiag::test::resolved(settings, "probe", probe_options()), limits);
         EXPECT_TRUE(src->availability().available) << src->availability().reason;
         return *src;
     }
@@ -81,13 +84,13 @@ TEST_F(ProbeSourceTest, SocketModeAndGroupAreConfigurableButNeverOpenToOthers) {
 
     for (const char* bad : {"0666", "0777", "rw", "1777", ""}) {
         settings.extra["probe.socket_mode"] = bad;
-        ProbeSource refused(settings);
-        EXPECT_FALSE(refused.availability().available) << bad;
-        EXPECT_NE(refused.availability().reason.find("probe.socket_mode"), std::string::npos);
+        auto refused = sources::resolve_source_options("probe", probe_options(), settings);
+        ASSERT_FALSE(refused.ok()) << bad;
+        EXPECT_NE(refused.error().message.find("probe.socket_mode"), std::string::npos);
     }
     settings.extra["probe.socket_mode"] = "0660";
     settings.extra["probe.socket_group"] = "no-such-group-rdmadiag";
-    ProbeSource no_group(settings);
+    ProbeSource no_group(::rdmadiag::test::resolved(settings, "probe", probe_options()));
     EXPECT_FALSE(no_group.availability().available);
     EXPECT_NE(no_group.availability().reason.find("no such group"), std::string::npos);
 }
@@ -95,7 +98,7 @@ TEST_F(ProbeSourceTest, SocketModeAndGroupAreConfigurableButNeverOpenToOthers) {
 TEST_F(ProbeSourceTest, RefusesAPathThatIsNotASocket) {
     std::filesystem::create_directories(dir);
     { std::ofstream(dir + "/probe.sock") << "x"; }
-    ProbeSource s(settings);
+    ProbeSource s(::rdmadiag::test::resolved(settings, "probe", probe_options()));
     EXPECT_FALSE(s.availability().available);
     EXPECT_NE(s.availability().reason.find("not a socket"), std::string::npos);
     sources::VectorSink out;

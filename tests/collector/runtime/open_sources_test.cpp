@@ -94,5 +94,55 @@ TEST(OpenSources, UnknownSwitchesAndAMissingFabricAreErrors) {
     EXPECT_FALSE(open_sources(sources::SourceRegistry{}, sim).ok());
 }
 
+// A source with a file to read, as the partitions source has: its options are what it reads.
+constexpr sources::OptionSpec kFileOptions[] = {
+    {.key = "file.path",
+     .type = sources::OptionType::path,
+     .help = "the file",
+     .switches_source_on = true},
+    {.key = "file.every",
+     .type = sources::OptionType::duration,
+     .help = "how often",
+     .default_text = "10s"},
+};
+
+TEST(OpenSources, AWrongOptionIsAnErrorBeforeAnySourceIsBuilt) {
+    auto reg = registry();
+    int built = 0;
+    reg.add(
+        {"file", "reads a file", false,
+         [&built](const sources::SourceSettings& s) -> Result<std::unique_ptr<sources::Source>> {
+             ++built;
+             EXPECT_EQ(s.options.get<Duration>("file.every"), std::chrono::seconds(10))
+                 << "a source reads its options typed, with their defaults";
+             EXPECT_EQ(s.options.text("file.path"), "/etc/x.conf");
+             return std::unique_ptr<sources::Source>(std::make_unique<ScriptedSource>(
+                 "file", seconds(1), [](TimePoint) { return std::vector<ObservationBody>{}; }));
+         },
+         kFileOptions});
+    CollectorSettings s;
+    s.sources.extra["file.every"] = "often";
+    auto bad = open_sources(reg, s);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().message,
+              "file source: file.every must be a positive duration, not 'often'");
+    s.sources.extra = {{"file.pth", "/etc/x.conf"}};
+    bad = open_sources(reg, s);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().message,
+              "unknown source option 'file.pth' (known: file.path, file.every)");
+    EXPECT_EQ(built, 0);
+
+    // The file's name is what the source is for: giving it asks for the source, unless it is
+    // switched off.
+    s.sources.extra = {{"file.path", "/etc/x.conf"}};
+    auto opened = open_sources(reg, s);
+    ASSERT_TRUE(opened.ok()) << opened.error().message;
+    EXPECT_EQ(names(*opened), (std::vector<std::string>{"sysfs", "tracefs", "file"}));
+    EXPECT_EQ(built, 1);
+    s.source_switches["file"] = false;
+    EXPECT_EQ(names(*open_sources(reg, s)), (std::vector<std::string>{"sysfs", "tracefs"}));
+}
+
 }  // namespace
 }  // namespace rdmadiag::runtime

@@ -143,7 +143,10 @@ TEST(PartitionDriftIntent, AGivenFileTakesTheScenariosPlace) {
     for (const bool given : {false, true}) {
         sources::SourceSettings settings;
         settings.scenario = "partition-drift";
-        if (given) settings.extra["partitions.conf"] = "/etc/opensm/partitions.conf";
+        if (given) {
+            settings.options.set("partitions.conf", std::string("/etc/opensm/partitions.conf"),
+                                 true);
+        }
         auto f = make_simulated_fabric(settings);
         ASSERT_TRUE(f.ok()) << f.error().message;
         sources::VectorSink sink;

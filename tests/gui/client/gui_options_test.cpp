@@ -75,7 +75,7 @@ TEST(GuiOptions, AnIntentForASimulationAndAPartitionToStartOn) {
     auto o = parse_gui_options(
         args({"--simulate", "--partitions.conf", "site.conf", "--partition", "0x8011"}));
     ASSERT_TRUE(o.ok()) << o.error().message;
-    EXPECT_EQ(o->partitions_conf, "site.conf");
+    EXPECT_EQ(o->source_options.at("partitions.conf"), "site.conf");
     EXPECT_EQ(o->partition, 0x0011) << "the partition, whichever member's key names it";
     EXPECT_EQ(parse_gui_options(args({"--partition=17"}))->partition, 0x0011);
     EXPECT_EQ(parse_gui_options(args({"--partition", "0xzz"})).error().message,
@@ -86,15 +86,30 @@ TEST(GuiOptions, AnIntentForASimulationAndAPartitionToStartOn) {
                   .message,
               "--partitions.conf goes with --simulate only");
     EXPECT_FALSE(parse_gui_options(args({"capture.jsonl", "--partitions.conf=site.conf"})).ok());
+    // The partitions source's options, as it declares them, with their older spellings.
+    auto guid = parse_gui_options(args(
+        {"--simulate", "--partitions.conf", "site.conf", "--partitions.sm-port-guid", "0x12"}));
+    ASSERT_TRUE(guid.ok()) << guid.error().message;
+    EXPECT_EQ(guid->source_options.at("partitions.sm_port_guid"), "0x12");
+    EXPECT_EQ(
+        parse_gui_options(args({"--simulate", "--partitions.sm_port_guid=0"})).error().message,
+        "partitions source: partitions.sm_port_guid must be a GUID other than 0, not '0'");
+    EXPECT_EQ(parse_gui_options(args({"--simulate", "--partitions.conf="})).error().message,
+              "partitions source: partitions.conf must be a path, not ''");
+    for (const auto& spec : gui_source_options()) {
+        EXPECT_TRUE(gui_usage().contains(QString::fromStdString("--" + std::string(spec.key))))
+            << spec.key << " is in --help";
+    }
 
     GuiOptions missing;
-    missing.partitions_conf = "/nonexistent/partitions.conf";
+    missing.source_options["partitions.conf"] = "/nonexistent/partitions.conf";
     auto feed = make_feed(missing);
     ASSERT_FALSE(feed.ok());
     EXPECT_EQ(feed.error().message.rfind("cannot read /nonexistent/partitions.conf", 0), 0u)
         << feed.error().message;
     GuiOptions judged;
-    judged.partitions_conf = ::rdmadiag::test::fixtures_dir() + "/partitions/sim-default.conf";
+    judged.source_options["partitions.conf"] =
+        ::rdmadiag::test::fixtures_dir() + "/partitions/sim-default.conf";
     auto played = make_feed(judged);
     ASSERT_TRUE(played.ok()) << played.error().message;
     EXPECT_TRUE((*played)->description().contains(QStringLiteral("sim-default.conf")));

@@ -39,7 +39,7 @@ using Members = models::PartitionMemberModel;
 // The default scenario against its intent, played second by second to `seconds`.
 client::PlaybackFeed* judged_feed(int seconds) {
     auto t = client::make_scenario_timeline("default", testing::at_seconds(0),
-                                            testing::sim_default_intent());
+                                            {{"partitions.conf", testing::sim_default_intent()}});
     EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
     if (!t.ok()) return nullptr;
     auto* feed = new client::PlaybackFeed(std::move(*t));

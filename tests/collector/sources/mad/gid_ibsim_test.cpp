@@ -21,10 +21,12 @@
 #include <vector>
 
 #include "collector/engine/default/default_engine.hpp"
+#include "collector/sources/mad/mad_options.hpp"
 #include "collector/sources/mad/mad_source.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
 #include "tests/collector/sources/mad/ibsim_bed.hpp"
 #include "tests/collector/sources/sysfs/temp_tree.hpp"
+#include "tests/support/source_options.hpp"
 
 namespace rdmadiag::mad {
 namespace {
@@ -97,7 +99,7 @@ struct LocalRead {
 std::unique_ptr<sources::Source> local_source() {
     sources::SourceSettings settings;
     settings.extra = {{"mad.sm_key", "0x1"}};
-    auto source = make_mad_source(settings);
+    auto source = make_mad_source(::rdmadiag::test::resolved(settings, "mad", mad_options()));
     EXPECT_TRUE(source.ok());
     return source.ok() ? std::move(*source) : nullptr;
 }

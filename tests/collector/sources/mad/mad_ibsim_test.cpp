@@ -17,8 +17,10 @@
 #include "collector/engine/default/default_engine.hpp"
 #include "collector/engine/pkey/pkey_diff.hpp"
 #include "collector/sources/mad/mad_observations.hpp"
+#include "collector/sources/mad/mad_options.hpp"
 #include "collector/sources/mad/mad_source.hpp"
 #include "tests/collector/sources/mad/ibsim_bed.hpp"
+#include "tests/support/source_options.hpp"
 
 namespace rdmadiag::mad {
 namespace {
@@ -98,7 +100,7 @@ Sweep sweep(std::map<std::string, std::string> extra = {}, TimePoint now = TimeP
     sources::SourceSettings settings;
     settings.extra = {{"mad.scope", "subnet"}, {"mad.sm_key", "0x1"}};
     for (auto& [k, v] : extra) settings.extra[k] = v;
-    auto source = make_mad_source(settings);
+    auto source = make_mad_source(::rdmadiag::test::resolved(settings, "mad", mad_options()));
     EXPECT_TRUE(source.ok());
     sources::VectorSink sink;
     (*source)->poll(now, sink);

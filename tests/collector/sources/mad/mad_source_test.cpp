@@ -1,4 +1,6 @@
 #include "collector/sources/mad/mad_source.hpp"
+#include "collector/sources/mad/mad_options.hpp"
+#include "tests/support/source_options.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +14,7 @@ TEST(MadSource, OptionsFromExtra) {
     s.extra = {{"mad.scope", "subnet"}, {"mad.ca", "mlx5_0"},    {"mad.port", "2"},
                {"mad.sm_key", "0x1"},   {"mad.timeout", "50ms"}, {"mad.retries", "4"},
                {"mad.concurrency", "8"}};
-    auto o = parse_mad_options(s);
+    auto o = parse_mad_options(::rdmadiag::test::resolved(s, "mad", mad_options()));
     ASSERT_TRUE(o.ok()) << o.error().message;
     EXPECT_TRUE(o->subnet);
     EXPECT_EQ(o->ca, "mlx5_0");
@@ -24,10 +26,18 @@ TEST(MadSource, OptionsFromExtra) {
 }
 
 TEST(MadSource, DefaultsAreLocalWithNoSmKey) {
-    auto o = parse_mad_options(sources::SourceSettings{});
+    auto o = parse_mad_options(::rdmadiag::test::resolved({}, "mad", mad_options()));
     ASSERT_TRUE(o.ok());
     EXPECT_FALSE(o->subnet);
     EXPECT_FALSE(o->sm_key.has_value());
+    const MadSourceOptions defaults;
+    EXPECT_EQ(o->engine.timeout, defaults.engine.timeout)
+        << "the declared defaults are the source's";
+    EXPECT_EQ(o->engine.retries, defaults.engine.retries);
+    EXPECT_EQ(o->engine.per_target, defaults.engine.per_target);
+    EXPECT_EQ(o->engine.in_flight, defaults.engine.in_flight);
+    EXPECT_EQ(o->subnet_intervals.discovery, defaults.subnet_intervals.discovery);
+    EXPECT_EQ(o->subnet_intervals.counters, defaults.subnet_intervals.counters);
 }
 
 TEST(MadSource, BadOptionsAreConfigurationErrors) {
@@ -39,8 +49,26 @@ TEST(MadSource, BadOptionsAreConfigurationErrors) {
                                                                         {"mad.concurrency", "0"}}) {
         sources::SourceSettings s;
         s.extra[k] = v;
-        EXPECT_FALSE(make_mad_source(s).ok()) << k << "=" << v;
+        auto r = sources::resolve_source_options("mad", mad_options(), s);
+        ASSERT_FALSE(r.ok()) << k << "=" << v;
+        EXPECT_EQ(r.error().message.rfind("mad source: " + k + " must be ", 0), 0u)
+            << r.error().message;
     }
+}
+
+TEST(MadSource, AShardSplitsASubnetOnly) {
+    sources::SourceSettings s;
+    s.extra = {{"mad.shard", "1/2"}};
+    auto local = sources::resolve_source_options("mad", mad_options(), s);
+    ASSERT_FALSE(local.ok());
+    EXPECT_EQ(local.error().message,
+              "mad source: mad.shard splits a subnet: it needs mad.scope=subnet");
+    s.extra["mad.scope"] = "subnet";
+    auto o = parse_mad_options(::rdmadiag::test::resolved(s, "mad", mad_options()));
+    ASSERT_TRUE(o.ok()) << o.error().message;
+    EXPECT_EQ(o->shard, (SweepShard{0, 2})) << "1/2 is the first of two parts";
+    s.extra["mad.shard"] = "3/2";
+    EXPECT_FALSE(sources::resolve_source_options("mad", mad_options(), s).ok());
 }
 
 TEST(MadSource, WithoutAUmadDeviceItSaysWhyAndReportsDown) {

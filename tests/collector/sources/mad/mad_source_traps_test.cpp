@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "collector/sources/mad/mad_observations.hpp"
+#include "collector/sources/mad/mad_options.hpp"
 #include "collector/sources/mad/mad_source.hpp"
 #include "tests/collector/sources/mad/fake_fabric.hpp"
 #include "tests/collector/sources/mad/trap_notices.hpp"
+#include "tests/support/source_options.hpp"
 
 namespace rdmadiag::mad {
 namespace {
@@ -119,17 +121,22 @@ TEST(MadSourceTraps, ARefusingSaLeavesTheSchedulesWorking) {
 }
 
 TEST(MadSourceTraps, TrapsAreOnAtSubnetScopeAndRefusedAtLocalScope) {
-    sources::SourceSettings s;
-    s.extra = {{"mad.scope", "subnet"}};
-    EXPECT_TRUE(parse_mad_options(s)->traps);
-    s.extra["mad.traps"] = "off";
-    EXPECT_FALSE(parse_mad_options(s)->traps);
-    EXPECT_FALSE(parse_mad_options(sources::SourceSettings{})->traps);
+    auto options = [](std::map<std::string, std::string> extra) {
+        sources::SourceSettings s;
+        s.extra = std::move(extra);
+        return parse_mad_options(::rdmadiag::test::resolved(s, "mad", mad_options()));
+    };
+    EXPECT_TRUE(options({{"mad.scope", "subnet"}})->traps);
+    EXPECT_FALSE(options({{"mad.scope", "subnet"}, {"mad.traps", "off"}})->traps);
+    EXPECT_FALSE(options({})->traps);
     sources::SourceSettings local;
     local.extra = {{"mad.traps", "on"}};
-    EXPECT_FALSE(parse_mad_options(local).ok());
-    s.extra["mad.traps"] = "yes";
-    EXPECT_FALSE(parse_mad_options(s).ok());
+    auto refused = sources::resolve_source_options("mad", mad_options(), local);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().message,
+              "mad source: mad.traps acts at subnet scope: it needs mad.scope=subnet");
+    local.extra = {{"mad.scope", "subnet"}, {"mad.traps", "maybe"}};
+    EXPECT_FALSE(sources::resolve_source_options("mad", mad_options(), local).ok());
 }
 
 }  // namespace

@@ -18,10 +18,12 @@
 #include "collector/sources/mad/mad_bytes.hpp"
 #include "collector/sources/mad/mad_header.hpp"
 #include "collector/sources/mad/mad_observations.hpp"
+#include "collector/sources/mad/mad_options.hpp"
 #include "collector/sources/mad/mad_source.hpp"
 #include "collector/sources/mad/smp_attributes.hpp"
 #include "collector/sources/mad/umad_transport.hpp"
 #include "tests/collector/sources/mad/ibsim_bed.hpp"
+#include "tests/support/source_options.hpp"
 
 namespace rdmadiag::mad {
 namespace {
@@ -46,7 +48,7 @@ PortRef hca(int n, uint32_t port) {
 std::vector<Observation> sweep(TimePoint now) {
     sources::SourceSettings settings;
     settings.extra = {{"mad.scope", "subnet"}, {"mad.sm_key", "0x1"}};
-    auto source = make_mad_source(settings);
+    auto source = make_mad_source(::rdmadiag::test::resolved(settings, "mad", mad_options()));
     EXPECT_TRUE(source.ok());
     sources::VectorSink sink;
     if (source.ok()) (*source)->poll(now, sink);

@@ -5,7 +5,9 @@
 
 #include <chrono>
 
+#include "collector/sources/netdev/netdev_options.hpp"
 #include "tests/collector/sources/netdev/rtnl_bytes.hpp"
+#include "tests/support/source_options.hpp"
 
 namespace rdmadiag::netdev {
 namespace {
@@ -238,13 +240,21 @@ TEST(NetdevSource, AFailedDumpTakesTheSourceDownUntilItWorksAgain) {
 
 TEST(NetdevSource, ConfirmOption) {
     sources::SourceSettings s;
-    EXPECT_EQ(confirm_interval(s).value(), kDefaultConfirm);
+    EXPECT_EQ(confirm_interval(s), kDefaultConfirm);
+    EXPECT_EQ(confirm_interval(::rdmadiag::test::resolved(s, "netdev", netdev_options())),
+              kDefaultConfirm)
+        << "the declared default is the source's";
     s.extra["netdev.confirm"] = "5m";
-    EXPECT_EQ(confirm_interval(s).value(), std::chrono::minutes(5));
-    s.extra["netdev.confirm"] = "soon";
-    EXPECT_FALSE(confirm_interval(s).ok());
-    s.extra["netdev.confirm"] = "0s";
-    EXPECT_FALSE(confirm_interval(s).ok());
+    EXPECT_EQ(confirm_interval(::rdmadiag::test::resolved(s, "netdev", netdev_options())),
+              std::chrono::minutes(5));
+    for (const char* bad : {"soon", "0s"}) {
+        s.extra["netdev.confirm"] = bad;
+        auto r = sources::resolve_source_options("netdev", netdev_options(), s);
+        ASSERT_FALSE(r.ok()) << bad;
+        EXPECT_EQ(r.error().message,
+                  "netdev source: netdev.confirm must be a positive duration, not '" +
+                      std::string(bad) + "'");
+    }
 }
 
 }  // namespace

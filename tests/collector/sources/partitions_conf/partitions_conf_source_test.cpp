@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "collector/sources/partitions_conf/partitions_options.hpp"
+#include "tests/support/source_options.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace rdmadiag::partitions_conf {
@@ -98,12 +100,15 @@ TEST_F(ConfFile, ItsSettingsComeFromSourceOptions) {
 
     s.extra[kConfOption] = path_;
     s.extra[kSmPortGuidOption] = "0xnope";
-    auto bad = make_partitions_conf_source(s);
+    auto bad = sources::resolve_source_options(kSourceName, partitions_options(), s);
     ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().message, "partitions.sm_port_guid: not a GUID: '0xnope'");
+    EXPECT_EQ(bad.error().message,
+              "partitions source: partitions.sm_port_guid must be a GUID other than 0, not "
+              "'0xnope'");
 
     s.extra[kSmPortGuidOption] = "0x0002c90300001234";
-    auto made = make_partitions_conf_source(s);
+    auto made = make_partitions_conf_source(
+        ::rdmadiag::test::resolved(s, kSourceName, partitions_options()));
     ASSERT_TRUE(made.ok()) << made.error().message;
     EXPECT_EQ((*made)->name(), "partitions");
     EXPECT_EQ((*made)->poll_interval(), 30s) << "looked at on the P_Key tables' cadence";
@@ -115,12 +120,20 @@ TEST_F(ConfFile, ItsSettingsComeFromSourceOptions) {
 }
 
 TEST(PartitionsConfGuid, ReadAsTheFileWritesThem) {
-    EXPECT_EQ(parse_guid("0x0002c90300001234"), 0x0002c90300001234u);
-    EXPECT_EQ(parse_guid("4660"), 4660u);
-    EXPECT_EQ(parse_guid("010"), 8u);
-    EXPECT_EQ(parse_guid("0xffffffffffffffff"), 0xffffffffffffffffu);
-    for (const char* bad : {"", "0x", "0x1g", "-1", " 1", "1 ", "0x10000000000000000", "guid"})
-        EXPECT_EQ(parse_guid(bad), std::nullopt) << bad;
+    const auto& spec = partitions_options()[1];
+    ASSERT_EQ(spec.key, kSmPortGuidOption);
+    auto guid = [&](std::string_view text) -> std::optional<uint64_t> {
+        auto v = sources::parse_option(spec, text);
+        if (!v) return std::nullopt;
+        return std::get<uint64_t>(*v);
+    };
+    EXPECT_EQ(guid("0x0002c90300001234"), 0x0002c90300001234u);
+    EXPECT_EQ(guid("4660"), 4660u);
+    EXPECT_EQ(guid("010"), 8u);
+    EXPECT_EQ(guid("0xffffffffffffffff"), 0xffffffffffffffffu);
+    for (const char* bad :
+         {"", "0x", "0x1g", "-1", " 1", "1 ", "0x10000000000000000", "guid", "0", "0x0"})
+        EXPECT_EQ(guid(bad), std::nullopt) << bad;
 }
 
 }  // namespace

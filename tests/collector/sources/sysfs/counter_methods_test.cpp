@@ -260,16 +260,17 @@ TEST(SysfsCounterMethods, WithoutReadersNothingChanges) {
 TEST(SysfsCounterMethods, OptionChoosesAndFixtureTreesAreReadFromFiles) {
     sources::SourceSettings s;
     s.sysfs_root = fixture("mlx5-ib");
-    auto wanted = counter_methods_wanted(s);
-    ASSERT_TRUE(wanted.ok());
-    EXPECT_FALSE(*wanted) << "a tree that is not a mounted sysfs is read from its files";
+    EXPECT_FALSE(counter_methods_wanted(with_sysfs_options(s)))
+        << "a tree that is not a mounted sysfs is read from its files";
+    s.sysfs_root = "/sys";
+    EXPECT_EQ(counter_methods_wanted(with_sysfs_options(s)), is_mounted_sysfs("/sys"));
     s.extra["sysfs.counters"] = "files";
-    EXPECT_FALSE(*counter_methods_wanted(s));
+    EXPECT_FALSE(counter_methods_wanted(with_sysfs_options(s)));
     s.extra["sysfs.counters"] = "netlink";
-    auto bad = counter_methods_wanted(s);
+    auto bad = sources::resolve_source_options("sysfs", sysfs_options(), s);
     ASSERT_FALSE(bad.ok());
-    EXPECT_NE(bad.error().message.find("auto or files"), std::string::npos);
-    EXPECT_FALSE(make_sysfs_source(s).ok());
+    EXPECT_EQ(bad.error().message,
+              "sysfs source: sysfs.counters must be auto or files, not 'netlink'");
 }
 
 }  // namespace

@@ -179,8 +179,8 @@ TEST(SysfsSourceRoce, ReportsTheGidCacheWithTypesAndNetdevs) {
     ASSERT_EQ(cache.table.entries.size(), 4u);
     EXPECT_TRUE(cache.table.complete());
     // The kernel prints "IB/RoCE v1" for the type IB and RoCE v1 share: on Ethernet, RoCE v1.
-    EXPECT_EQ(cache.table.entries[0],
-              (GidEntry{0, *rdmadiag::parse_gid("fe80::5054:ff:fe12:3456"), GidType::roce_v1, "dum0"}));
+    EXPECT_EQ(cache.table.entries[0], (GidEntry{0, *rdmadiag::parse_gid("fe80::5054:ff:fe12:3456"),
+                                                GidType::roce_v1, "dum0"}));
     EXPECT_EQ(cache.table.entries[1].type, GidType::roce_v2);
     EXPECT_EQ(cache.table.entries[3],
               (GidEntry{3, *rdmadiag::parse_gid("::ffff:192.168.10.5"), GidType::roce_v2, "dum0"}));
@@ -658,18 +658,17 @@ TEST(SysfsSourceCadence, PortAttributesFollowTheStateARefreshAndTheWholeTables) 
 TEST(SysfsSourceSettings, ReadsOptionHoldsFilesOpenOnlyOnAMountedSysfs) {
     sources::SourceSettings s;
     s.sysfs_root = fixture("mlx5-ib");
-    auto wanted = held_reads_wanted(s);
-    ASSERT_TRUE(wanted.ok());
-    EXPECT_FALSE(*wanted) << "a fixture tree's files may be replaced under a held descriptor";
+    EXPECT_FALSE(held_reads_wanted(with_sysfs_options(s)))
+        << "a fixture tree's files may be replaced under a held descriptor";
     s.extra["sysfs.reads"] = "held";
-    EXPECT_TRUE(*held_reads_wanted(s));
+    EXPECT_TRUE(held_reads_wanted(with_sysfs_options(s)));
     s.extra["sysfs.reads"] = "reopen";
-    EXPECT_FALSE(*held_reads_wanted(s));
+    EXPECT_FALSE(held_reads_wanted(with_sysfs_options(s)));
     s.extra["sysfs.reads"] = "cached";
-    auto bad = held_reads_wanted(s);
+    auto bad = sources::resolve_source_options("sysfs", sysfs_options(), s);
     ASSERT_FALSE(bad.ok());
-    EXPECT_THAT(bad.error().message, HasSubstr("auto, held or reopen"));
-    EXPECT_FALSE(make_sysfs_source(s).ok());
+    EXPECT_EQ(bad.error().message,
+              "sysfs source: sysfs.reads must be auto, held or reopen, not 'cached'");
 }
 
 // With the files of every pass held open, a pass reads what a pass reads by opening them.
@@ -679,9 +678,9 @@ TEST(SysfsSourceSettings, HeldReadsGiveWhatReopenedReadsGive) {
     tmp.add_fixture("mlx5-ib");
     sources::SourceSettings s;
     s.sysfs_root = tmp.path();
-    auto reopened = make_sysfs_source(s);
+    auto reopened = make_sysfs_source(with_sysfs_options(s));
     s.extra["sysfs.reads"] = "held";
-    auto held = make_sysfs_source(s);
+    auto held = make_sysfs_source(with_sysfs_options(s));
     ASSERT_TRUE(reopened.ok() && held.ok());
     const std::string port = tmp.path() + "/class/infiniband/mlx5_0/ports/1";
     for (int t = 0; t < 3; ++t) {

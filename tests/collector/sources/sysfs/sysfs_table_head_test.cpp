@@ -52,7 +52,7 @@ protected:
     void start() {
         auto r = std::make_unique<FailingReader>();
         reader = r.get();
-        auto made = make_sysfs_source(settings, std::move(r));
+        auto made = make_sysfs_source(with_sysfs_options(settings), std::move(r));
         ASSERT_TRUE(made.ok()) << made.error().message;
         src = std::move(made).value();
     }
@@ -311,20 +311,22 @@ TEST_F(GidHead, AnEntryBeyondTheHeadWaitsForTheWholeTablesOrAStateChange) {
 TEST(PKeyFullInterval, IsAtLeastThePKeyIntervalAndRefusesGarbage) {
     sources::SourceSettings s;
     s.pkey_interval = seconds(10);
-    EXPECT_EQ(*full_table_interval(s), kDefaultFullTableInterval);
+    EXPECT_EQ(full_table_interval(with_sysfs_options(s)), kDefaultFullTableInterval);
     s.pkey_interval = minutes(10);
-    EXPECT_EQ(*full_table_interval(s), minutes(10)) << "never shorter than the P_Key interval";
+    EXPECT_EQ(full_table_interval(with_sysfs_options(s)), minutes(10))
+        << "never shorter than the P_Key interval";
     s.extra["sysfs.pkey_full_interval"] = "1h";
-    EXPECT_EQ(*full_table_interval(s), minutes(60));
+    EXPECT_EQ(full_table_interval(with_sysfs_options(s)), minutes(60));
     for (const char* bad : {"5m", "soon", "", "-1s"}) {
         s.extra["sysfs.pkey_full_interval"] = bad;
-        auto r = full_table_interval(s);
+        auto r = sources::resolve_source_options("sysfs", sysfs_options(), s);
         ASSERT_FALSE(r.ok()) << bad;
-        EXPECT_THAT(r.error().message, HasSubstr("sysfs.pkey_full_interval"));
+        EXPECT_THAT(r.error().message, HasSubstr("sysfs source: sysfs.pkey_full_interval"));
     }
-    s.sysfs_root = fixture("mlx5-ib");
-    s.counter_interval = s.slow_counter_interval = seconds(1);
-    EXPECT_FALSE(make_sysfs_source(s).ok());
+    s.extra["sysfs.pkey_full_interval"] = "5m";
+    EXPECT_EQ(sources::resolve_source_options("sysfs", sysfs_options(), s).error().message,
+              "sysfs source: sysfs.pkey_full_interval must be a duration no shorter than the "
+              "P_Key interval (10m00s)");
 }
 
 }  // namespace

@@ -12,7 +12,9 @@
 #include <typeinfo>
 #include <vector>
 
+#include "collector/sources/sysfs/sysfs_options.hpp"
 #include "collector/sources/sysfs/sysfs_source.hpp"
+#include "tests/support/source_options.hpp"
 #include "tests/support/test_paths.hpp"
 
 namespace rdmadiag::sysfs::test_support {
@@ -80,10 +82,16 @@ inline std::map<std::string, SampleError> errors_by_subject(const std::vector<Ob
     return out;
 }
 
+// `s` with its sysfs.* options resolved, as open_sources() resolves them.
+inline sources::SourceSettings with_sysfs_options(sources::SourceSettings s) {
+    return ::rdmadiag::test::resolved(std::move(s), "sysfs", sysfs_options());
+}
+
 inline std::unique_ptr<SysfsSource> source_at(const std::string& root,
                                               sources::SourceSettings s = {}) {
     s.sysfs_root = root;
-    return std::make_unique<SysfsSource>(s, std::make_unique<sysfs::PosixSysfsReader>());
+    return std::make_unique<SysfsSource>(with_sysfs_options(s),
+                                         std::make_unique<sysfs::PosixSysfsReader>());
 }
 
 inline std::vector<Observation> sample_all(SysfsSource& src,

@@ -1,4 +1,7 @@
 #include "collector/sources/tracefs/kernel_mr_behaviour.hpp"
+#include "collector/sources/source_registry.hpp"
+#include "collector/sources/tracefs/tracefs_options.hpp"
+#include "tests/support/source_options.hpp"
 
 #include <gtest/gtest.h>
 
@@ -64,20 +67,20 @@ TEST(KernelMrBehaviour, SavedTraceJudgesByItsEventsThenTheGivenRelease) {
 }
 
 TEST(KernelMrBehaviour, TheOptionIsCheckedAndNamesItsBasis) {
-    std::map<std::string, std::string> extra;
-    auto none = mr_behaviour_from_option(extra);
-    ASSERT_TRUE(none.ok());
-    EXPECT_FALSE(*none);
-    extra["tracefs.flushed_mrs"] = "recovered";
-    extra["tracefs.kernel"] = "5.4.0";
-    auto given = mr_behaviour_from_option(extra);
-    ASSERT_TRUE(given.ok());
-    ASSERT_TRUE(*given);
-    EXPECT_EQ((*given)->flushed_mrs, FlushedMrHandling::recovered);
-    EXPECT_EQ((*given)->kernel, "5.4.0");
+    sources::SourceSettings s;
+    EXPECT_FALSE(mr_behaviour_from_option(
+        ::rdmadiag::test::resolved(s, "tracefs", tracefs_options()).options));
+    s.extra["tracefs.flushed_mrs"] = "recovered";
+    s.extra["tracefs.kernel"] = "5.4.0";
+    auto given = mr_behaviour_from_option(
+        ::rdmadiag::test::resolved(s, "tracefs", tracefs_options()).options);
+    ASSERT_TRUE(given);
+    EXPECT_EQ(given->flushed_mrs, FlushedMrHandling::recovered);
+    EXPECT_EQ(given->kernel, "5.4.0");
+    EXPECT_EQ(given->basis, "given by tracefs.flushed_mrs");
     for (const char* bad : {"not_known", "", "yes"}) {
-        extra["tracefs.flushed_mrs"] = bad;
-        EXPECT_FALSE(mr_behaviour_from_option(extra).ok()) << bad;
+        s.extra["tracefs.flushed_mrs"] = bad;
+        EXPECT_FALSE(sources::resolve_source_options("tracefs", tracefs_options(), s).ok()) << bad;
     }
 }
 

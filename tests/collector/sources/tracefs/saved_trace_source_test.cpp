@@ -7,7 +7,9 @@
 #include <fstream>
 #include <variant>
 
+#include "collector/sources/tracefs/tracefs_options.hpp"
 #include "collector/sources/tracefs/tracefs_source.hpp"
+#include "tests/support/source_options.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tests/support/test_paths.hpp"
 
@@ -144,7 +146,8 @@ TEST(SavedTraceSource, TheRegistryEntryReadsTheFileItIsGivenWithTheBootTime) {
     s.extra["tracefs.trace_file"] = kSaved + "xprtrdma-stuck.trace-cmd.txt";
     s.extra["tracefs.boot_time"] = "2025-12-31T23:58:00Z";
     s.extra["tracefs.device"] = "mlx5_0";
-    auto made = tracefs_source_entry().factory(s);
+    auto made =
+        tracefs_source_entry().factory(::rdmadiag::test::resolved(s, "tracefs", tracefs_options()));
     ASSERT_TRUE(made.ok()) << made.error().message;
     auto* saved = dynamic_cast<SavedTraceSource*>(made->get());
     ASSERT_NE(saved, nullptr);

@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "collector/engine/default/default_engine.hpp"
+#include "collector/sources/tracefs/tracefs_options.hpp"
+#include "tests/support/source_options.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tests/support/test_paths.hpp"
 
@@ -122,7 +124,8 @@ TEST(TracefsSource, SaysWhatTheKernelDoesWithFlushedMrsWithItsFirstStatus) {
     // An administrator's word outranks both.
     s.extra["tracefs.flushed_mrs"] = "destroyed";
     {
-        TracefsSource src(s, TracefsMode::once, Duration::zero());
+        TracefsSource src(::rdmadiag::test::resolved(s, "tracefs", tracefs_options()),
+                          TracefsMode::once, Duration::zero());
         sources::VectorSink sink;
         src.poll(TimePoint{}, sink);
         const auto* k = std::get_if<MrKernelBehaviour>(&sink.observations.at(1).body);
@@ -131,9 +134,11 @@ TEST(TracefsSource, SaysWhatTheKernelDoesWithFlushedMrsWithItsFirstStatus) {
         EXPECT_EQ(k->basis, "given by tracefs.flushed_mrs");
     }
     s.extra["tracefs.flushed_mrs"] = "sometimes";
-    auto bad = tracefs_source_entry().factory(s);
+    auto bad = sources::resolve_source_options("tracefs", tracefs_options(), s);
     ASSERT_FALSE(bad.ok());
-    EXPECT_NE(bad.error().message.find("recovered or destroyed"), std::string::npos);
+    EXPECT_EQ(
+        bad.error().message,
+        "tracefs source: tracefs.flushed_mrs must be recovered or destroyed, not 'sometimes'");
 }
 
 TEST(TracefsSource, OneShotReadsTheTraceBufferOnceAndTellsWhatIsNotEnabled) {
@@ -172,7 +177,10 @@ TEST(TracefsSource, DeviceComesFromTheOnlyRdmaDevice) {
     fs::create_directories(t.root / "sys/class/infiniband/rxe1");
     EXPECT_EQ(TracefsSource(s, TracefsMode::once, Duration::zero()).device(), "");
     s.extra["tracefs.device"] = "mlx5_3";
-    EXPECT_EQ(TracefsSource(s, TracefsMode::once, Duration::zero()).device(), "mlx5_3");
+    EXPECT_EQ(TracefsSource(::rdmadiag::test::resolved(s, "tracefs", tracefs_options()),
+                            TracefsMode::once, Duration::zero())
+                  .device(),
+              "mlx5_3");
 }
 
 TEST(TracefsSource, FollowEnablesEventsReadsThePipeAndRestoresOnExit) {
@@ -300,7 +308,8 @@ TEST(TracefsSource, XprtrdmaStoryFromATraceLog) {
     t.add_event("rpcrdma", "xprtrdma_wc_li", "1");
     sources::SourceSettings s = t.settings();
     s.extra["tracefs.device"] = "mlx5_0";
-    TracefsSource src(s, TracefsMode::once, Duration::zero());
+    TracefsSource src(::rdmadiag::test::resolved(s, "tracefs", tracefs_options()),
+                      TracefsMode::once, Duration::zero());
     sources::VectorSink sink;
     src.poll(TimePoint{}, sink);
     auto engine = engine::make_default_engine();

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "collector/sources/verbs/verbs_options.hpp"
 #include "tests/collector/sources/verbs/fake_verbs_backend.hpp"
 #include "tests/collector/sources/verbs/observation_filters.hpp"
+#include "tests/support/source_options.hpp"
 
 namespace rdmadiag::verbs {
 namespace {
@@ -90,13 +92,17 @@ TEST(VerbsEventSource, RefreshEmitsTheDevicePkeyView) {
 
 TEST(VerbsRescanInterval, ReadsTheSetting) {
     sources::SourceSettings s;
-    EXPECT_EQ(verbs_rescan_interval(s).value(), std::chrono::seconds(2));
+    EXPECT_EQ(verbs_rescan_interval(s), std::chrono::seconds(2));
+    EXPECT_EQ(verbs_rescan_interval(::rdmadiag::test::resolved(s, "verbs", verbs_options())),
+              VerbsEventSource::kDefaultRescanInterval)
+        << "the declared default is the source's";
     s.extra["verbs.rescan_interval"] = "500ms";
-    EXPECT_EQ(verbs_rescan_interval(s).value(), std::chrono::milliseconds(500));
-    s.extra["verbs.rescan_interval"] = "soon";
-    EXPECT_FALSE(verbs_rescan_interval(s).ok());
-    s.extra["verbs.rescan_interval"] = "0s";
-    EXPECT_FALSE(verbs_rescan_interval(s).ok());
+    EXPECT_EQ(verbs_rescan_interval(::rdmadiag::test::resolved(s, "verbs", verbs_options())),
+              std::chrono::milliseconds(500));
+    for (const char* bad : {"soon", "0s", "-1s"}) {
+        s.extra["verbs.rescan_interval"] = bad;
+        EXPECT_FALSE(sources::resolve_source_options("verbs", verbs_options(), s).ok()) << bad;
+    }
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ protected:
     void SetUp() override {
         if (!vm::in_rxe_vm()) GTEST_SKIP() << vm::kNotInVm;
         sources::SourceSettings settings;
-        settings.extra["verbs.rescan_interval"] = "200ms";
+        settings.options.set("verbs.rescan_interval", std::chrono::milliseconds(200), true);
         auto made = make_verbs_source(settings);
         ASSERT_TRUE(made.ok()) << made.error().message;
         source = std::move(made.value());

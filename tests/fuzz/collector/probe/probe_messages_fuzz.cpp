@@ -56,7 +56,7 @@ probe::ProbeSource& source() {
     static const test::TempDir dir("probe-fuzz");
     static sources::SourceSettings settings = [] {
         sources::SourceSettings s;
-        s.extra["probe.socket"] = dir.file("probe.sock");
+        s.options.set("probe.socket", dir.file("probe.sock"), true);
         s.procfs_root = "/nonexistent";
         return s;
     }();
