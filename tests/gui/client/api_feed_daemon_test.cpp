@@ -119,11 +119,17 @@ TEST(ApiFeedDaemon, ReadsTheDaemonsPartitionsWhileAskedTo) {
     ApiFeed feed(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)), options);
     std::vector<models::PartitionListing> got;
     QStringList failures;
-    QObject::connect(
-        &feed, &SnapshotFeed::partitionsReady,
-        [&](const std::shared_ptr<const models::PartitionListing>& l) { got.push_back(*l); });
-    QObject::connect(&feed, &SnapshotFeed::partitionsFailed,
-                     [&](const QString& w) { failures << w; });
+    // Until the partitions source has read the file the daemon knows no partition 0x0003, and
+    // asking for its members is answered 404; from the first judged answer on, nothing may fail.
+    bool judged_once = false;
+    QObject::connect(&feed, &SnapshotFeed::partitionsReady,
+                     [&](const std::shared_ptr<const models::PartitionListing>& l) {
+                         got.push_back(*l);
+                         if (l->members_of && l->intent && !l->members.empty()) judged_once = true;
+                     });
+    QObject::connect(&feed, &SnapshotFeed::partitionsFailed, [&](const QString& w) {
+        if (judged_once) failures << w;
+    });
     QSignalSpy ready(&feed, &SnapshotFeed::partitionsReady);
     feed.watch_partitions(true, 0x8003);
     feed.start();
@@ -135,6 +141,8 @@ TEST(ApiFeedDaemon, ReadsTheDaemonsPartitionsWhileAskedTo) {
         });
     };
     while (!judged()) ASSERT_TRUE(ready.wait(10000)) << failures.join(' ').toStdString();
+    // Two more rounds of the list and the members, read without a failure.
+    for (int answer = 0; answer < 4; ++answer) ASSERT_TRUE(ready.wait(10000));
     EXPECT_TRUE(failures.isEmpty()) << failures.join(' ').toStdString();
     const auto& members = std::find_if(got.rbegin(), got.rend(), [](const auto& l) {
                               return l.members_of && l.intent;
