@@ -8,6 +8,11 @@ from .net import http_get
 from .wait import wait_until
 
 
+class NotReady(RuntimeError):
+    """Prometheus gave no JSON answer: its storage still starting (503), or a cut connection on a
+    loaded machine. Waiting loops take it for "not yet"."""
+
+
 class Prometheus:
     def __init__(self, url):
         self.url = url
@@ -20,7 +25,12 @@ class Prometheus:
             _, body = http_get(url)
         except urllib.error.HTTPError as e:
             body = e.read().decode("utf-8", "replace")
-        data = json.loads(body)
+        except (urllib.error.URLError, ConnectionError, TimeoutError) as e:
+            raise NotReady(f"{path}: {e}") from e
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError as e:
+            raise NotReady(f"{path}: no JSON in the answer: {body[:80]!r}") from e
         if data.get("status") != "success":
             raise RuntimeError(f"{path} {params}: {data.get('error', body)}")
         return data["data"]
@@ -41,5 +51,11 @@ class Prometheus:
         return json.loads(body)["data"]["alerts"]
 
     def wait_until(self, what, predicate, timeout=120):
-        """wait_until at the pace of scrapes and rule evaluations (1 s in the beds)."""
-        return wait_until(what, predicate, timeout=timeout, interval=0.5)
+        """wait_until at the pace of scrapes and rule evaluations (1 s in the beds); an answer
+        Prometheus could not give yet (NotReady) counts as "not yet"."""
+        def attempt():
+            try:
+                return predicate()
+            except NotReady:
+                return None
+        return wait_until(what, attempt, timeout=timeout, interval=0.5)
