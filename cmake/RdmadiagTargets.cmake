@@ -21,12 +21,36 @@ function(rdmadiag_library)
     target_link_libraries(rdmadiag_${ARG_NAME} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
     set_target_properties(rdmadiag_${ARG_NAME} PROPERTIES POSITION_INDEPENDENT_CODE ON)
     rdmadiag_warnings(rdmadiag_${ARG_NAME})
+    target_compile_options(rdmadiag_${ARG_NAME} PRIVATE ${RDMADIAG_LIBRARY_FLAGS})
 endfunction()
 
-# rdmadiag_test(NAME <name> SOURCES ... DEPS ... LABELS ...)
-# One GoogleTest executable registered with CTest under the given labels.
+# rdmadiag_unit_test_wanted(<out> <labels>): whether a GoogleTest program with these labels is
+# built and registered here. With RDMADIAG_UNIT_TESTS=OFF only the programs of integration tests
+# are: the test command builds the unit tests once, in its ASan+UBSan tree, while its optimised
+# tree runs the shipped programs through the integration tests. The program's target is still
+# made (outside `all`), so the lines that configure it need no guard.
+function(rdmadiag_unit_test_wanted out labels)
+    if(RDMADIAG_UNIT_TESTS OR "integration" IN_LIST labels)
+        set(${out} TRUE PARENT_SCOPE)
+    else()
+        set(${out} FALSE PARENT_SCOPE)
+    endif()
+endfunction()
+
+# rdmadiag_test(NAME <name> SOURCES ... DEPS ... LABELS ... [TIMEOUT s] [COST n] [ENV k=v ...])
+# One GoogleTest executable registered with CTest under the given labels (default unit).
 function(rdmadiag_test)
-    cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "SOURCES;DEPS;LABELS;ENV" ${ARGN})
+    cmake_parse_arguments(ARG "" "NAME;TIMEOUT;COST" "SOURCES;DEPS;LABELS;ENV" ${ARGN})
+    if(NOT ARG_LABELS)
+        set(ARG_LABELS unit)
+    endif()
+    rdmadiag_unit_test_wanted(wanted "${ARG_LABELS}")
+    if(NOT wanted)
+        add_executable(${ARG_NAME} EXCLUDE_FROM_ALL ${ARG_SOURCES})
+        target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock
+                                                  GTest::gtest_main)
+        return()
+    endif()
     add_executable(${ARG_NAME} ${ARG_SOURCES})
     target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
     target_include_directories(${ARG_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
@@ -34,15 +58,15 @@ function(rdmadiag_test)
     # The code under test keeps the tree's optimisation; the test programs themselves (GoogleTest's
     # macros expand to large functions) are compiled at -O1: a fifth less compile time than -O2.
     target_compile_options(${ARG_NAME} PRIVATE $<$<CONFIG:RelWithDebInfo,Release,MinSizeRel>:-O1>)
-    if(NOT ARG_LABELS)
-        set(ARG_LABELS unit)
-    endif()
     if(NOT ARG_TIMEOUT)
         set(ARG_TIMEOUT 300)
     endif()
     add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME})
     set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
                                                ENVIRONMENT "${ARG_ENV}")
+    if(ARG_COST)
+        set_tests_properties(${ARG_NAME} PROPERTIES COST ${ARG_COST})
+    endif()
 endfunction()
 
 # rdmadiag_python_test(NAME <name> SCRIPT <file> ARGS ... LABELS ... [TIMEOUT s] [ENV k=v ...]
