@@ -38,11 +38,22 @@ Result<void> parse_link_info(std::span<const uint8_t> bytes, Link& l) {
         }
         return {};
     }));
-    if (l.kind != "bond") return {};
-    return for_each_attr(data, [&](const NlAttr& a) -> Result<void> {
-        if (a.type == IFLA_BOND_ACTIVE_SLAVE) l.bond_active_slave = RDMADIAG_TRY(attr_index(a));
+    if (l.kind == "bond") {
+        return for_each_attr(data, [&](const NlAttr& a) -> Result<void> {
+            if (a.type == IFLA_BOND_ACTIVE_SLAVE) l.bond_active_slave = RDMADIAG_TRY(attr_index(a));
+            return {};
+        });
+    }
+    if (l.kind != "ipoib") return {};
+    Link::Ipoib ipoib;
+    RDMADIAG_TRY(for_each_attr(data, [&](const NlAttr& a) -> Result<void> {
+        if (a.type == IFLA_IPOIB_PKEY) ipoib.pkey = RDMADIAG_TRY(netlink::attr_u16(a));
+        if (a.type == IFLA_IPOIB_MODE) ipoib.mode = RDMADIAG_TRY(netlink::attr_u16(a));
+        if (a.type == IFLA_IPOIB_UMCAST) ipoib.umcast = RDMADIAG_TRY(netlink::attr_u16(a)) != 0;
         return {};
-    });
+    }));
+    l.ipoib = ipoib;
+    return {};
 }
 
 Result<std::array<uint8_t, 16>> attr_ip(const NlAttr& a, uint8_t family) {
@@ -110,13 +121,22 @@ Result<std::vector<Link>> parse_link_dump(std::span<const uint8_t> bytes) {
                                           l.name = RDMADIAG_TRY(attr_string(a));
                                           break;
                                       case IFLA_ADDRESS:
-                                          // Other link types have other address lengths
-                                          // (InfiniBand: 20).
+                                          // Ethernet: 6 bytes; InfiniBand: 20; others differ.
                                           if (a.data.size() == 6) {
                                               std::array<uint8_t, 6> mac{};
                                               std::copy(a.data.begin(), a.data.end(), mac.begin());
                                               l.mac = mac;
+                                          } else if (a.data.size() == 20) {
+                                              std::array<uint8_t, 20> ib{};
+                                              std::copy(a.data.begin(), a.data.end(), ib.begin());
+                                              l.ib_address = ib;
                                           }
+                                          break;
+                                      case IFLA_CARRIER:
+                                          l.carrier = RDMADIAG_TRY(netlink::attr_u8(a)) != 0;
+                                          break;
+                                      case IFLA_OPERSTATE:
+                                          l.operstate = RDMADIAG_TRY(netlink::attr_u8(a));
                                           break;
                                       case IFLA_LINK:
                                           l.link = RDMADIAG_TRY(attr_index(a));

@@ -29,6 +29,21 @@ struct Link {
     // A bond's IFLA_BOND_ACTIVE_SLAVE: the kernel puts it exactly when the bond has a current
     // active slave (bond_option_active_slave_get_rcu(): active-backup, tlb, alb).
     std::optional<int32_t> bond_active_slave;
+    // An IPoIB interface (kind "ipoib", the kernel's ipoib_netlink.c): IFLA_IPOIB_PKEY with its
+    // membership bit, IFLA_IPOIB_MODE (0 datagram: UD QPs; 1 connected: RC QPs) and
+    // IFLA_IPOIB_UMCAST.
+    struct Ipoib {
+        uint16_t pkey = 0;
+        uint16_t mode = 0;
+        bool umcast = false;
+        bool operator==(const Ipoib&) const = default;
+    };
+    std::optional<Ipoib> ipoib;
+    // IFLA_ADDRESS of an InfiniBand link, 20 bytes: a flags byte and the 24-bit QPN of the
+    // interface's UD QP, then the port GID it sends from.
+    std::optional<std::array<uint8_t, 20>> ib_address;
+    std::optional<bool> carrier;       // IFLA_CARRIER
+    std::optional<uint8_t> operstate;  // IFLA_OPERSTATE (RFC 2863: 6 up, 2 down, 7 dormant, ...)
 
     bool up() const;
     bool operator==(const Link&) const = default;

@@ -36,6 +36,11 @@ Result<uint8_t> attr_u8(const NlAttr& a) {
         return make_error("u8 attribute of size " + std::to_string(a.data.size()));
     return a.data[0];
 }
+Result<uint16_t> attr_u16(const NlAttr& a) {
+    if (a.data.size() != 2)
+        return make_error("u16 attribute of size " + std::to_string(a.data.size()));
+    return load<uint16_t>(a.data.data());
+}
 Result<uint32_t> attr_u32(const NlAttr& a) {
     if (a.data.size() != 4)
         return make_error("u32 attribute of size " + std::to_string(a.data.size()));

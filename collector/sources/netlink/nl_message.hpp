@@ -35,6 +35,7 @@ Result<void> for_each_attr(std::span<const uint8_t> bytes,
                            const std::function<Result<void>(const NlAttr&)>& f);
 
 Result<uint8_t> attr_u8(const NlAttr& a);
+Result<uint16_t> attr_u16(const NlAttr& a);
 Result<uint32_t> attr_u32(const NlAttr& a);
 Result<uint64_t> attr_u64(const NlAttr& a);
 // A NUL-terminated string attribute, without its terminator.

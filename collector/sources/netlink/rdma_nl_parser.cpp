@@ -11,10 +11,6 @@ namespace rdmadiag::netlink {
 
 namespace {
 
-uint16_t msg_type(uint16_t op) {
-    return static_cast<uint16_t>(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, op));
-}
-
 std::vector<uint8_t> request(uint32_t seq, uint16_t op, std::optional<uint32_t> device,
                              std::optional<uint32_t> port = std::nullopt) {
     std::vector<uint8_t> out(sizeof(nlmsghdr));
@@ -22,7 +18,7 @@ std::vector<uint8_t> request(uint32_t seq, uint16_t op, std::optional<uint32_t> 
     if (port) put_attr_u32(out, RDMA_NLDEV_ATTR_PORT_INDEX, *port);
     nlmsghdr h{};
     h.nlmsg_len = static_cast<uint32_t>(out.size());
-    h.nlmsg_type = msg_type(op);
+    h.nlmsg_type = nldev_msg_type(op);
     // One port's statistics are one answer (a "doit"), which ends with the acknowledgement asked
     // for here; everything else is a dump.
     h.nlmsg_flags = port ? NLM_F_REQUEST | NLM_F_ACK : NLM_F_REQUEST | NLM_F_DUMP;
@@ -36,7 +32,7 @@ std::vector<uint8_t> request(uint32_t seq, uint16_t op, std::optional<uint32_t> 
 Result<std::vector<NlDevice>> parse_nl_device_dump(std::span<const uint8_t> bytes) {
     std::vector<NlDevice> out;
     RDMADIAG_TRY(for_each_message(
-        bytes, msg_type(RDMA_NLDEV_CMD_GET), [&](const NlMessage& m) -> Result<void> {
+        bytes, nldev_msg_type(RDMA_NLDEV_CMD_GET), [&](const NlMessage& m) -> Result<void> {
             NlDevice d;
             bool have_index = false;
             RDMADIAG_TRY(for_each_attr(m.payload, [&](const NlAttr& at) -> Result<void> {
@@ -60,7 +56,7 @@ Result<std::vector<NlDevice>> parse_nl_device_dump(std::span<const uint8_t> byte
 Result<std::vector<NlPort>> parse_nl_port_dump(std::span<const uint8_t> bytes) {
     std::vector<NlPort> out;
     RDMADIAG_TRY(for_each_message(
-        bytes, msg_type(RDMA_NLDEV_CMD_PORT_GET), [&](const NlMessage& m) -> Result<void> {
+        bytes, nldev_msg_type(RDMA_NLDEV_CMD_PORT_GET), [&](const NlMessage& m) -> Result<void> {
             NlPort p;
             bool have_index = false;
             bool have_port = false;
@@ -149,7 +145,7 @@ Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::
         return {};
     };
     RDMADIAG_TRY(for_each_message(
-        bytes, msg_type(RDMA_NLDEV_CMD_RES_MR_GET), [&](const NlMessage& m) -> Result<void> {
+        bytes, nldev_msg_type(RDMA_NLDEV_CMD_RES_MR_GET), [&](const NlMessage& m) -> Result<void> {
             if (m.flags & NLM_F_DUMP_INTR) inv.complete = false;
             return for_each_attr(m.payload, [&](const NlAttr& a) -> Result<void> {
                 if (a.type != RDMA_NLDEV_ATTR_RES_MR) return {};
@@ -165,7 +161,7 @@ Result<MrInventory> parse_nl_mr_dump(std::span<const uint8_t> bytes, const std::
 Result<NlPortStats> parse_nl_port_stats(std::span<const uint8_t> bytes) {
     std::optional<NlPortStats> out;
     RDMADIAG_TRY(for_each_message(
-        bytes, msg_type(RDMA_NLDEV_CMD_STAT_GET),
+        bytes, nldev_msg_type(RDMA_NLDEV_CMD_STAT_GET),
         [&](const NlMessage& m) -> Result<void> {
             if (out) return make_error("more than one statistics message in the reply");
             NlPortStats s;
@@ -238,6 +234,18 @@ std::vector<uint8_t> nl_port_dump_request(uint32_t seq, uint32_t device_index) {
 
 std::vector<uint8_t> nl_mr_dump_request(uint32_t seq, uint32_t device_index) {
     return request(seq, RDMA_NLDEV_CMD_RES_MR_GET, device_index);
+}
+
+std::vector<uint8_t> nl_qp_dump_request(uint32_t seq, uint32_t device_index) {
+    return request(seq, RDMA_NLDEV_CMD_RES_QP_GET, device_index);
+}
+
+std::vector<uint8_t> nl_cm_id_dump_request(uint32_t seq, uint32_t device_index) {
+    return request(seq, RDMA_NLDEV_CMD_RES_CM_ID_GET, device_index);
+}
+
+uint16_t nldev_msg_type(uint16_t command) {
+    return static_cast<uint16_t>(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, command));
 }
 
 }  // namespace rdmadiag::netlink

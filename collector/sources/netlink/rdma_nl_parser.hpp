@@ -73,5 +73,11 @@ std::vector<uint8_t> nl_device_dump_request(uint32_t seq);
 std::vector<uint8_t> nl_port_dump_request(uint32_t seq, uint32_t device_index);
 std::vector<uint8_t> nl_mr_dump_request(uint32_t seq, uint32_t device_index);
 std::vector<uint8_t> nl_port_stats_request(uint32_t seq, uint32_t device_index, uint32_t port);
+// One device's QP and CM ID dumps (res_dump_parser.hpp reads the answers).
+std::vector<uint8_t> nl_qp_dump_request(uint32_t seq, uint32_t device_index);
+std::vector<uint8_t> nl_cm_id_dump_request(uint32_t seq, uint32_t device_index);
+
+// The netlink message type of an nldev command (RDMA_NLDEV_CMD_*).
+uint16_t nldev_msg_type(uint16_t command);
 
 }  // namespace rdmadiag::netlink

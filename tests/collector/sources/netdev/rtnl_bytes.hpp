@@ -30,13 +30,27 @@ inline void add_link(NlBuilder& b, const netdev::Link& l, uint16_t flags = NLM_F
     b.begin_type(RTM_NEWLINK, flags).raw(&ifi, sizeof ifi);
     b.str(IFLA_IFNAME, l.name);
     if (l.mac) b.data(IFLA_ADDRESS, l.mac->data(), 6);
+    if (l.ib_address) b.data(IFLA_ADDRESS, l.ib_address->data(), 20);
     if (l.link) b.u32(IFLA_LINK, static_cast<uint32_t>(*l.link));
     if (l.master) b.u32(IFLA_MASTER, static_cast<uint32_t>(*l.master));
+    if (l.carrier) {
+        const uint8_t v = *l.carrier ? 1 : 0;
+        b.data(IFLA_CARRIER, &v, 1);
+    }
+    if (l.operstate) b.data(IFLA_OPERSTATE, &*l.operstate, 1);
     if (!l.kind.empty()) {
         b.nest(IFLA_LINKINFO).str(IFLA_INFO_KIND, l.kind);
         if (l.bond_active_slave) {
             b.nest(IFLA_INFO_DATA)
                 .u32(IFLA_BOND_ACTIVE_SLAVE, static_cast<uint32_t>(*l.bond_active_slave))
+                .unnest();
+        }
+        if (l.ipoib) {
+            const uint16_t mode = l.ipoib->mode, umcast = l.ipoib->umcast ? 1 : 0;
+            b.nest(IFLA_INFO_DATA)
+                .data(IFLA_IPOIB_PKEY, &l.ipoib->pkey, 2)
+                .data(IFLA_IPOIB_MODE, &mode, 2)
+                .data(IFLA_IPOIB_UMCAST, &umcast, 2)
                 .unnest();
         }
         b.unnest();

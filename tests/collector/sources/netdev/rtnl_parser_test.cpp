@@ -38,6 +38,28 @@ std::vector<Link> some_links() {
     Link slave = test::ether(5, "eth1", {0x02, 0, 0, 0, 0, 0x20}, IFF_UP | IFF_SLAVE);
     slave.master = 4;
     links.push_back(slave);
+    // IPoIB: a parent in datagram mode and a connected-mode child of P_Key 0x8001 whose key the
+    // port lacks (up, carrier off). The hardware address is the UD QPN, then the port GID.
+    Link ib0;
+    ib0.index = 6;
+    ib0.name = "ib0";
+    ib0.type = ARPHRD_INFINIBAND;
+    ib0.flags = IFF_UP;
+    ib0.kind = "ipoib";
+    ib0.ipoib = Link::Ipoib{0xffff, 0, false};
+    ib0.ib_address = std::array<uint8_t, 20>{0x80, 0, 0x04, 0x48, 0xfe, 0x80, 0, 0, 0,    0,
+                                             0,    0, 0x00, 0x02, 0xc9, 0x03, 0, 0, 0x12, 0x35};
+    ib0.carrier = true;
+    ib0.operstate = 6;  // IF_OPER_UP
+    links.push_back(ib0);
+    Link child = ib0;
+    child.index = 7;
+    child.name = "ib0.8001";
+    child.link = 6;
+    child.ipoib = Link::Ipoib{0x8001, 1, true};
+    child.carrier = false;
+    child.operstate = 2;  // IF_OPER_DOWN
+    links.push_back(child);
     return links;
 }
 

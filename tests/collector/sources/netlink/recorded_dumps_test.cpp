@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
+#include "collector/sources/netlink/res_dump_parser.hpp"
 #include "tests/collector/sources/netlink/hex_bytes.hpp"
 #include "tests/support/test_paths.hpp"
 
@@ -87,6 +88,65 @@ void print_levels(std::ostream& out, const AttrLevels& levels,
             if (r->second.count(t)) out << ' ' << t;
         out << ")\n";
     }
+}
+
+std::string owner_text(const NlResOwner& o) {
+    if (o.pid) return "pid " + std::to_string(*o.pid);
+    return o.kernel_name.empty() ? "gone" : "kernel " + o.kernel_name;
+}
+
+void describe_qps(std::ostream& out, const std::vector<uint8_t>& bytes) {
+    auto qps = parse_nl_qp_dump(bytes);
+    if (!qps) {
+        out << " qps: " << qps.error().message << "\n";
+        return;
+    }
+    out << " qps: " << qps->entries.size() << (qps->complete ? ", complete" : ", incomplete")
+        << "\n";
+    for (const auto& q : qps->entries) {
+        out << "  lqpn " << q.qpn << " port " << (q.port ? std::to_string(*q.port) : "-") << ' '
+            << qp_type_name(q.type) << ' ' << qp_state_name(q.state) << " owner "
+            << owner_text(q.owner) << "\n";
+    }
+    print_levels(
+        out,
+        attributes(bytes, RDMA_NLDEV_CMD_RES_QP_GET,
+                   {{RDMA_NLDEV_ATTR_RES_QP, "qp"}, {RDMA_NLDEV_ATTR_RES_QP_ENTRY, "entry"}}),
+        {{"message", {RDMA_NLDEV_ATTR_RES_QP}},
+         {"message/qp", {RDMA_NLDEV_ATTR_RES_QP_ENTRY}},
+         {"message/qp/entry",
+          {RDMA_NLDEV_ATTR_PORT_INDEX, RDMA_NLDEV_ATTR_RES_LQPN, RDMA_NLDEV_ATTR_RES_TYPE,
+           RDMA_NLDEV_ATTR_RES_STATE, RDMA_NLDEV_ATTR_RES_PID, RDMA_NLDEV_ATTR_RES_KERN_NAME,
+           RDMA_NLDEV_ATTR_RES_PDN}}});
+}
+
+void describe_cm_ids(std::ostream& out, const std::vector<uint8_t>& bytes) {
+    auto ids = parse_nl_cm_id_dump(bytes);
+    if (!ids) {
+        out << " cm_ids: " << ids.error().message << "\n";
+        return;
+    }
+    out << " cm_ids: " << ids->entries.size() << (ids->complete ? ", complete" : ", incomplete")
+        << "\n";
+    for (const auto& c : ids->entries) {
+        out << "  cm-idn " << c.id << " port " << (c.port ? std::to_string(*c.port) : "-") << ' '
+            << port_space_name(c.port_space) << ' ' << cm_state_name(c.state) << " src "
+            << (c.source ? to_string(*c.source) : "-") << " dst "
+            << (c.destination ? to_string(*c.destination) : "-") << " owner " << owner_text(c.owner)
+            << "\n";
+    }
+    print_levels(
+        out,
+        attributes(
+            bytes, RDMA_NLDEV_CMD_RES_CM_ID_GET,
+            {{RDMA_NLDEV_ATTR_RES_CM_ID, "cm_id"}, {RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY, "entry"}}),
+        {{"message", {RDMA_NLDEV_ATTR_RES_CM_ID}},
+         {"message/cm_id", {RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY}},
+         {"message/cm_id/entry",
+          {RDMA_NLDEV_ATTR_PORT_INDEX, RDMA_NLDEV_ATTR_RES_STATE, RDMA_NLDEV_ATTR_RES_PID,
+           RDMA_NLDEV_ATTR_RES_KERN_NAME, RDMA_NLDEV_ATTR_RES_PS, RDMA_NLDEV_ATTR_RES_SRC_ADDR,
+           RDMA_NLDEV_ATTR_RES_DST_ADDR, RDMA_NLDEV_ATTR_RES_CM_IDN, RDMA_NLDEV_ATTR_RES_LQPN,
+           RDMA_NLDEV_ATTR_RES_TYPE}}});
 }
 
 std::string describe(const fs::path& dir) {
@@ -171,19 +231,8 @@ std::string describe(const fs::path& dir) {
              {"message/mr/entry",
               {RDMA_NLDEV_ATTR_RES_MRN, RDMA_NLDEV_ATTR_RES_PID, RDMA_NLDEV_ATTR_RES_KERN_NAME,
                RDMA_NLDEV_ATTR_RES_MRLEN, RDMA_NLDEV_ATTR_RES_LKEY, RDMA_NLDEV_ATTR_RES_RKEY}}});
-        out << " qp dump\n";
-        print_levels(
-            out,
-            attributes(test::read_hex_file(dir / (d.name + ".qps.hex")), RDMA_NLDEV_CMD_RES_QP_GET,
-                       {{RDMA_NLDEV_ATTR_RES_QP, "qp"}, {RDMA_NLDEV_ATTR_RES_QP_ENTRY, "entry"}}),
-            {});
-        out << " cm_id dump\n";
-        print_levels(
-            out,
-            attributes(
-                test::read_hex_file(dir / (d.name + ".cm_ids.hex")), RDMA_NLDEV_CMD_RES_CM_ID_GET,
-                {{RDMA_NLDEV_ATTR_RES_CM_ID, "cm_id"}, {RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY, "entry"}}),
-            {});
+        describe_qps(out, test::read_hex_file(dir / (d.name + ".qps.hex")));
+        describe_cm_ids(out, test::read_hex_file(dir / (d.name + ".cm_ids.hex")));
     }
     return out.str();
 }
@@ -293,19 +342,64 @@ TEST_P(RecordedKernel, CountersAreWhatRdmaShows) {
     }
 }
 
-// QP and CM ID dumps are kept for the parsers that will read them: today they must at least be
-// whole dumps of the asked command, ended by NLMSG_DONE.
-TEST_P(RecordedKernel, OtherResourceDumpsAreWhole) {
+// Every QP `rdma resource show qp` listed, with the same number, port, type, state and owner.
+TEST_P(RecordedKernel, QpsAreWhatRdmaShows) {
     for (const auto& d : devices()) {
-        for (auto [file, op] : {std::pair{".qps.hex", RDMA_NLDEV_CMD_RES_QP_GET},
-                                std::pair{".cm_ids.hex", RDMA_NLDEV_CMD_RES_CM_ID_GET}}) {
-            const auto b = bytes(d.name + file);
-            auto walked =
-                for_each_message(b, static_cast<uint16_t>(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, op)),
-                                 [](const NlMessage&) -> Result<void> { return {}; });
-            EXPECT_TRUE(walked.ok()) << d.name << file;
-            EXPECT_TRUE(nl_dump_finished(b)) << d.name << file;
+        auto qps = parse_nl_qp_dump(bytes(d.name + ".qps.hex"));
+        ASSERT_TRUE(qps.ok()) << qps.error().message;
+        EXPECT_TRUE(qps->complete);
+        std::vector<std::string> parsed, shown;
+        for (const auto& q : qps->entries) {
+            parsed.push_back(std::to_string(q.qpn) + " " +
+                             (q.port ? std::to_string(*q.port) : "-") + " " +
+                             std::string(qp_type_name(q.type)) + " " +
+                             std::string(qp_state_name(q.state)) + " " + owner_text(q.owner));
         }
+        for (const auto& q : rdma("rdma-res-qp")) {
+            if (q["ifname"] != d.name) continue;
+            const std::string owner = q.contains("pid")
+                                          ? "pid " + std::to_string(q["pid"].get<uint32_t>())
+                                          : "kernel " + q["comm"].get<std::string>();
+            shown.push_back(std::to_string(q["lqpn"].get<uint32_t>()) + " " +
+                            (q.contains("port") ? std::to_string(q["port"].get<uint32_t>()) : "-") +
+                            " " + q["type"].get<std::string>() + " " +
+                            q["state"].get<std::string>() + " " + owner);
+        }
+        EXPECT_EQ(parsed, shown) << d.name;
+        // record_netlink made an RC and a UD QP; the GSI QP is the kernel's.
+        EXPECT_GE(parsed.size(), 3u) << d.name;
+    }
+}
+
+// Every CM ID `rdma resource show cm_id` listed: number, port, port space, state, addresses and
+// owner, in iproute2's own text.
+TEST_P(RecordedKernel, CmIdsAreWhatRdmaShows) {
+    for (const auto& d : devices()) {
+        auto ids = parse_nl_cm_id_dump(bytes(d.name + ".cm_ids.hex"));
+        ASSERT_TRUE(ids.ok()) << ids.error().message;
+        EXPECT_TRUE(ids->complete);
+        std::vector<std::string> parsed, shown;
+        for (const auto& c : ids->entries) {
+            ASSERT_TRUE(c.source && c.destination);
+            parsed.push_back(std::to_string(c.id) + " " + (c.port ? std::to_string(*c.port) : "-") +
+                             " " + std::string(port_space_name(c.port_space)) + " " +
+                             std::string(cm_state_name(c.state)) + " " + to_string(*c.source) +
+                             " " + to_string(*c.destination) + " " + owner_text(c.owner));
+        }
+        for (const auto& c : rdma("rdma-res-cm_id")) {
+            if (c["ifname"] != d.name) continue;
+            const std::string owner = c.contains("pid")
+                                          ? "pid " + std::to_string(c["pid"].get<uint32_t>())
+                                          : "kernel " + c["comm"].get<std::string>();
+            shown.push_back(std::to_string(c["cm-idn"].get<uint32_t>()) + " " +
+                            (c.contains("port") ? std::to_string(c["port"].get<uint32_t>()) : "-") +
+                            " " + c["ps"].get<std::string>() + " " + c["state"].get<std::string>() +
+                            " " + c["src-addr"].get<std::string>() + " " +
+                            c["dst-addr"].get<std::string>() + " " + owner);
+        }
+        EXPECT_EQ(parsed, shown) << d.name;
+        // rping and udaddy were listening.
+        EXPECT_GE(parsed.size(), 2u) << d.name;
     }
 }
 
