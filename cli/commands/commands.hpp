@@ -20,6 +20,7 @@ void register_commands(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_status_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_pkeys_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_gids_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
+void register_consumers_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_partitions_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_counters_command(CLI::App& app, CliContext& ctx, ExitCode& exit);
 void register_events_command(CLI::App& app, CliContext& ctx, ExitCode& exit);

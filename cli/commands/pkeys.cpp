@@ -37,9 +37,11 @@ public:
         for (size_t i = from; i < changes.size(); ++i) {
             if (!render::port_matches(options_.filter, changes[i].port)) continue;
             if (json_) {
-                std::printf("%s\n", codec::Json(changes[i]).dump().c_str());
+                std::printf(
+                    "%s\n",
+                    render::pkey_diff_json_with_consumers(changes[i], *snap).dump().c_str());
             } else {
-                std::fputs(render::render_pkey_diff(changes[i]).c_str(), stdout);
+                std::fputs(render::render_pkey_diff(changes[i], snap.get()).c_str(), stdout);
             }
         }
         if (!changes.empty()) last_ = changes.back();

@@ -7,6 +7,7 @@ void register_commands(CLI::App& app, CliContext& ctx, ExitCode& exit) {
     register_pkeys_command(app, ctx, exit);
     register_gids_command(app, ctx, exit);
     register_partitions_command(app, ctx, exit);
+    register_consumers_command(app, ctx, exit);
     register_counters_command(app, ctx, exit);
     register_events_command(app, ctx, exit);
     register_mrs_command(app, ctx, exit);

@@ -17,7 +17,8 @@ std::string GidChangeFollower::seen(const Observation& obs) {
     uint64_t& printed = printed_generation_[{sample->port, sample->view}];
     if (d == nullptr || d->new_generation <= printed) return {};
     printed = d->new_generation;
-    return json_ ? codec::Json(*d).dump() + "\n" : render_gid_diff(*d);
+    return json_ ? gid_diff_json_with_consumers(*d, *snap).dump() + "\n"
+                 : render_gid_diff(*d, snap.get());
 }
 
 }  // namespace rdmadiag::cli::render

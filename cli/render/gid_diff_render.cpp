@@ -1,7 +1,9 @@
 #include "cli/render/gid_diff_render.hpp"
 
+#include "cli/render/consumers_render.hpp"
 #include "cli/render/gids_render.hpp"
 #include "cli/render/pkeys_render.hpp"
+#include "collector/json/consumer_json.hpp"
 #include "collector/json/gid_json.hpp"
 
 namespace rdmadiag::cli::render {
@@ -44,7 +46,7 @@ void netdev_lines(const GidDiff& d, std::string& out) {
 
 }  // namespace
 
-std::string render_gid_diff(const GidDiff& d) {
+std::string render_gid_diff(const GidDiff& d, const Snapshot* consumers) {
     std::string s = d.port.to_string() + "  " + std::string(to_string(d.view)) + " generation " +
                     std::to_string(d.old_generation) + " -> " + std::to_string(d.new_generation) +
                     "  at " + format_time(d.time) + "\n";
@@ -54,7 +56,27 @@ std::string render_gid_diff(const GidDiff& d) {
     } else {
         indexed_lines(d, s);
     }
+    if (consumers) {
+        for (const auto& r : d.removed) {
+            const std::string of = consumers_of_gid(*consumers, d.port, r.gid);
+            if (!of.empty()) s += "  " + r.gid.to_string() + " was used by " + of + "\n";
+        }
+    }
     return s;
+}
+
+codec::Json gid_diff_json_with_consumers(const GidDiff& d, const Snapshot& snapshot) {
+    codec::Json j = d;
+    if (!snapshot.consumers) return j;  // no consumers source: nothing known of who is hit
+    auto hit = codec::Json::array();
+    for (const auto& r : d.removed) {
+        auto of = codec::Json::array();
+        for (const auto& c : consumers_using_gid(*snapshot.consumers, d.port, r.gid))
+            of.push_back(c);
+        hit.push_back({{"gid", r.gid.to_string()}, {"consumers", std::move(of)}});
+    }
+    j["hit"] = std::move(hit);
+    return j;
 }
 
 std::string render_gid_diffs_text(const Snapshot& snapshot, const PortRef& filter) {
@@ -63,7 +85,7 @@ std::string render_gid_diffs_text(const Snapshot& snapshot, const PortRef& filte
         for (const auto& port : dev.ports) {
             const auto& g = *port.gids;
             if (!port_matches(filter, port.ref) || g.views.empty()) continue;
-            for (const auto& d : g.last_changes) out += render_gid_diff(d);
+            for (const auto& d : g.last_changes) out += render_gid_diff(d, &snapshot);
             if (g.last_changes.empty()) out += port.ref.to_string() + "  no change seen\n";
             out += "  cache: " + std::string(to_string(g.coherence));
             if (!g.note.empty()) out += " (" + g.note + ")";
@@ -84,7 +106,10 @@ codec::Json render_gid_diffs_json(const Snapshot& snapshot, const PortRef& filte
                           {"port", port.ref.port},
                           {"coherence", to_string(g.coherence)},
                           {"note", g.note}};
-            p["last_changes"] = g.last_changes;
+            auto changes = codec::Json::array();
+            for (const auto& d : g.last_changes)
+                changes.push_back(gid_diff_json_with_consumers(d, snapshot));
+            p["last_changes"] = std::move(changes);
             ports.push_back(std::move(p));
         }
     }

@@ -1,5 +1,7 @@
 #include "cli/render/pkey_diff_render.hpp"
 
+#include "cli/render/consumers_render.hpp"
+#include "collector/json/consumer_json.hpp"
 #include "collector/json/pkey_diff_json.hpp"
 
 namespace rdmadiag::cli::render {
@@ -36,13 +38,37 @@ std::string change_line(const PKeyEntryChange& c) {
 
 }  // namespace
 
-std::string render_pkey_diff(const PKeyDiff& d) {
+std::string render_pkey_diff(const PKeyDiff& d, const Snapshot* consumers) {
     std::string s = d.port.to_string() + "  " + std::string(to_string(d.view)) + " generation " +
                     std::to_string(d.old_generation) + " -> " + std::to_string(d.new_generation) +
                     "  at " + format_time(d.time) + "\n";
     if (d.changes.empty()) s += "  (no index changed)\n";
-    for (const auto& c : d.changes) s += change_line(c) + "\n";
+    for (const auto& c : d.changes) {
+        s += change_line(c) + "\n";
+        if (!consumers) continue;
+        std::string hit;
+        for (auto key : keys_touched(c)) {
+            const std::string of = consumers_of_pkey(*consumers, d.port, key);
+            if (!of.empty()) hit += (hit.empty() ? "" : ", ") + of;
+        }
+        if (!hit.empty()) s += "         used by " + hit + "\n";
+    }
     return s;
+}
+
+codec::Json pkey_diff_json_with_consumers(const PKeyDiff& d, const Snapshot& snapshot) {
+    codec::Json j = d;
+    if (!snapshot.consumers) return j;  // no consumers source: nothing known of who is hit
+    auto hit = codec::Json::array();
+    for (const auto& c : d.changes) {
+        auto of = codec::Json::array();
+        for (auto key : keys_touched(c))
+            for (const auto& consumer : consumers_using_pkey(*snapshot.consumers, d.port, key))
+                of.push_back(consumer);
+        hit.push_back({{"index", c.index}, {"consumers", std::move(of)}});
+    }
+    j["hit"] = std::move(hit);
+    return j;
 }
 
 std::string render_pkey_diffs_text(const Snapshot& snapshot, const PKeysRenderOptions& options) {
@@ -52,7 +78,7 @@ std::string render_pkey_diffs_text(const Snapshot& snapshot, const PKeysRenderOp
             if (!port_matches(options.filter, port.ref)) continue;
             if (port.pkeys.views.empty()) continue;
             if (port.pkeys.last_diff) {
-                out += render_pkey_diff(*port.pkeys.last_diff);
+                out += render_pkey_diff(*port.pkeys.last_diff, &snapshot);
             } else {
                 out += port.ref.to_string() + "  no change seen\n";
             }
@@ -74,8 +100,9 @@ codec::Json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOp
                           {"port", port.ref.port},
                           {"cache", to_string(port.pkeys.cache)},
                           {"cache_note", port.pkeys.cache_note}};
-            p["last_diff"] =
-                port.pkeys.last_diff ? codec::Json(*port.pkeys.last_diff) : codec::Json(nullptr);
+            p["last_diff"] = port.pkeys.last_diff
+                                 ? pkey_diff_json_with_consumers(*port.pkeys.last_diff, snapshot)
+                                 : codec::Json(nullptr);
             ports.push_back(std::move(p));
         }
     }

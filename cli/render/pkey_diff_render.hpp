@@ -10,8 +10,12 @@
 
 namespace rdmadiag::cli::render {
 
-// One change: a header line and one line per changed index.
-std::string render_pkey_diff(const PKeyDiff& diff);
+// One change: a header line and one line per changed index, each followed by the consumers of the
+// keys it touched when `consumers` lists any (who the change hits).
+std::string render_pkey_diff(const PKeyDiff& diff, const Snapshot* consumers = nullptr);
+// The same as JSON: the diff, and "hit": the consumers of each changed index's keys (left out
+// when no consumers source reported).
+codec::Json pkey_diff_json_with_consumers(const PKeyDiff& diff, const Snapshot& snapshot);
 // The last change of each selected port, and its cache state; ports that never changed say so.
 std::string render_pkey_diffs_text(const Snapshot& snapshot, const PKeysRenderOptions& options);
 codec::Json render_pkey_diffs_json(const Snapshot& snapshot, const PKeysRenderOptions& options);

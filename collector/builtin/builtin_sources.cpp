@@ -2,6 +2,7 @@
 
 #include "collector/probe/probe_source.hpp"
 #include "collector/sim/simulated_fabric.hpp"
+#include "collector/sources/consumers/consumers_source.hpp"
 #include "collector/sources/netdev/netdev_source.hpp"
 #include "collector/sources/netlink/hw_counter_reader.hpp"
 #include "collector/sources/netlink/netlink_source.hpp"
@@ -43,17 +44,15 @@ Result<std::unique_ptr<sources::Source>> make_sysfs(const sources::SourceSetting
     return sysfs::make_sysfs_source(s, std::move(readers));
 }
 
-// The netdev source, where the sysfs source reads the kernel's GID cache: its view describes this
-// machine's ports, which a fixture tree or a copy does not hold.
-sources::SourceEntry netdev_entry() {
-    auto entry = netdev::netdev_source_entry();
+// A source that reads this machine's rtnetlink and RDMA netlink (netdev, consumers) where the
+// sysfs source reads a tree: what it reads describes this machine's ports, which a fixture tree
+// or a copy does not hold.
+sources::SourceEntry machine_only(sources::SourceEntry entry, std::string what) {
     entry.factory =
-        [make = entry.factory](
+        [make = entry.factory, what = std::move(what)](
             const sources::SourceSettings& s) -> Result<std::unique_ptr<sources::Source>> {
-        if (!sysfs::is_mounted_sysfs(s.sysfs_root)) {
-            return make_error(
-                "not used with --path.sysfs: rtnetlink describes this machine's netdevs");
-        }
+        if (!sysfs::is_mounted_sysfs(s.sysfs_root))
+            return make_error("not used with --path.sysfs: " + what);
         return make(s);
     };
     return entry;
@@ -79,7 +78,10 @@ void register_builtin_sources(sources::SourceRegistry& registry) {
 #endif
     registry.add(tracefs::tracefs_source_entry());
     registry.add(netlink::netlink_source_entry());
-    registry.add(netdev_entry());
+    registry.add(
+        machine_only(netdev::netdev_source_entry(), "rtnetlink describes this machine's netdevs"));
+    registry.add(machine_only(consumers::consumers_source_entry(),
+                              "netlink describes this machine's consumers"));
     registry.add(probe::probe_source_entry());
     registry.add(partitions_conf::partitions_source_entry());
 }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "collector/json/consumer_json.hpp"
 #include "collector/json/gid_json.hpp"
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
@@ -261,6 +262,8 @@ Result<Observation> codec::observation_from_json(const json& j) {
             obs.body = body_from<MrKernelBehaviour>(j);
         } else if (kind == "device_limits") {
             obs.body = decode_device_limits(j);
+        } else if (kind == "consumer_inventory") {
+            obs.body = body_from<ConsumerInventory>(j);
         } else {
             return make_error("unknown observation kind '" + kind + "'");
         }

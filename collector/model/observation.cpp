@@ -28,6 +28,7 @@ std::string_view observation_kind(const ObservationBody& body) {
             [](const GidTableSample&) { return std::string_view{"gid_table"}; },
             [](const MrKernelBehaviour&) { return std::string_view{"mr_kernel"}; },
             [](const DeviceLimits&) { return std::string_view{"device_limits"}; },
+            [](const ConsumerInventory&) { return std::string_view{"consumer_inventory"}; },
         },
         body);
 }

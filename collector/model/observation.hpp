@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collector/common/time.hpp"
+#include "collector/model/consumer.hpp"
 #include "collector/model/counter.hpp"
 #include "collector/model/gid.hpp"
 #include "collector/model/mr_kernel.hpp"
@@ -189,7 +190,7 @@ struct PartitionsConfText {
 using ObservationBody =
     std::variant<DeviceInfo, DeviceList, PortStateSample, PKeyTableSample, CounterSample,
                  AsyncEvent, MrEvent, MrInventory, SourceStatus, SampleError, PartitionsConfText,
-                 GidTableSample, MrKernelBehaviour, DeviceLimits>;
+                 GidTableSample, MrKernelBehaviour, DeviceLimits, ConsumerInventory>;
 
 struct Observation {
     TimePoint time;

@@ -109,6 +109,10 @@ struct Snapshot {
     // given. Shared with the snapshots before it while neither changed; null before the engine
     // built one. Not in the snapshot's JSON: /api/v1/partitions serves it.
     std::shared_ptr<const PartitionModel> partitions;
+    // Who uses each port's P_Keys and GIDs. Shared with the snapshots before it while it did not
+    // change; null before any consumers source reported. Not in the snapshot's JSON:
+    // /api/v1/consumers serves it.
+    std::shared_ptr<const HostConsumers> consumers;
     SectionRevisions revisions;
 
     const DeviceSnapshot* find_device(std::string_view name) const;

@@ -98,9 +98,15 @@ FabricState::FabricState(const Scenario& scenario, std::string source_name)
             for (auto v : kFabricViewOrder) {
                 if ((p.views & view_bit(v)) != 0) port.tables[v] = p.device_table;
             }
+            if (p.state.link_layer == LinkLayer::infiniband && p.state.port_guid)
+                ipoib_gids_[p.state.port] = Gid::from_parts(p.gid_prefix, *p.state.port_guid);
             dev.ports.push_back(std::move(port));
         }
         devices_.push_back(std::move(dev));
+    }
+    if (!scenario.ipoib.empty()) {
+        ipoib_.emplace(scenario.ipoib,
+                       [this](const PortRef& p) { return table(p, PKeyView::device); });
     }
 }
 
@@ -249,6 +255,11 @@ Result<void> FabricState::apply_event(const EventStep& step, TimePoint when,
     }
     // An unplugged device has no open context left to deliver events through.
     if (dev->present) emit(when, step.event, sink);
+    if (dev->present && ipoib_ && step.event.type == AsyncEventType::pkey_change &&
+        step.event.port) {
+        const PortRef port{step.event.device, *step.event.port};
+        if (const PKeyTable* t = table(port, PKeyView::device)) ipoib_->on_pkey_change(port, *t);
+    }
     return {};
 }
 
@@ -419,8 +430,10 @@ void FabricState::sample_counters(TimePoint when, sources::ObservationSink& sink
 }
 
 void FabricState::sample_tables(TimePoint when, sources::ObservationSink& sink) {
+    bool reseen = false;
     for (auto& d : devices_) {
         if (!d.present) continue;
+        reseen = reseen || d.unseen;
         d.unseen = false;
         emit(when, d.info, sink);
         if (auto m = max_mr_.find(d.info.device); m != max_mr_.end())
@@ -428,6 +441,19 @@ void FabricState::sample_tables(TimePoint when, sources::ObservationSink& sink) 
         for (const auto& p : d.ports) emit_tables(d, p, when, sink);
     }
     sample_mr_listings(when, sink);
+    // The interfaces as the consumers source lists them: when they changed, and when a device
+    // came back.
+    if (ipoib_ && (ipoib_->take_changed() || reseen)) {
+        const auto gid_of = [this](const PortRef& p) -> std::optional<Gid> {
+            auto it = ipoib_gids_.find(p);
+            if (it == ipoib_gids_.end()) return std::nullopt;
+            return it->second;
+        };
+        for (auto& inv : ipoib_->inventories(gid_of)) {
+            const auto* d = find_device(inv.device);
+            if (d && d->present) emit(when, std::move(inv), sink);
+        }
+    }
 }
 
 Result<void> FabricState::apply_holder_exit(const HolderExitEffect& effect, TimePoint when) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "collector/common/result.hpp"
+#include "collector/sim/ipoib_emulation.hpp"
 #include "collector/sim/scenario.hpp"
 #include "collector/sim/timeline.hpp"
 #include "collector/sources/source.hpp"
@@ -106,6 +107,10 @@ private:
     std::vector<Holder> holders_;
     std::map<std::string, uint64_t> max_mr_;
     std::optional<TimePoint> last_growth_;
+    // The host's IPoIB interfaces, and the GID each port's interfaces send from (GID 0 at the
+    // start: the subnet prefix and the port GUID).
+    std::optional<IpoibEmulation> ipoib_;
+    std::map<PortRef, Gid> ipoib_gids_;
 };
 
 // Applies one table operation to one view's keys; the error says why it cannot.

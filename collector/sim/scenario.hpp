@@ -75,6 +75,17 @@ struct ScenarioMrHolder {
     bool operator==(const ScenarioMrHolder&) const = default;
 };
 
+// An IPoIB interface of the simulated host on an InfiniBand port: a parent (no `parent`) sends on
+// P_Key index 0; a child holds `pkey` (with the full-membership bit, as the kernel sets it).
+struct ScenarioIpoib {
+    std::string name;
+    PortRef port;
+    std::string parent;
+    uint16_t pkey = 0;
+    bool connected = false;
+    bool operator==(const ScenarioIpoib&) const = default;
+};
+
 // --- Timeline steps -----------------------------------------------------------------------------
 
 enum class PKeyOp : uint8_t { set, clear, move, flip, table };
@@ -198,6 +209,7 @@ struct Scenario {
     std::vector<ScenarioPort> ports;
     std::vector<ScenarioMr> mrs;
     std::vector<ScenarioMrHolder> mr_holders;
+    std::vector<ScenarioIpoib> ipoib;        // in declaration order: a parent before its children
     std::map<std::string, uint64_t> max_mr;  // a device's max_mr, where declared
     std::vector<Step> steps;                 // in time order
     Duration end{};                          // natural end; the loop period when `loop` is set

@@ -213,6 +213,7 @@ private:
     Result<void> counter(Line& l);
     Result<void> mr(Line& l);
     Result<void> mr_holder(Line& l);
+    Result<void> ipoib(Line& l);
     Result<void> partitions_conf(Line& l);
     Result<void> at(Line& l);
 
@@ -273,6 +274,7 @@ const Parser::Directive Parser::kDirectives[] = {
     {"at", &Parser::at},
     {"partitions.conf", &Parser::partitions_conf},
     {"mr-holder", &Parser::mr_holder},
+    {"ipoib", &Parser::ipoib},
 };
 
 const Parser::StepVerb Parser::kStepVerbs[] = {
@@ -788,6 +790,54 @@ Result<void> Parser::mr(Line& l) {
     }
     RDMADIAG_TRY(l.no_unknown_options());
     sc_.mrs.push_back(std::move(m));
+    return {};
+}
+
+// `ipoib NAME DEV:PORT [parent=NAME pkey=KEY] [mode=datagram|connected]`
+Result<void> Parser::ipoib(Line& l) {
+    const Token* name = RDMADIAG_TRY(l.need(0, "interface name"));
+    const Token* t = RDMADIAG_TRY(l.need(1, "port (DEVICE:PORT)"));
+    RDMADIAG_TRY(l.no_more_positional(2));
+    auto ref = RDMADIAG_TRY(port_ref(l, *t, true));
+    const auto* port = find_port(ref);
+    if (port->state.link_layer != LinkLayer::infiniband || (port->views & kDeviceView) == 0)
+        return l.error(*t, "IPoIB runs on an InfiniBand port with a P_Key table");
+    ScenarioIpoib i;
+    i.name = name->text;
+    i.port = ref;
+    for (const auto& existing : sc_.ipoib) {
+        if (existing.name == i.name)
+            return l.error(*name, "interface " + i.name + " declared twice");
+    }
+    const Token* parent = RDMADIAG_TRY(l.option("parent"));
+    const Token* key = RDMADIAG_TRY(l.option("pkey"));
+    const Token* mode = RDMADIAG_TRY(l.option("mode"));
+    if (parent) {
+        i.parent = std::string(parent->value());
+        auto p = std::find_if(sc_.ipoib.begin(), sc_.ipoib.end(),
+                              [&](const ScenarioIpoib& x) { return x.name == i.parent; });
+        if (p == sc_.ipoib.end())
+            return l.error(*parent, "parent " + i.parent + " is not declared (declare it first)");
+        if (!p->parent.empty()) return l.error(*parent, i.parent + " is itself a child");
+        if (p->port != ref)
+            return l.error(*t, "a child is on its parent's port, " + p->port.to_string());
+        if (!key) return l.error_at(l.end_column(), "a child interface needs pkey=");
+        i.pkey = RDMADIAG_TRY(pkey(l, *key, key->value()));
+        if (pkey_is_empty(i.pkey)) return l.error(*key, "the empty P_Key names no partition");
+        // The kernel always gives a child the full-membership bit (ipoib_vlan.c).
+        i.pkey |= kPKeyMembershipBit;
+    } else if (key) {
+        return l.error(*key, "a parent interface takes the key at index 0 of its port: no pkey=");
+    }
+    if (mode) {
+        if (mode->value() == "connected") {
+            i.connected = true;
+        } else if (mode->value() != "datagram") {
+            return l.error(*mode, "mode is datagram or connected");
+        }
+    }
+    RDMADIAG_TRY(l.no_unknown_options());
+    sc_.ipoib.push_back(std::move(i));
     return {};
 }
 

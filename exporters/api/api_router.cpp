@@ -134,10 +134,10 @@ HttpResponse json_error(int status, std::string_view message) {
 
 const std::vector<std::string>& ApiRouter::routes() {
     static const std::vector<std::string> kRoutes = {
-        "/metrics",        "/healthz",          "/api/v1/snapshot", "/api/v1/status",
-        "/api/v1/changes", "/api/v1/devices",   "/api/v1/ports",    "/api/v1/pkeys",
-        "/api/v1/gids",    "/api/v1/counters",  "/api/v1/findings", "/api/v1/events",
-        "/api/v1/mrs",     "/api/v1/partitions"};
+        "/metrics",        "/healthz",           "/api/v1/snapshot", "/api/v1/status",
+        "/api/v1/changes", "/api/v1/devices",    "/api/v1/ports",    "/api/v1/pkeys",
+        "/api/v1/gids",    "/api/v1/counters",   "/api/v1/findings", "/api/v1/events",
+        "/api/v1/mrs",     "/api/v1/partitions", "/api/v1/consumers"};
     return kRoutes;
 }
 
@@ -217,6 +217,7 @@ HttpResponse ApiRouter::route(const HttpRequest& req, bool gzip) const {
     if (req.path == "/api/v1/pkeys") return json_ok(pkeys_view(*snap, *filter, *page));
     if (req.path == "/api/v1/gids") return json_ok(gids_view(*snap, *filter, *page));
     if (req.path == "/api/v1/counters") return json_ok(counters_view(*snap, *filter, *page));
+    if (req.path == "/api/v1/consumers") return json_ok(consumers_view(*snap, *filter));
     return json_ok(events_view(*snap, *filter));  // the last route left: /api/v1/events
 }
 

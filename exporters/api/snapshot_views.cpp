@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 
+#include "collector/json/consumer_json.hpp"
 #include "collector/json/gid_json.hpp"
 #include "collector/json/json_fields.hpp"
 #include "collector/json/model_json.hpp"
@@ -266,6 +267,14 @@ json partitions_view(const Snapshot& snap, std::optional<uint16_t> pkey) {
     json j = header(snap);
     const PartitionModel none;
     json body = codec::partitions_to_json(snap.partitions ? *snap.partitions : none, pkey);
+    for (auto& [key, value] : body.items()) j[key] = std::move(value);
+    return j;
+}
+
+json consumers_view(const Snapshot& snap, const PortFilter& filter) {
+    json j = header(snap);
+    json body =
+        codec::consumers_to_json(snap.consumers.get(), snap.findings, filter.device, filter.port);
     for (auto& [key, value] : body.items()) j[key] = std::move(value);
     return j;
 }

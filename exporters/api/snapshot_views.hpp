@@ -52,5 +52,7 @@ codec::Json mrs_view(const Snapshot& snap, const std::optional<std::string>& sta
 // The partition model as `rdmadiag partitions --json` writes it (codec::partitions_to_json), with
 // `pkey` that partition's member ports; no partitions before the engine built a model.
 codec::Json partitions_view(const Snapshot& snap, std::optional<uint16_t> pkey);
+// Who uses each port's P_Keys and GIDs, and the consumer findings (device= and port= limit it).
+codec::Json consumers_view(const Snapshot& snap, const PortFilter& filter);
 
 }  // namespace rdmadiag::api

@@ -24,6 +24,7 @@ uint64_t write_snapshot_metrics(const Snapshot& snap, const publish::CollectorSt
     add_pkey_metrics(snap, out);
     add_gid_metrics(snap, out);
     add_partition_metrics(snap, out);
+    add_consumer_metrics(snap, out);
     add_counter_metrics(snap, out);
     add_event_metrics(snap, out);
     add_finding_metrics(snap, out);

@@ -22,6 +22,7 @@ void add_pkey_metrics(const Snapshot& snap, MetricWriter& out);
 void add_gid_metrics(const Snapshot& snap, MetricWriter& out);
 // Member ports per partition, view and membership; with an intent, the ports that differ from it.
 void add_partition_metrics(const Snapshot& snap, MetricWriter& out);
+void add_consumer_metrics(const Snapshot& snap, MetricWriter& out);
 void add_counter_metrics(const Snapshot& snap, MetricWriter& out);
 void add_event_metrics(const Snapshot& snap, MetricWriter& out);
 void add_finding_metrics(const Snapshot& snap, MetricWriter& out);

@@ -367,6 +367,7 @@ int main(int argc, char** argv) {
              c.add_dir(kSource / "tests/exporters/scenarios", ".scn");
          }},
         {"config_file_fuzz", [](Corpus&) {}},
+        {"srp_host_fuzz", [](Corpus&) {}},  // the hand-made seeds in tests/fuzz/corpus only
         {"api_request_fuzz", [](Corpus&) {}},
     };
     for (const auto& [name, fill] : targets) {

@@ -1,5 +1,6 @@
 #include "collector/engine/default/default_engine.hpp"
 
+#include "collector/engine/consumers/consumer_watch.hpp"
 #include "collector/engine/events/event_totals.hpp"
 #include "collector/engine/events/port_event_refresh.hpp"
 #include "collector/engine/gid/gid_views.hpp"
@@ -19,6 +20,7 @@ std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings) {
     engine->add_module(std::make_unique<engine::mr::MrHealthTracker>(settings.mr));
     engine->add_module(std::make_unique<engine::mr::MrUsageTracker>(settings.mr_usage));
     engine->add_module(std::make_unique<partitions::PartitionWatch>(settings.partitions));
+    engine->add_module(std::make_unique<engine::consumers::ConsumerWatch>(settings.consumers));
     return engine;
 }
 

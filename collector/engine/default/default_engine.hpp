@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "collector/engine/consumers/consumer_settings.hpp"
 #include "collector/engine/engine.hpp"
 #include "collector/engine/gid/gid_settings.hpp"
 #include "collector/engine/mr/mr_health_settings.hpp"
@@ -19,6 +20,7 @@ struct EngineSettings {
     engine::mr::MrHealthSettings mr;
     engine::mr::MrUsageSettings mr_usage;
     partitions::PartitionSettings partitions;
+    engine::consumers::ConsumerRuleSettings consumers;
 };
 
 std::unique_ptr<Engine> make_default_engine(const EngineSettings& settings = {});

@@ -43,6 +43,41 @@ Result<common::UniqueFd> open_rtnl_events() {
     return fd;
 }
 
+Result<RtnlTables> read_rtnl_tables(netlink::NlTransport& route, uint32_t& seq) {
+    // Links and addresses are two dumps; a change between them, or one the kernel flags in
+    // either, is read again once.
+    for (int attempt = 0;; ++attempt) {
+        auto link_bytes = RDMADIAG_TRY(route(link_dump_request(seq++)));
+        auto links = parse_link_dump(link_bytes);
+        auto addr_bytes = RDMADIAG_TRY(route(address_dump_request(seq++)));
+        auto addresses = parse_address_dump(addr_bytes);
+        if (links && addresses)
+            return RtnlTables{std::move(links).value(), std::move(addresses).value()};
+        const Error& e = links ? addresses.error() : links.error();
+        if (e.code != EAGAIN || attempt > 0)
+            return make_error(std::string(links ? "address" : "link") + " dump: " + e.message,
+                              e.code);
+    }
+}
+
+Result<void> drain_events(int fd) {
+    // What the messages say is not needed: the dumps tell the whole state. Everything waiting is
+    // read, so a burst of changes (an address and its routes, a tentative address and then the
+    // same address after DAD) costs one pass.
+    std::array<uint8_t, 8192> buf{};
+    for (;;) {
+        ssize_t n = ::recv(fd, buf.data(), buf.size(), MSG_DONTWAIT);
+        if (n > 0) continue;
+        if (n < 0 && errno == EINTR) continue;
+        // ENOBUFS: messages were lost to a full buffer; the dumps that follow read what they said.
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) return {};
+        if (n == 0) return make_error("the event socket was closed; polling only");
+        const int err = errno;
+        return make_error(std::string("event socket: ") + std::strerror(err) + "; polling only",
+                          err);
+    }
+}
+
 NetdevIo kernel_io() {
     NetdevIo io;
     io.rdma = netlink::open_rdma_netlink;
@@ -122,23 +157,9 @@ Result<std::vector<netlink::NlPort>> NetdevSource::read_ports() {
 Result<NetdevSource::Reading> NetdevSource::read() {
     Reading r;
     auto ports = RDMADIAG_TRY(read_ports());
-    // Links and addresses are two dumps; a change between them, or one the kernel flags in
-    // either, is read again once.
-    for (int attempt = 0;; ++attempt) {
-        auto link_bytes = RDMADIAG_TRY((*route_)(link_dump_request(seq_++)));
-        auto links = parse_link_dump(link_bytes);
-        auto addr_bytes = RDMADIAG_TRY((*route_)(address_dump_request(seq_++)));
-        auto addresses = parse_address_dump(addr_bytes);
-        if (links && addresses) {
-            r.links = std::move(links).value();
-            r.addresses = std::move(addresses).value();
-            break;
-        }
-        const Error& e = links ? addresses.error() : links.error();
-        if (e.code != EAGAIN || attempt > 0)
-            return make_error(std::string(links ? "address" : "link") + " dump: " + e.message,
-                              e.code);
-    }
+    auto tables = RDMADIAG_TRY(read_rtnl_tables(*route_, seq_));
+    r.links = std::move(tables.links);
+    r.addresses = std::move(tables.addresses);
     roce_ports_.clear();
     for (const auto& p : ports) {
         if (!p.ndev_index) continue;
@@ -197,29 +218,13 @@ std::vector<int> NetdevSource::event_fds() const {
 
 void NetdevSource::on_readable(int fd, TimePoint now, sources::ObservationSink& sink) {
     if (!events_ || fd != events_.get()) return;
-    // What the messages say is not needed: the dumps tell the whole state. Everything waiting is
-    // read, so a burst of changes (an address and its routes, a tentative address and then the
-    // same address after DAD) costs one pass.
-    std::array<uint8_t, 8192> buf{};
-    bool closed = false;
-    for (;;) {
-        ssize_t n = ::recv(fd, buf.data(), buf.size(), MSG_DONTWAIT);
-        if (n > 0) continue;
-        if (n < 0 && errno == EINTR) continue;
-        // ENOBUFS: messages were lost to a full buffer; the dumps below read what they said.
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) break;
-        closed = true;
+    if (auto drained = drain_events(fd); !drained) {
         sink.emit(Observation{
             now, "netdev",
-            SampleError{
-                "rtnetlink events",
-                n == 0 ? std::string("the event socket was closed; polling only")
-                       : std::string("event socket: ") + std::strerror(errno) + "; polling only",
-                n == 0 ? 0 : errno}});
-        break;
+            SampleError{"rtnetlink events", drained.error().message, drained.error().code}});
+        // A socket that cannot be read again would be readable forever.
+        events_.reset();
     }
-    // A socket that cannot be read again would be readable forever.
-    if (closed) events_.reset();
     pass(now, sink, nullptr);
 }
 

@@ -42,6 +42,16 @@ struct NetdevIo {
 NetdevIo kernel_io();
 // A non-blocking NETLINK_ROUTE socket bound to the link and IPv4/IPv6 address groups.
 Result<common::UniqueFd> open_rtnl_events();
+struct RtnlTables {
+    std::vector<Link> links;
+    std::vector<Address> addresses;
+};
+// The links and addresses of the network namespace, one dump each, taken again once when a
+// change came between them.
+Result<RtnlTables> read_rtnl_tables(netlink::NlTransport& route, uint32_t& seq);
+// Reads every change notification waiting on such a socket. An error: the socket was closed or
+// failed and cannot be read again (its owner polls only from then on).
+Result<void> drain_events(int fd);
 
 inline constexpr Duration kDefaultConfirm = std::chrono::minutes(2);
 

@@ -135,6 +135,9 @@ Result<std::vector<Link>> parse_link_dump(std::span<const uint8_t> bytes) {
                                       case IFLA_CARRIER:
                                           l.carrier = RDMADIAG_TRY(netlink::attr_u8(a)) != 0;
                                           break;
+                                      case IFLA_CARRIER_CHANGES:
+                                          l.carrier_changes = RDMADIAG_TRY(attr_u32(a));
+                                          break;
                                       case IFLA_OPERSTATE:
                                           l.operstate = RDMADIAG_TRY(netlink::attr_u8(a));
                                           break;

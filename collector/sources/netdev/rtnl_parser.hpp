@@ -42,8 +42,11 @@ struct Link {
     // IFLA_ADDRESS of an InfiniBand link, 20 bytes: a flags byte and the 24-bit QPN of the
     // interface's UD QP, then the port GID it sends from.
     std::optional<std::array<uint8_t, 20>> ib_address;
-    std::optional<bool> carrier;       // IFLA_CARRIER
-    std::optional<uint8_t> operstate;  // IFLA_OPERSTATE (RFC 2863: 6 up, 2 down, 7 dormant, ...)
+    std::optional<bool> carrier;  // IFLA_CARRIER
+    // IFLA_CARRIER_CHANGES: how often the carrier went up or down since the link was made, so a
+    // bounce between two readings still shows.
+    std::optional<uint32_t> carrier_changes;
+    std::optional<uint8_t> operstate;  // IFLA_OPERSTATE (IF_OPER_*: 6 up, 2 down, 5 dormant, ...)
 
     bool up() const;
     bool operator==(const Link&) const = default;

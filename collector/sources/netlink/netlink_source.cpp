@@ -1,33 +1,22 @@
 #include "collector/sources/netlink/netlink_source.hpp"
 
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <memory>
 
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
+#include "collector/sources/process_names.hpp"
 
 namespace rdmadiag::netlink {
 
 namespace {
 
-// RDMA netlink gives a user MR's pid, not its comm (rdma(8) reads /proc/<pid>/comm too). A pid
-// with no process under the procfs root has exited since the kernel listed it, or lives in a
-// pid namespace this one cannot see: either way its owner is gone from here.
-void name_owners(MrInventory& inv, const std::string& procfs,
-                 std::map<uint32_t, std::optional<std::string>>& comms) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(procfs, ec)) return;
+// A user MR's owner is named by its process; an MR whose process is not seen from here (gone, or
+// in another pid namespace) outlived its owner as far as this host can tell.
+void name_owners(MrInventory& inv, sources::ProcessNames& names) {
+    if (!names.available()) return;
     for (auto& e : inv.mrs) {
         if (!e.pid) continue;
-        auto [it, fresh] = comms.try_emplace(*e.pid);
-        if (fresh) {
-            std::ifstream in(procfs + "/" + std::to_string(*e.pid) + "/comm");
-            std::string comm;
-            if (in && std::getline(in, comm)) it->second = comm;
-        }
-        if (it->second) {
-            e.comm = *it->second;
+        if (auto comm = names.comm(*e.pid)) {
+            e.comm = *comm;
         } else {
             e.owner_gone = true;
         }
@@ -68,7 +57,7 @@ void NetlinkSource::poll(TimePoint now, sources::ObservationSink& sink) {
     MrInventory host;
     host.device = "";
     host.complete = true;
-    std::map<uint32_t, std::optional<std::string>> comms;
+    sources::ProcessNames names(settings_.procfs_root);
     DeviceList list;
     for (const auto& d : selected) {
         list.devices.push_back(d.name);
@@ -82,7 +71,7 @@ void NetlinkSource::poll(TimePoint now, sources::ObservationSink& sink) {
                 SampleError{d.name + " MR listing", inv.error().message, inv.error().code}});
             continue;
         }
-        name_owners(*inv, settings_.procfs_root, comms);
+        name_owners(*inv, names);
         host.complete = host.complete && inv->complete;
         host.mrs.insert(host.mrs.end(), inv->mrs.begin(), inv->mrs.end());
         sink.emit(Observation{now, "netlink", std::move(inv).value()});

@@ -212,7 +212,6 @@ std::string to_string(const NlSockAddr& a) {
 
 bool is_unspecified(const NlSockAddr& a) {
     if (a.family == 0) return true;
-    if (a.port != 0) return false;
     std::array<uint8_t, 16> zero{};
     if (a.family == AF_INET)
         return std::equal(a.address.begin() + 12, a.address.end(), zero.begin());

@@ -49,7 +49,8 @@ struct NlSockAddr {
 };
 // "192.0.2.1:7471", "[fe80::1]:7471", "fe80:0000:...:1235 pkey 0xffff sid 0x...", as text.
 std::string to_string(const NlSockAddr& a);
-// Whether the address says nothing: family 0, or an unspecified address with port 0.
+// Whether the address is the wildcard (family 0, 0.0.0.0, ::, a zero GID), whatever its port: a
+// listener bound to every address.
 bool is_unspecified(const NlSockAddr& a);
 
 struct NlCmId {

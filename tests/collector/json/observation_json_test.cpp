@@ -80,6 +80,16 @@ std::vector<Observation> one_of_each() {
          MrKernelBehaviour{FlushedMrHandling::destroyed, "6.1.0-18-amd64",
                            "the kernel's rpcrdma tracepoints have no xprtrdma_mr_recycle"}});
     v.push_back({t, "verbs", DeviceLimits{"rxe0", 262144u}});
+    Consumer child;
+    child.kind = ConsumerKind::ipoib;
+    child.name = "ib0.8001";
+    child.device = "mlx5_0";
+    child.port = 1;
+    child.pkey = 0x8001;
+    child.parent = "ib0";
+    child.carrier = false;
+    child.carrier_changes = 3;
+    v.push_back({t, "consumers", ConsumerInventory{"mlx5_0", {child}, true, {}}});
     return v;
 }
 

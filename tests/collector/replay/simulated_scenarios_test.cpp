@@ -50,6 +50,9 @@ const std::vector<Expectation>& expectations() {
         {"counter-wrap-16bit", {}, {}, {"pkey.counter_saturated"}},
         {"gid-prefix-missed-event", {"gid.cache_stale"}, {}, {"gid.prefix_mismatch"}},
         {"roce-gid-updates-lost", {"roce.gid_stale", "roce.gid_missing"}, {}, {"gid.duplicate"}},
+        // The consumer.* findings are judged while a snapshot is made: SimulatedConsumers below.
+        {"ipoib-index-moved-restart", {"pkey.index_moved"}, {}, {"pkey.cache_stale"}},
+        {"ipoib-index-moved-no-restart", {"pkey.index_moved", "pkey.cache_stale"}, {}, {}},
     };
     return all;
 }
@@ -155,6 +158,52 @@ INSTANTIATE_TEST_SUITE_P(Shipped, SimulatedScenario, ::testing::ValuesIn(expecta
 
 // A scenario's own partitions.conf is an observation like the partitions source's: recorded with
 // the rest, it replays to the same partition model and the same findings.
+// The consumers the fabric lists: ib0.8002's key moves; with PKEY_CHANGE the kernel restarts it,
+// without it the interface never does and the finding says so once the bound has passed.
+TEST(SimulatedConsumers, AnIpoibChildThatRestartsAndOneThatDoesNot) {
+    for (const auto& [scenario, severity, says, index] :
+         {std::tuple{"ipoib-index-moved-restart", Severity::info, "restarted (its carrier bounced)",
+                     7},
+          std::tuple{"ipoib-index-moved-no-restart", Severity::warning, "has not restarted in 1m",
+                     2}}) {
+        SCOPED_TRACE(scenario);
+        auto engine = engine::make_default_engine();
+        play(scenario, *engine);
+        const auto snap = engine->snapshot();
+        ASSERT_TRUE(snap->consumers);
+        ASSERT_EQ(snap->consumers->devices.size(), 1u);
+        const Finding* moved = nullptr;
+        for (const auto& f : snap->findings)
+            if (f.rule == "consumer.index_moved") moved = &f;
+        ASSERT_NE(moved, nullptr);
+        EXPECT_EQ(moved->severity, severity);
+        EXPECT_EQ(moved->subject.pkey, 0x8002);
+        EXPECT_NE(moved->evidence.find("ib0.8002"), std::string::npos) << moved->evidence;
+        EXPECT_NE(moved->evidence.find(says), std::string::npos) << moved->evidence;
+        // The child's index is inferred from the table as the engine holds it: the new one after
+        // a restart, the old one without.
+        for (const auto& c : snap->consumers->devices[0].consumers) {
+            if (c.name != "ib0.8002") continue;
+            EXPECT_EQ(c.pkey_index, index);
+            EXPECT_EQ(c.index_source, IndexSource::inferred);
+        }
+        // The recording replays to the same consumers and the same judgement of them.
+        auto recording = read_recording_file(::rdmadiag::test::fixtures_dir() + "/recordings/sim-" +
+                                             scenario + ".jsonl");
+        ASSERT_TRUE(recording.ok()) << recording.error().message;
+        auto replayed = replay_into_engine(std::move(*recording), engine->now());
+        const auto again = replayed->snapshot();
+        ASSERT_TRUE(again->consumers);
+        EXPECT_EQ(again->consumers->devices, snap->consumers->devices);
+        const Finding* replayed_move = nullptr;
+        for (const auto& f : again->findings)
+            if (f.rule == "consumer.index_moved") replayed_move = &f;
+        ASSERT_NE(replayed_move, nullptr);
+        EXPECT_EQ(replayed_move->evidence, moved->evidence);
+        EXPECT_EQ(replayed_move->severity, moved->severity);
+    }
+}
+
 TEST(SimulatedPartitions, TheScenariosIntentIsRecordedAndReplaysToTheSameJudgement) {
     auto direct = engine::make_default_engine();
     const auto observations = play("partition-drift", *direct);

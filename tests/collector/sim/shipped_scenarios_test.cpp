@@ -64,6 +64,8 @@ TEST(ShippedScenarios, AllAreThereInNameOrder) {
                                                     "default",
                                                     "device-hotplug",
                                                     "gid-prefix-missed-event",
+                                                    "ipoib-index-moved-no-restart",
+                                                    "ipoib-index-moved-restart",
                                                     "mr-iwarp-reinvalidate",
                                                     "mr-leak",
                                                     "mr-owner-gone",

@@ -200,6 +200,57 @@ TEST_F(SnapshotMetrics, PartitionsAreCountsNotSeriesPerPort) {
     EXPECT_EQ(value(fams, "rdmadiag_partition_intent_unresolved", {}), 1);
 }
 
+TEST_F(SnapshotMetrics, ConsumersAreCountsNeverSeriesPerQpOrCmId) {
+    EXPECT_FALSE(family(fams, "rdmadiag_port_consumers")) << "no consumers source, no series";
+    // 4,000 QPs of 100 owners (the top 10 named, the rest "other"), 1,000 CM IDs and 64 IPoIB
+    // interfaces on one port.
+    ConsumerInventory inv;
+    inv.device = "mlx5_0";
+    inv.complete = false;
+    for (uint32_t owner = 0; owner < 11; ++owner) {
+        Consumer qps;
+        qps.kind = ConsumerKind::qp;
+        qps.name = qps.qp_type = "RC";
+        qps.port = 1;
+        qps.owner = ConsumerOwner{owner < 10 ? std::optional<uint32_t>(owner) : std::nullopt,
+                                  owner < 10 ? "app" : "other"};
+        qps.count = owner < 10 ? 100 : 3000;
+        inv.consumers.push_back(qps);
+    }
+    for (uint32_t i = 0; i < 1000; ++i) {
+        Consumer id;
+        id.kind = ConsumerKind::cm_id;
+        id.name = "cm_id " + std::to_string(i);
+        id.port = 1;
+        id.pkey = 0xffff;
+        inv.consumers.push_back(id);
+    }
+    for (uint32_t i = 0; i < 64; ++i) {
+        Consumer ipoib;
+        ipoib.kind = ConsumerKind::ipoib;
+        ipoib.name = "ib0." + std::to_string(0x8001 + i);
+        ipoib.port = 1;
+        ipoib.pkey = static_cast<uint16_t>(0x8001 + i);
+        inv.consumers.push_back(ipoib);
+    }
+    HostConsumers host;
+    host.devices = {inv};
+    host.read = {snap.time};
+    snap.consumers = std::make_shared<const HostConsumers>(host);
+    fams = metrics_of(snap);
+    const auto* counts = family(fams, "rdmadiag_port_consumers");
+    ASSERT_TRUE(counts);
+    EXPECT_EQ(counts->samples.size(), 66u) << "QPs, CM IDs of one key, 64 IPoIB keys";
+    EXPECT_EQ(value(fams, "rdmadiag_port_consumers",
+                    {{"device", "mlx5_0"}, {"port", "1"}, {"pkey", "none"}, {"kind", "qp"}}),
+              4000);
+    EXPECT_EQ(value(fams, "rdmadiag_port_consumers",
+                    {{"device", "mlx5_0"}, {"port", "1"}, {"pkey", "0xffff"}, {"kind", "cm_id"}}),
+              1000);
+    EXPECT_EQ(value(fams, "rdmadiag_port_consumers", {{"pkey", "0x8001"}, {"kind", "ipoib"}}), 1);
+    EXPECT_EQ(value(fams, "rdmadiag_consumers_listing_complete", {{"device", "mlx5_0"}}), 0);
+}
+
 TEST_F(SnapshotMetrics, SourcesUpWithTimings) {
     EXPECT_EQ(value(fams, "rdmadiag_source_up", {{"source", "sysfs"}}), 1);
     EXPECT_EQ(value(fams, "rdmadiag_source_up", {{"source", "tracefs"}}), 0);

@@ -18,6 +18,7 @@
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
 #include "tests/collector/sources/netlink/rdma_port_dump.hpp"
+#include "tests/collector/sources/netlink/res_dump_bytes.hpp"
 
 namespace rdmadiag::test {
 
@@ -37,6 +38,7 @@ inline void add_link(NlBuilder& b, const netdev::Link& l, uint16_t flags = NLM_F
         const uint8_t v = *l.carrier ? 1 : 0;
         b.data(IFLA_CARRIER, &v, 1);
     }
+    if (l.carrier_changes) b.u32(IFLA_CARRIER_CHANGES, *l.carrier_changes);
     if (l.operstate) b.data(IFLA_OPERSTATE, &*l.operstate, 1);
     if (!l.kind.empty()) {
         b.nest(IFLA_LINKINFO).str(IFLA_INFO_KIND, l.kind);
@@ -118,13 +120,17 @@ inline netdev::Address ipv6(int32_t index, const std::string& text,
     return x;
 }
 
-// A kernel with RDMA devices, links and addresses, answering the netdev source's requests.
+// A kernel with RDMA devices (their ports, QPs and CM IDs), links and addresses, answering the
+// netdev and consumers sources' requests.
 struct FakeNetKernel {
     struct Device {
         uint32_t index = 0;
         std::string name;
         std::string protocol = "roce";
         std::vector<netlink::NlPort> ports;
+        std::vector<netlink::NlQp> qps;
+        std::vector<netlink::NlCmId> cm_ids;
+        int resource_error = 0;  // the QP and CM ID dumps answer this errno when set
     };
     std::vector<Device> devices;
     std::vector<netdev::Link> links;
@@ -171,6 +177,16 @@ struct FakeNetKernel {
             std::memcpy(&index, req.data() + sizeof h + 4, 4);
             for (const auto& d : devices) {
                 if (d.index == index) return port_dump(d.ports);
+            }
+            return b.error(-ENODEV).bytes();
+        }
+        if (op == RDMA_NLDEV_CMD_RES_QP_GET || op == RDMA_NLDEV_CMD_RES_CM_ID_GET) {
+            uint32_t index = 0;
+            std::memcpy(&index, req.data() + sizeof h + 4, 4);
+            for (const auto& d : devices) {
+                if (d.index != index) continue;
+                if (d.resource_error) return b.error(-d.resource_error).bytes();
+                return op == RDMA_NLDEV_CMD_RES_QP_GET ? qp_dump(d.qps) : cm_id_dump(d.cm_ids);
             }
             return b.error(-ENODEV).bytes();
         }

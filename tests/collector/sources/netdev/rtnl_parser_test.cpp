@@ -50,6 +50,7 @@ std::vector<Link> some_links() {
     ib0.ib_address = std::array<uint8_t, 20>{0x80, 0, 0x04, 0x48, 0xfe, 0x80, 0, 0, 0,    0,
                                              0,    0, 0x00, 0x02, 0xc9, 0x03, 0, 0, 0x12, 0x35};
     ib0.carrier = true;
+    ib0.carrier_changes = 3;
     ib0.operstate = 6;  // IF_OPER_UP
     links.push_back(ib0);
     Link child = ib0;

@@ -10,7 +10,6 @@
 #include <sys/socket.h>
 
 #include <cstdint>
-#include <cstring>
 #include <span>
 
 #include "collector/sources/netlink/rdma_nl_parser.hpp"
@@ -18,6 +17,7 @@
 #include "tests/collector/sources/netlink/fake_rdma_netlink.hpp"
 #include "tests/collector/sources/netlink/nl_builder.hpp"
 #include "tests/collector/sources/netlink/rdma_port_dump.hpp"
+#include "tests/collector/sources/netlink/res_dump_bytes.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 using namespace rdmadiag;
@@ -65,90 +65,32 @@ void check_mrs(std::span<const uint8_t> bytes) {
     FUZZ_CHECK(again && again->mrs == inv->mrs && again->complete);
 }
 
-void put_u8(test::NlBuilder& b, uint16_t type, uint8_t v) {
-    b.data(type, &v, 1);
-}
-
-void put_owner(test::NlBuilder& b, const netlink::NlResOwner& o) {
-    if (o.pid) b.u32(RDMA_NLDEV_ATTR_RES_PID, *o.pid);
-    if (!o.kernel_name.empty()) b.str(RDMA_NLDEV_ATTR_RES_KERN_NAME, o.kernel_name);
-}
-
 void check_qps(std::span<const uint8_t> bytes) {
     auto dump = netlink::parse_nl_qp_dump(bytes);
     if (!dump) return;
     FUZZ_CHECK(netlink::nl_dump_finished(bytes));
-    test::NlBuilder b;
-    b.begin(RDMA_NLDEV_CMD_RES_QP_GET).nest(RDMA_NLDEV_ATTR_RES_QP);
     for (const auto& q : dump->entries) {
         FUZZ_CHECK(!netlink::qp_type_name(q.type).empty());
         FUZZ_CHECK(!netlink::qp_state_name(q.state).empty());
-        b.nest(RDMA_NLDEV_ATTR_RES_QP_ENTRY).u32(RDMA_NLDEV_ATTR_RES_LQPN, q.qpn);
-        if (q.port) b.u32(RDMA_NLDEV_ATTR_PORT_INDEX, *q.port);
-        put_u8(b, RDMA_NLDEV_ATTR_RES_TYPE, q.type);
-        put_u8(b, RDMA_NLDEV_ATTR_RES_STATE, q.state);
-        if (q.pdn) b.u32(RDMA_NLDEV_ATTR_RES_PDN, *q.pdn);
-        put_owner(b, q.owner);
-        b.unnest();
     }
-    b.unnest().end().done();
-    auto again = netlink::parse_nl_qp_dump(b.bytes());
+    auto again = netlink::parse_nl_qp_dump(test::qp_dump(dump->entries));
     FUZZ_CHECK(again && again->entries == dump->entries && again->complete);
-}
-
-// The bytes the kernel would send for an address the parser accepted.
-std::vector<uint8_t> storage(const netlink::NlSockAddr& a) {
-    std::vector<uint8_t> out(128);
-    std::memcpy(out.data(), &a.family, 2);
-    auto be16 = [&](size_t at, uint16_t v) {
-        out[at] = static_cast<uint8_t>(v >> 8);
-        out[at + 1] = static_cast<uint8_t>(v);
-    };
-    if (a.family == AF_INET) {
-        be16(2, a.port);
-        std::memcpy(out.data() + 4, a.address.data() + 12, 4);
-    } else if (a.family == AF_INET6) {
-        be16(2, a.port);
-        std::memcpy(out.data() + 8, a.address.data(), 16);
-    } else if (a.family == AF_IB) {
-        be16(2, a.pkey.value_or(0));
-        std::memcpy(out.data() + 8, a.address.data(), 16);
-        for (int i = 0; i < 8; ++i)
-            out[24 + static_cast<size_t>(i)] =
-                static_cast<uint8_t>(a.service.value_or(0) >> (56 - 8 * i));
-    }
-    return out;
 }
 
 void check_cm_ids(std::span<const uint8_t> bytes) {
     auto dump = netlink::parse_nl_cm_id_dump(bytes);
     if (!dump) return;
     FUZZ_CHECK(netlink::nl_dump_finished(bytes));
-    test::NlBuilder b;
-    b.begin(RDMA_NLDEV_CMD_RES_CM_ID_GET).nest(RDMA_NLDEV_ATTR_RES_CM_ID);
-    for (auto c : dump->entries) {
-        b.nest(RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY).u32(RDMA_NLDEV_ATTR_RES_CM_IDN, c.id);
-        if (c.port) b.u32(RDMA_NLDEV_ATTR_PORT_INDEX, *c.port);
-        b.u32(RDMA_NLDEV_ATTR_RES_PS, c.port_space);
-        put_u8(b, RDMA_NLDEV_ATTR_RES_STATE, c.state);
-        if (c.qpn) b.u32(RDMA_NLDEV_ATTR_RES_LQPN, *c.qpn);
-        if (c.qp_type) put_u8(b, RDMA_NLDEV_ATTR_RES_TYPE, *c.qp_type);
-        for (auto [type, addr] : {std::pair{RDMA_NLDEV_ATTR_RES_SRC_ADDR, &c.source},
-                                  std::pair{RDMA_NLDEV_ATTR_RES_DST_ADDR, &c.destination}}) {
+    for (const auto& c : dump->entries) {
+        for (const auto* addr : {&c.source, &c.destination}) {
             if (!*addr) continue;
             FUZZ_CHECK(!netlink::to_string(**addr).empty());
-            // What an address keeps of its bytes is all a round trip can give back.
             if ((*addr)->family == AF_INET) {
                 FUZZ_CHECK((*addr)->address[10] == 0xff && (*addr)->address[11] == 0xff);
             }
-            const auto raw = storage(**addr);
-            b.data(static_cast<uint16_t>(type), raw.data(), raw.size());
         }
-        put_owner(b, c.owner);
-        b.unnest();
     }
-    b.unnest().end().done();
-    auto again = netlink::parse_nl_cm_id_dump(b.bytes());
+    auto again = netlink::parse_nl_cm_id_dump(test::cm_id_dump(dump->entries));
     FUZZ_CHECK(again && again->entries == dump->entries && again->complete);
 }
 

@@ -1,0 +1,28 @@
+#pragma once
+// JSON of a host's consumers: one consumer, and a device's inventory as a source saw it.
+
+#include "collector/json/checked_json.hpp"
+#include "collector/model/consumer.hpp"
+#include "collector/model/finding.hpp"
+
+namespace rdmadiag {
+
+void to_json(codec::Json& j, const ConsumerOwner& v);
+void from_json(const codec::Json& j, ConsumerOwner& v);
+void to_json(codec::Json& j, const Consumer& v);
+void from_json(const codec::Json& j, Consumer& v);
+void to_json(codec::Json& j, const ConsumerInventory& v);
+void from_json(const codec::Json& j, ConsumerInventory& v);
+
+namespace codec {
+
+// What `rdmadiag consumers --json` and /api/v1/consumers answer: whether any consumers source
+// reported (`listed`), each device's inventory with when it was read, and the consumer.*
+// findings, limited to a device and a port when given.
+Json consumers_to_json(const HostConsumers* consumers, const std::vector<Finding>& findings,
+                       const std::optional<std::string>& device,
+                       const std::optional<uint32_t>& port);
+
+}  // namespace codec
+
+}  // namespace rdmadiag
