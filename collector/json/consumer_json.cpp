@@ -14,18 +14,6 @@ using codec::JsonDecodeError;
 using codec::put_opt;
 using json = codec::Json;
 
-void to_json(json& j, const ConsumerOwner& v) {
-    j = json::object();
-    put_opt(j, "pid", v.pid);
-    j["name"] = v.name;
-}
-
-void from_json(const json& j, ConsumerOwner& v) {
-    v = ConsumerOwner{};
-    get_opt(j, "pid", v.pid);
-    get_to(j, "name", v.name);
-}
-
 // Fields with nothing to say are left out, so a QP count or a CM ID stays short.
 void to_json(json& j, const Consumer& v) {
     j = json{{"kind", to_string(v.kind)},

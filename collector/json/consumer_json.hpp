@@ -7,8 +7,6 @@
 
 namespace rdmadiag {
 
-void to_json(codec::Json& j, const ConsumerOwner& v);
-void from_json(const codec::Json& j, ConsumerOwner& v);
 void to_json(codec::Json& j, const Consumer& v);
 void from_json(const codec::Json& j, Consumer& v);
 void to_json(codec::Json& j, const ConsumerInventory& v);

@@ -21,6 +21,7 @@
 #include "collector/model/gid.hpp"
 #include "collector/model/pkey_state.hpp"
 #include "collector/model/port_ref.hpp"
+#include "collector/model/resource_owner.hpp"
 
 namespace rdmadiag {
 
@@ -39,12 +40,7 @@ std::optional<IndexSource> parse_index_source(std::string_view text);
 
 // Who holds it: a process (pid and comm), a kernel ULP (its name), or for a kernel interface
 // nobody in particular.
-struct ConsumerOwner {
-    std::optional<uint32_t> pid;
-    std::string name;
-    bool operator==(const ConsumerOwner&) const = default;
-    auto operator<=>(const ConsumerOwner&) const = default;
-};
+using ConsumerOwner = ResourceOwner;
 
 struct Consumer {
     ConsumerKind kind = ConsumerKind::qp;

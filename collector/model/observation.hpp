@@ -17,6 +17,7 @@
 #include "collector/model/pkey.hpp"
 #include "collector/model/port_ref.hpp"
 #include "collector/model/rdma_enums.hpp"
+#include "collector/model/resource_owner.hpp"
 
 namespace rdmadiag {
 
@@ -110,12 +111,7 @@ struct AsyncEvent {
     bool operator==(const AsyncEvent&) const = default;
 };
 
-// Who holds an MR: a kernel ULP (xprtrdma, ...) or a process.
-struct MrOwner {
-    std::optional<uint32_t> pid;
-    std::string name;  // comm for a process, ULP name for the kernel
-    bool operator==(const MrOwner&) const = default;
-};
+using MrOwner = ResourceOwner;  // who holds an MR
 
 struct MrEvent {
     std::string device;

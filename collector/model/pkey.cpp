@@ -1,5 +1,6 @@
 #include "collector/model/pkey.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "collector/common/parse_number.hpp"
@@ -56,6 +57,21 @@ size_t PKeyTable::used() const {
         if (!bad) ++n;
     }
     return n;
+}
+
+std::optional<uint16_t> find_pkey_index(const PKeyTable& table, uint16_t pkey) {
+    std::optional<uint16_t> limited;
+    for (size_t i = 0; i < table.keys.size(); ++i) {
+        const auto index = static_cast<uint16_t>(i);
+        if (std::find(table.unreadable.begin(), table.unreadable.end(), index) !=
+            table.unreadable.end())
+            continue;
+        const uint16_t key = table.keys[i];
+        if (pkey_is_empty(key) || pkey_base(key) != pkey_base(pkey)) continue;
+        if (pkey_is_full(key)) return index;
+        if (!limited) limited = index;
+    }
+    return limited;
 }
 
 }  // namespace rdmadiag

@@ -53,4 +53,9 @@ struct PKeyTable {
     bool operator==(const PKeyTable&) const = default;
 };
 
+// The index the kernel finds for a key (ib_find_pkey(), drivers/infiniband/core/device.c): the
+// first readable index holding its base as a full member, else the first as a limited member;
+// nullopt when the table holds the base nowhere.
+std::optional<uint16_t> find_pkey_index(const PKeyTable& table, uint16_t pkey);
+
 }  // namespace rdmadiag

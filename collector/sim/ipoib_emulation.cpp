@@ -4,27 +4,12 @@
 
 namespace rdmadiag::sim {
 
-namespace {
-
-std::optional<uint16_t> find_index(const PKeyTable& table, uint16_t pkey) {
-    std::optional<uint16_t> limited;
-    for (size_t i = 0; i < table.keys.size(); ++i) {
-        const uint16_t key = table.keys[i];
-        if (pkey_is_empty(key) || pkey_base(key) != pkey_base(pkey)) continue;
-        if (pkey_is_full(key)) return static_cast<uint16_t>(i);
-        if (!limited) limited = static_cast<uint16_t>(i);
-    }
-    return limited;
-}
-
-}  // namespace
-
 void IpoibEmulation::look_up(Interface& i, const PKeyTable& table) {
     if (i.declared.parent.empty()) {
         i.index = table.keys.empty() ? std::nullopt : std::optional<uint16_t>(0);
         if (i.index) i.pkey = table.keys[0];
     } else {
-        i.index = find_index(table, i.pkey);
+        i.index = find_pkey_index(table, i.pkey);
     }
 }
 

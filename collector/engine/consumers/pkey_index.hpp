@@ -1,9 +1,8 @@
 #pragma once
-// Which P_Key index a consumer uses, where the kernel does not say. The kernel's rule
-// (ib_find_pkey(), drivers/infiniband/core/device.c): the first index whose base key matches as a
-// full member, else the first that matches as a limited member. IPoIB (drivers/infiniband/ulp/
-// ipoib/): a parent interface sends on index 0 and takes whatever key the SM puts there; a child
-// looks its key up with ib_find_pkey() when it comes up and after every P_Key change event.
+// Which P_Key index a consumer uses, where the kernel does not say: the kernel's rule is
+// find_pkey_index() (collector/model/pkey.hpp). IPoIB (drivers/infiniband/ulp/ipoib/): a parent
+// interface sends on index 0 and takes whatever key the SM puts there; a child looks its key up
+// with ib_find_pkey() when it comes up and after every P_Key change event.
 
 #include <cstdint>
 #include <optional>
@@ -12,9 +11,6 @@
 #include "collector/model/pkey.hpp"
 
 namespace rdmadiag::engine::consumers {
-
-// ib_find_pkey(): nullopt when the table holds the key's base at no readable index.
-std::optional<uint16_t> find_pkey_index(const PKeyTable& table, uint16_t pkey);
 
 // The index an IPoIB interface uses with this table, nullopt when it has none (a child whose key
 // is absent: it stays up with its carrier off).
