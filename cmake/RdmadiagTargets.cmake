@@ -24,13 +24,12 @@ function(rdmadiag_library)
     target_compile_options(rdmadiag_${ARG_NAME} PRIVATE ${RDMADIAG_LIBRARY_FLAGS})
 endfunction()
 
-# rdmadiag_unit_test_wanted(<out> <labels>): whether a GoogleTest program with these labels is
-# built and registered here. With RDMADIAG_UNIT_TESTS=OFF only the programs of integration tests
-# are: the test command builds the unit tests once, in its ASan+UBSan tree, while its optimised
-# tree runs the shipped programs through the integration tests. The program's target is still
-# made (outside `all`), so the lines that configure it need no guard.
-function(rdmadiag_unit_test_wanted out labels)
-    if(RDMADIAG_UNIT_TESTS OR "integration" IN_LIST labels)
+# rdmadiag_test_wanted(<out> <labels>): whether a test with these labels is built and registered
+# here. With RDMADIAG_TESTS=shipped only those labelled shipped are: the test command runs every
+# test once, the ones about what ships in its optimised tree and all others (unit, integration,
+# GUI) in its ASan+UBSan tree, where the same checks see more.
+function(rdmadiag_test_wanted out labels)
+    if(RDMADIAG_TESTS STREQUAL "all" OR "shipped" IN_LIST labels)
         set(${out} TRUE PARENT_SCOPE)
     else()
         set(${out} FALSE PARENT_SCOPE)
@@ -54,8 +53,9 @@ function(rdmadiag_test)
     if(NOT ARG_LABELS)
         set(ARG_LABELS unit)
     endif()
-    rdmadiag_unit_test_wanted(wanted "${ARG_LABELS}")
+    rdmadiag_test_wanted(wanted "${ARG_LABELS}")
     if(NOT wanted)
+        # The target is still made (outside `all`), so the lines that configure it need no guard.
         add_executable(${ARG_NAME} EXCLUDE_FROM_ALL ${ARG_SOURCES})
         target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock
                                                   GTest::gtest_main)
@@ -89,6 +89,10 @@ function(rdmadiag_python_test)
         find_package(Python3 COMPONENTS Interpreter)
     endif()
     if(NOT Python3_EXECUTABLE)
+        return()
+    endif()
+    rdmadiag_test_wanted(wanted "${ARG_LABELS}")
+    if(NOT wanted)
         return()
     endif()
     if(NOT ARG_TIMEOUT)

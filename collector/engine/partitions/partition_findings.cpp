@@ -1,9 +1,10 @@
 #include "collector/engine/partitions/partition_findings.hpp"
 
-#include <cstdio>
 #include <map>
 #include <unordered_map>
 #include <vector>
+
+#include "collector/model/gid.hpp"
 
 namespace rdmadiag::partitions {
 
@@ -39,16 +40,10 @@ constexpr const char* kAdviceEnforcement =
     "<switch lid> <port>` (PartEnforceInb, PartEnforceOutb) and `smpquery switchinfo <switch lid>` "
     "(PartEnforceCap).";
 
-std::string guid_hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 std::string port_text(const EndPort& p) {
     std::string s =
         p.node_name.empty() ? p.port.to_string() : p.node_name + ":" + std::to_string(p.port.port);
-    if (p.guid) s += " " + guid_hex(*p.guid);
+    if (p.guid) s += " " + format_guid(*p.guid);
     return s;
 }
 

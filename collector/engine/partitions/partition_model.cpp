@@ -1,8 +1,9 @@
 #include "collector/engine/partitions/partition_model.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <unordered_map>
+
+#include "collector/model/gid.hpp"
 
 namespace rdmadiag::partitions {
 
@@ -15,13 +16,6 @@ struct Fact {
     uint8_t bits;
     uint32_t port;
 };
-
-// As GUIDs are written everywhere else: 0x and sixteen digits.
-std::string guid_hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 bool is_end_port(NodeKind kind, uint32_t port) {
     return kind == NodeKind::switch_node ? port == 0 : port != 0;
@@ -111,7 +105,7 @@ private:
                     }
                     auto it = by_guid_.find(*guid);
                     if (it == by_guid_.end()) {
-                        unresolved(rule.line, "no port has GUID " + guid_hex(*guid));
+                        unresolved(rule.line, "no port has GUID " + format_guid(*guid));
                         continue;
                     }
                     add(it->second);

@@ -27,7 +27,7 @@ MadEngineStats& MadEngineStats::operator+=(const MadEngineStats& o) {
 
 namespace {
 
-using TimePoint = std::chrono::steady_clock::time_point;
+using SteadyTime = std::chrono::steady_clock::time_point;
 constexpr uint32_t kNone = UINT32_MAX;
 
 struct Target {
@@ -60,7 +60,7 @@ constexpr uint8_t kFreeResends = 8;
 struct Attempt {
     uint32_t request = 0;
     uint64_t serial = 0;  // send order, for the windows' one-cut-per-event rule
-    TimePoint deadline;
+    SteadyTime deadline;
     uint8_t overtaken = 0;     // answers to later MADs of the same target and agent
     uint64_t others_lost = 0;  // losses at other answering targets when it left
 };
@@ -261,7 +261,7 @@ private:
         return lost;
     }
 
-    void expire(TimePoint now) {
+    void expire(SteadyTime now) {
         while (!deadlines_.empty() && attempts_[deadlines_.front()].deadline <= now) {
             const uint32_t a = deadlines_.front();
             deadlines_.pop_front();

@@ -7,16 +7,17 @@
 namespace rdmadiag::engine::pkey {
 namespace {
 
-PKeyTable table(std::vector<uint16_t> keys) {
+PKeyTable pkey_table(std::vector<uint16_t> keys) {
     return PKeyTable{std::move(keys), {}};
 }
 
 TEST(PKeyDiff, EqualTablesHaveNoChanges) {
-    EXPECT_TRUE(diff_pkey_tables(table({0xffff, 0x8001}), table({0xffff, 0x8001})).empty());
+    EXPECT_TRUE(
+        diff_pkey_tables(pkey_table({0xffff, 0x8001}), pkey_table({0xffff, 0x8001})).empty());
 }
 
 TEST(PKeyDiff, AddedAndRemovedByIndex) {
-    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0}), table({0xffff, 0, 0x8002}));
+    auto d = diff_pkey_tables(pkey_table({0xffff, 0x8001, 0}), pkey_table({0xffff, 0, 0x8002}));
     ASSERT_EQ(d.size(), 2u);
     EXPECT_EQ(d[0].kind, PKeyChangeKind::removed);
     EXPECT_EQ(d[0].index, 1);
@@ -27,7 +28,7 @@ TEST(PKeyDiff, AddedAndRemovedByIndex) {
 }
 
 TEST(PKeyDiff, AnotherKeyInPlaceReusesTheIndex) {
-    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0}), table({0xffff, 0x8005, 0}));
+    auto d = diff_pkey_tables(pkey_table({0xffff, 0x8001, 0}), pkey_table({0xffff, 0x8005, 0}));
     ASSERT_EQ(d.size(), 2u);
     EXPECT_EQ(d[0].kind, PKeyChangeKind::removed);
     EXPECT_EQ(d[0].old_key, 0x8001);
@@ -39,14 +40,16 @@ TEST(PKeyDiff, AnotherKeyInPlaceReusesTheIndex) {
 }
 
 TEST(PKeyDiff, AnAdditionOnAnEmptySlotReusesNothing) {
-    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0}), table({0xffff, 0x8001, 0x8002}));
+    auto d =
+        diff_pkey_tables(pkey_table({0xffff, 0x8001, 0}), pkey_table({0xffff, 0x8001, 0x8002}));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_FALSE(d[0].previous_key.has_value());
     EXPECT_EQ(describe_change(d[0]), "0x8002 added at index 2");
 }
 
 TEST(PKeyDiff, AMoveOntoAnotherKeysIndexReusesIt) {
-    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0x8002}), table({0xffff, 0, 0x8001}));
+    auto d =
+        diff_pkey_tables(pkey_table({0xffff, 0x8001, 0x8002}), pkey_table({0xffff, 0, 0x8001}));
     // 0x8001 moves from 1 to 2, where 0x8002 was (removed).
     ASSERT_EQ(d.size(), 2u);
     const auto moved = std::find_if(d.begin(), d.end(), [](const PKeyEntryChange& c) {
@@ -60,7 +63,7 @@ TEST(PKeyDiff, AMoveOntoAnotherKeysIndexReusesIt) {
 }
 
 TEST(PKeyDiff, SameBaseKeyAtAnotherIndexIsAMove) {
-    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0}), table({0xffff, 0, 0x8001}));
+    auto d = diff_pkey_tables(pkey_table({0xffff, 0x8001, 0}), pkey_table({0xffff, 0, 0x8001}));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].kind, PKeyChangeKind::moved);
     EXPECT_EQ(d[0].index, 2);
@@ -69,38 +72,39 @@ TEST(PKeyDiff, SameBaseKeyAtAnotherIndexIsAMove) {
 }
 
 TEST(PKeyDiff, MoveWithMembershipFlipReportsBoth) {
-    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0}), table({0xffff, 0, 0x0001}));
+    auto d = diff_pkey_tables(pkey_table({0xffff, 0x8001, 0}), pkey_table({0xffff, 0, 0x0001}));
     ASSERT_EQ(d.size(), 2u);
     EXPECT_EQ(d[0].kind, PKeyChangeKind::moved);
     EXPECT_EQ(d[1].kind, PKeyChangeKind::membership_changed);
 }
 
 TEST(PKeyDiff, MembershipFlipInPlace) {
-    auto d = diff_pkey_tables(table({0xffff, 0x8001}), table({0xffff, 0x0001}));
+    auto d = diff_pkey_tables(pkey_table({0xffff, 0x8001}), pkey_table({0xffff, 0x0001}));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].kind, PKeyChangeKind::membership_changed);
     EXPECT_EQ(describe_change(d[0]), "0x8001 became 0x0001 (full -> limited) at index 1");
 }
 
 TEST(PKeyDiff, UnreadableIndexesAreNotChanges) {
-    PKeyTable a = table({0xffff, 0x8001, 0x8002});
-    PKeyTable b = table({0xffff, 0, 0x8002});
+    PKeyTable a = pkey_table({0xffff, 0x8001, 0x8002});
+    PKeyTable b = pkey_table({0xffff, 0, 0x8002});
     b.unreadable = {1};
     EXPECT_TRUE(diff_pkey_tables(a, b).empty());
     EXPECT_TRUE(pkey_tables_agree(a, b));
 }
 
 TEST(PKeyDiff, ShorterTableReadsAsEmptySlots) {
-    EXPECT_TRUE(pkey_tables_agree(table({0xffff, 0x8001}), table({0xffff, 0x8001, 0, 0})));
-    auto d = diff_pkey_tables(table({0xffff, 0x8001, 0x8005}), table({0xffff, 0x8001}));
+    EXPECT_TRUE(
+        pkey_tables_agree(pkey_table({0xffff, 0x8001}), pkey_table({0xffff, 0x8001, 0, 0})));
+    auto d = diff_pkey_tables(pkey_table({0xffff, 0x8001, 0x8005}), pkey_table({0xffff, 0x8001}));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].kind, PKeyChangeKind::removed);
     EXPECT_EQ(d[0].index, 2);
 }
 
 TEST(PKeyDiff, DescribeChangesLimitsTheList) {
-    auto d = diff_pkey_tables(table({0, 0, 0, 0, 0, 0}),
-                              table({0x8001, 0x8002, 0x8003, 0x8004, 0x8005, 0x8006}));
+    auto d = diff_pkey_tables(pkey_table({0, 0, 0, 0, 0, 0}),
+                              pkey_table({0x8001, 0x8002, 0x8003, 0x8004, 0x8005, 0x8006}));
     EXPECT_EQ(d.size(), 6u);
     const auto text = describe_changes(d, 2);
     EXPECT_EQ(text, "0x8001 added at index 0; 0x8002 added at index 1; and 4 more");

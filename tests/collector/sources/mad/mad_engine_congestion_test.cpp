@@ -13,6 +13,8 @@
 
 #include "collector/sources/mad/mad_engine.hpp"
 
+#include "tests/collector/sources/mad/port_info_request.hpp"
+
 namespace rdmadiag::mad {
 namespace {
 
@@ -85,14 +87,6 @@ private:
     unsigned total_outstanding_ = 0;
 };
 
-MadRequest port_info(uint16_t lid, uint8_t port) {
-    MadRequest r;
-    r.target = "lid " + std::to_string(lid);
-    r.addr = MadAddress{lid, 0, 0, 0};
-    r.mad = build_lid_smp({Method::get, attr::port_info, port, 0}, 0);
-    return r;
-}
-
 double mean(const std::vector<unsigned>& v, size_t from) {
     return std::accumulate(v.begin() + static_cast<long>(from), v.end(), 0.0) /
            static_cast<double>(v.size() - from);
@@ -105,7 +99,8 @@ TEST(MadEngineCongestion, ASwitchThatDropsBeyondItsQueueIsReadCompletely) {
     o.per_target = 32;  // the ceiling is far above what the switch takes
     MadEngine engine(t, o, [&t] { return t.now; });
     std::vector<MadRequest> reqs;
-    for (int i = 0; i < 2000; ++i) reqs.push_back(port_info(5, static_cast<uint8_t>(i % 37)));
+    for (int i = 0; i < 2000; ++i)
+        reqs.push_back(test::port_info_request(5, static_cast<uint8_t>(i % 37)));
     auto out = engine.run(reqs);
     for (const auto& r : out) ASSERT_TRUE(r.response.ok()) << r.response.error().message;
     EXPECT_EQ(engine.stats().failed, 0u) << "no permanent failure";
@@ -126,7 +121,8 @@ TEST(MadEngineCongestion, AHealthyTargetIsDrivenToTheCeiling) {
     o.per_target = 8;
     MadEngine engine(t, o, [&t] { return t.now; });
     std::vector<MadRequest> reqs;
-    for (int i = 0; i < 200; ++i) reqs.push_back(port_info(9, static_cast<uint8_t>(i % 37)));
+    for (int i = 0; i < 200; ++i)
+        reqs.push_back(test::port_info_request(9, static_cast<uint8_t>(i % 37)));
     auto out = engine.run(reqs);
     for (const auto& r : out) ASSERT_TRUE(r.response.ok());
     const auto& at_send = t.outstanding_at_send[9];
@@ -145,7 +141,8 @@ TEST(MadEngineCongestion, ASharedBottleneckCutsTheBatchWindow) {
     MadEngine engine(t, o, [&t] { return t.now; });
     std::vector<MadRequest> reqs;
     for (int i = 0; i < 4000; ++i)
-        reqs.push_back(port_info(static_cast<uint16_t>(1 + i % 100), static_cast<uint8_t>(i % 37)));
+        reqs.push_back(test::port_info_request(static_cast<uint16_t>(1 + i % 100),
+                                               static_cast<uint8_t>(i % 37)));
     auto out = engine.run(reqs);
     for (const auto& r : out) ASSERT_TRUE(r.response.ok()) << r.response.error().message;
     EXPECT_GT(engine.stats().batch_window_cuts, 0u);
@@ -174,7 +171,8 @@ TEST(MadEngineCongestion, DeadTargetsDoNotThrottleTheRest) {
     MadEngine engine(dead, o, [&t] { return t.now; });
     std::vector<MadRequest> reqs;
     for (int i = 0; i < 3000; ++i)
-        reqs.push_back(port_info(static_cast<uint16_t>(1 + i % 110), static_cast<uint8_t>(i % 37)));
+        reqs.push_back(test::port_info_request(static_cast<uint16_t>(1 + i % 110),
+                                               static_cast<uint8_t>(i % 37)));
     auto out = engine.run(reqs);
     size_t failed = 0;
     for (size_t i = 0; i < out.size(); ++i) {

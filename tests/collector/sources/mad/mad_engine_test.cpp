@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 
+#include "tests/collector/sources/mad/port_info_request.hpp"
+
 namespace rdmadiag::mad {
 namespace {
 
@@ -79,15 +81,6 @@ private:
     std::map<std::pair<uint16_t, uint32_t>, unsigned> attempts_;
 };
 
-MadRequest port_info(uint16_t lid, uint8_t port) {
-    MadRequest r;
-    r.target = "lid " + std::to_string(lid);
-    r.agent = Agent::smi_lid;
-    r.addr = MadAddress{lid, 0, 0, 0};
-    r.mad = build_lid_smp({Method::get, attr::port_info, port, 0}, 0);
-    return r;
-}
-
 struct Fixture {
     ScriptedTransport t;
     MadEngine engine;
@@ -98,7 +91,7 @@ TEST(MadEngine, EveryRequestIsAnsweredInOrderWithDistinctTids) {
     Fixture f;
     std::vector<MadRequest> reqs;
     for (uint16_t lid = 1; lid <= 5; ++lid) {
-        for (uint8_t p = 1; p <= 3; ++p) reqs.push_back(port_info(lid, p));
+        for (uint8_t p = 1; p <= 3; ++p) reqs.push_back(test::port_info_request(lid, p));
     }
     auto out = f.engine.run(reqs);
     ASSERT_EQ(out.size(), 15u);
@@ -118,9 +111,9 @@ TEST(MadEngine, OutstandingMadsPerTargetAreBounded) {
     o.in_flight = 5;
     Fixture f(o);
     std::vector<MadRequest> reqs;
-    for (uint8_t p = 0; p < 12; ++p) reqs.push_back(port_info(9, p));
-    for (uint8_t p = 0; p < 12; ++p) reqs.push_back(port_info(10, p));
-    for (uint8_t p = 0; p < 12; ++p) reqs.push_back(port_info(11, p));
+    for (uint8_t p = 0; p < 12; ++p) reqs.push_back(test::port_info_request(9, p));
+    for (uint8_t p = 0; p < 12; ++p) reqs.push_back(test::port_info_request(10, p));
+    for (uint8_t p = 0; p < 12; ++p) reqs.push_back(test::port_info_request(11, p));
     auto out = f.engine.run(reqs);
     for (const auto& o2 : out) EXPECT_TRUE(o2.response.ok());
     EXPECT_EQ(f.t.max_in_flight[9], 2u);
@@ -134,7 +127,7 @@ TEST(MadEngine, ALostMadIsRetried) {
     f.t.fate = [](uint16_t lid, unsigned attempt) {
         return lid == 3 && attempt == 1 ? Fate::drop : Fate::answer;
     };
-    auto out = f.engine.run({port_info(3, 1), port_info(4, 1)});
+    auto out = f.engine.run({test::port_info_request(3, 1), test::port_info_request(4, 1)});
     ASSERT_TRUE(out[0].response.ok());
     EXPECT_EQ(out[0].attempts, 2u);
     EXPECT_EQ(out[1].attempts, 1u);
@@ -148,9 +141,9 @@ TEST(MadEngine, ATargetThatNeverAnswersCostsOneRequestsAttempts) {
     o.timeout = 50ms;
     Fixture f(o);
     f.t.fate = [](uint16_t lid, unsigned) { return lid == 7 ? Fate::drop : Fate::answer; };
-    std::vector<MadRequest> reqs{port_info(6, 1)};
-    for (uint8_t p = 1; p <= 20; ++p) reqs.push_back(port_info(7, p));
-    reqs.push_back(port_info(8, 1));
+    std::vector<MadRequest> reqs{test::port_info_request(6, 1)};
+    for (uint8_t p = 1; p <= 20; ++p) reqs.push_back(test::port_info_request(7, p));
+    reqs.push_back(test::port_info_request(8, 1));
     auto start = f.t.now;
     auto out = f.engine.run(reqs);
     EXPECT_TRUE(out.front().response.ok());
@@ -173,9 +166,10 @@ TEST(MadEngine, ATargetThatAnsweredBeforeIsNotGivenUp) {
     MadEngineOptions o;
     o.timeout = 50ms;
     Fixture f(o);
-    ASSERT_TRUE(f.engine.run({port_info(7, 1)}).front().response.ok());
+    ASSERT_TRUE(f.engine.run({test::port_info_request(7, 1)}).front().response.ok());
     f.t.fate = [](uint16_t lid, unsigned) { return lid == 7 ? Fate::drop : Fate::answer; };
-    auto out = f.engine.run({port_info(7, 1), port_info(7, 2), port_info(7, 3)});
+    auto out = f.engine.run({test::port_info_request(7, 1), test::port_info_request(7, 2),
+                             test::port_info_request(7, 3)});
     for (const auto& r : out) EXPECT_EQ(r.attempts, 3u) << "a node that answered gets every retry";
     EXPECT_EQ(f.engine.stats().skipped, 0u);
 }
@@ -185,7 +179,7 @@ TEST(MadEngine, KernelReportedTimeoutCountsAsAFailedAttempt) {
     f.t.fate = [](uint16_t, unsigned attempt) {
         return attempt == 1 ? Fate::kernel_timeout : Fate::answer;
     };
-    auto out = f.engine.run({port_info(2, 1)});
+    auto out = f.engine.run({test::port_info_request(2, 1)});
     ASSERT_TRUE(out[0].response.ok());
     EXPECT_EQ(out[0].attempts, 2u);
     EXPECT_EQ(f.engine.stats().timeouts, 1u);
@@ -194,7 +188,7 @@ TEST(MadEngine, KernelReportedTimeoutCountsAsAFailedAttempt) {
 TEST(MadEngine, AnErrorStatusIsAnAnswerNotARetry) {
     Fixture f;
     f.t.fate = [](uint16_t, unsigned) { return Fate::error_status; };
-    auto out = f.engine.run({port_info(2, 1)});
+    auto out = f.engine.run({test::port_info_request(2, 1)});
     ASSERT_TRUE(out[0].response.ok()) << "the caller decodes the status";
     EXPECT_FALSE(check_response(*out[0].response).ok());
     EXPECT_EQ(out[0].attempts, 1u);
@@ -223,7 +217,7 @@ TEST(MadEngine, StrayAnswersAreCountedAndIgnored) {
         int stray_left = 2;
     } t;
     MadEngine engine(t);
-    auto out = engine.run({port_info(1, 1)});
+    auto out = engine.run({test::port_info_request(1, 1)});
     EXPECT_TRUE(out[0].response.ok());
     EXPECT_EQ(engine.stats().stray, 2u);
 }
@@ -239,7 +233,7 @@ TEST(MadEngine, ABrokenTransportFailsWhatIsLeftWithItsReason) {
     MadEngineOptions o;
     o.per_target = 1;
     MadEngine engine(t, o);
-    auto out = engine.run({port_info(1, 1), port_info(1, 2)});
+    auto out = engine.run({test::port_info_request(1, 1), test::port_info_request(1, 2)});
     for (const auto& r : out) {
         ASSERT_FALSE(r.response.ok());
         EXPECT_EQ(r.response.error().message, "umad fd closed");
