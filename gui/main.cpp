@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
         window.fabric_panel()->search_box()->setText(QString::fromStdString(options->search));
     }
     if (options->partition) window.show_partition(*options->partition);
+    if (options->consumers_of) window.show_consumers(*options->consumers_of);
     if (!options->screenshot.empty()) return screenshot(window, *options);
 
     if (auto* playback = qobject_cast<rdmadiag::gui::client::PlaybackFeed*>(*feed);

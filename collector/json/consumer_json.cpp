@@ -110,4 +110,29 @@ json codec::consumers_to_json(const HostConsumers* consumers, const std::vector<
                 {"findings", std::move(judged)}};
 }
 
+Result<std::optional<HostConsumers>> codec::parse_consumers_answer(std::string_view text) {
+    const json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return make_error("not valid JSON");
+    if (!j.is_object()) return make_error("the consumers answer is not a JSON object");
+    try {
+        bool listed = false;
+        get_required(j, "listed", listed);
+        if (!listed) return std::optional<HostConsumers>();
+        HostConsumers out;
+        auto it = j.find("devices");
+        if (it == j.end() || !it->is_array()) return make_error("the answer has no devices array");
+        in_field("devices", [&] {
+            for (const auto& d : *it) {
+                out.devices.push_back(d.get<ConsumerInventory>());
+                TimePoint read{};
+                get_time(d, "read", read);
+                out.read.push_back(read);
+            }
+        });
+        return std::optional<HostConsumers>(std::move(out));
+    } catch (const std::exception& e) {
+        return make_error(std::string("malformed consumers answer: ") + e.what());
+    }
+}
+
 }  // namespace rdmadiag

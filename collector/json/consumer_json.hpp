@@ -1,6 +1,10 @@
 #pragma once
 // JSON of a host's consumers: one consumer, and a device's inventory as a source saw it.
 
+#include <optional>
+#include <string_view>
+
+#include "collector/common/result.hpp"
 #include "collector/json/checked_json.hpp"
 #include "collector/model/consumer.hpp"
 #include "collector/model/finding.hpp"
@@ -20,6 +24,10 @@ namespace codec {
 Json consumers_to_json(const HostConsumers* consumers, const std::vector<Finding>& findings,
                        const std::optional<std::string>& device,
                        const std::optional<uint32_t>& port);
+
+// The inverse, for a client of /api/v1/consumers: each device's inventory with when it was read;
+// none when the answer says no consumers source reported. The findings are left to the snapshot.
+Result<std::optional<HostConsumers>> parse_consumers_answer(std::string_view text);
 
 }  // namespace codec
 

@@ -8,6 +8,7 @@
 #include <malloc.h>
 #endif
 
+#include "collector/json/consumer_json.hpp"
 #include "collector/json/snapshot_json.hpp"
 #include "collector/model/pkey.hpp"
 #include "gui/client/change_feed_json.hpp"
@@ -71,6 +72,15 @@ bool ApiFeed::partitions_due() const {
            (partitions_read_at_ != since_ || partitions_read_for_ != partition_);
 }
 
+void ApiFeed::watch_consumers(bool shown) {
+    consumers_shown_ = shown;
+}
+
+bool ApiFeed::consumers_due() const {
+    // The inventory moves with the snapshot: read once a snapshot while looked at.
+    return consumers_shown_ && consumers_served_ && consumers_read_at_ != since_;
+}
+
 void ApiFeed::after(Request done) {
     switch (done) {
         case Request::changes:
@@ -94,7 +104,12 @@ void ApiFeed::after(Request done) {
             partitions_read_for_ = partition_;
             break;
         case Request::partition_members:
+        case Request::consumers:
             break;
+    }
+    if (done != Request::consumers && consumers_due()) {
+        send(Request::consumers);
+        return;
     }
     next_after(protocol_ == Protocol::snapshots ? options_.interval * 2 : options_.interval);
 }
@@ -141,6 +156,10 @@ void ApiFeed::send(Request what) {
             partitions_read_for_ = partition_;
             break;
         }
+        case Request::consumers:
+            url = api_url("/api/v1/consumers");
+            consumers_read_at_ = since_;
+            break;
     }
     QNetworkRequest request(url);
     request.setRawHeader("Accept", "application/json");
@@ -165,6 +184,11 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
     if (partitions && reply->error() != QNetworkReply::NoError && status != 0) {
         // The daemon answers; it only has no partitions to give.
         on_partitions_refused(status, reply->readAll(), reply->errorString());
+        return;
+    }
+    if (in_flight_kind_ == Request::consumers && reply->error() != QNetworkReply::NoError &&
+        status != 0) {
+        on_consumers_refused(status, reply->errorString());
         return;
     }
     if (in_flight_kind_ == Request::changes && status == 404) {
@@ -201,6 +225,9 @@ void ApiFeed::on_finished(QNetworkReply* reply) {
         case Request::partitions:
         case Request::partition_members:
             on_partitions(body);
+            break;
+        case Request::consumers:
+            on_consumers(body);
             break;
     }
 }
@@ -316,6 +343,34 @@ void ApiFeed::on_partitions_refused(int status, const QByteArray& body, const QS
     }
     if (done == Request::partitions) partitions_read_for_ = partition_;
     after(Request::partition_members);  // the round ends here
+}
+
+void ApiFeed::on_consumers(const QByteArray& body) {
+    auto parsed = codec::parse_consumers_answer(
+        std::string_view(body.constData(), static_cast<size_t>(body.size())));
+    if (!parsed) {
+        Q_EMIT consumersFailed(QStringLiteral("the consumers answer cannot be read: %1")
+                                   .arg(QString::fromStdString(parsed.error().message)));
+    } else {
+        Q_EMIT consumersReady(*parsed ? std::make_shared<const HostConsumers>(std::move(**parsed))
+                                      : nullptr);
+    }
+    after(Request::consumers);
+}
+
+void ApiFeed::on_consumers_refused(int status, const QString& why) {
+    if (status == 404) {
+        consumers_served_ = false;  // not asked again
+        Q_EMIT consumersFailed(
+            QStringLiteral("the daemon does not serve /api/v1/consumers (%1): it is older than "
+                           "this dashboard")
+                .arg(why));
+    } else {
+        Q_EMIT consumersFailed(QStringLiteral("the daemon answered HTTP %1 to the consumers: %2")
+                                   .arg(status)
+                                   .arg(why));
+    }
+    after(Request::consumers);
 }
 
 void ApiFeed::next_after(std::chrono::milliseconds wait) {

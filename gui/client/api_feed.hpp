@@ -49,6 +49,7 @@ public:
     QString description() const override;
     void watch_port(const std::optional<PortRef>& port) override;
     void watch_partitions(bool shown, std::optional<uint16_t> pkey) override;
+    void watch_consumers(bool shown) override;
 
     QUrl snapshot_url() const { return api_url("/api/v1/snapshot"); }
     std::chrono::milliseconds next_retry() const { return retry_; }
@@ -57,11 +58,13 @@ public:
     uint64_t since() const { return since_; }
     // False once the daemon answered that it has no /api/v1/partitions (an older version).
     bool serves_partitions() const { return partitions_served_; }
+    // False once the daemon answered that it has no /api/v1/consumers.
+    bool serves_consumers() const { return consumers_served_; }
 
     static QUrl snapshot_url_for(const QUrl& base);
 
 private:
-    enum class Request { snapshot, changes, counters, partitions, partition_members };
+    enum class Request { snapshot, changes, counters, partitions, partition_members, consumers };
 
     QUrl api_url(const char* path) const;
     void poll();
@@ -73,6 +76,9 @@ private:
     void on_partitions(const QByteArray& body);
     void on_partitions_refused(int status, const QByteArray& body, const QString& error);
     bool partitions_due() const;
+    void on_consumers(const QByteArray& body);
+    void on_consumers_refused(int status, const QString& why);
+    bool consumers_due() const;
     void after(Request done);  // the rest of a poll round, then the wait for the next
     void next_after(std::chrono::milliseconds wait);
     void connected();
@@ -98,6 +104,9 @@ private:
     // What the partitions were last read for: the snapshot sequence and the chosen partition.
     std::optional<uint64_t> partitions_read_at_;
     std::optional<uint16_t> partitions_read_for_;
+    bool consumers_shown_ = false;
+    bool consumers_served_ = true;
+    std::optional<uint64_t> consumers_read_at_;  // the snapshot sequence they were read for
 };
 
 }  // namespace rdmadiag::gui::client

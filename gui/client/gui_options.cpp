@@ -83,6 +83,7 @@ QString gui_usage() {
                "  --size WxH             window size (default 1280x800)\n"
                "  --search TEXT          start with TEXT in the fabric's search box\n"
                "  --partition PKEY       start on the Partitions tab with this partition chosen\n"
+               "  --consumers DEV:PORT   start on this port's consumers (fabric view)\n"
                "  --trace                print each snapshot and change applied, with the time, "
                "to\n"
                "                         stderr (scripts/bench-gui-scale reads it)\n"
@@ -155,6 +156,11 @@ Result<GuiOptions> parse_gui_options(const QStringList& args) {
             const auto pkey = parse_pkey(RDMADIAG_TRY(take()).toStdString());
             if (!pkey) return make_error("--partition: " + pkey.error().message);
             o.partition = pkey_base(*pkey);
+        } else if (arg == QLatin1String("--consumers")) {
+            auto port = parse_port_ref(RDMADIAG_TRY(take()).toStdString());
+            if (!port) return make_error("--consumers: " + port.error().message);
+            if (port->port == 0) return make_error("--consumers: name a port, DEV:PORT");
+            o.consumers_of = std::move(*port);
         } else if (arg == QLatin1String("--trace")) {
             o.trace = true;
         } else if (arg == QLatin1String("--simulate")) {

@@ -15,6 +15,7 @@
 
 #include "collector/common/result.hpp"
 #include "collector/common/time.hpp"
+#include "collector/model/port_ref.hpp"
 #include "collector/sources/source_options.hpp"
 
 namespace rdmadiag::gui::client {
@@ -37,8 +38,9 @@ struct GuiOptions {
     // --KEY VALUE for the options of the sources played beside a scenario (the partitions
     // source's: partitions.conf, the intent a scenario is judged against), checked as declared.
     std::map<std::string, std::string> source_options;
-    std::optional<uint16_t> partition;  // start on the Partitions tab with this one (base P_Key)
-    bool trace = false;                 // print each snapshot and delta applied (stderr)
+    std::optional<uint16_t> partition;    // start on the Partitions tab with this one (base P_Key)
+    std::optional<PortRef> consumers_of;  // start on this port's Consumers tab
+    bool trace = false;                   // print each snapshot and delta applied (stderr)
     bool help = false;
     bool list_scenarios = false;
 };

@@ -8,6 +8,8 @@ void SnapshotFeed::watch_port(const std::optional<PortRef>&) {}
 
 void SnapshotFeed::watch_partitions(bool, std::optional<uint16_t>) {}
 
+void SnapshotFeed::watch_consumers(bool) {}
+
 void SnapshotFeed::set_status(FeedHealth health, const QString& text) {
     if (health == health_ && text == status_) return;
     health_ = health;

@@ -33,6 +33,9 @@ public:
     // P_Key). A feed whose snapshots carry the engine's partition model ignores it; a daemon's
     // change feed does not carry partitions, so they are read on their own while shown.
     virtual void watch_partitions(bool shown, std::optional<uint16_t> pkey);
+    // Whether a port's consumers are looked at. A feed whose snapshots carry the engine's
+    // consumer inventory ignores it; a daemon's are read on their own (/api/v1/consumers).
+    virtual void watch_consumers(bool shown);
 
     FeedHealth health() const { return health_; }
     QString status_text() const { return status_; }
@@ -50,6 +53,10 @@ Q_SIGNALS:
     void partitionsReady(std::shared_ptr<const rdmadiag::gui::models::PartitionListing> listing);
     // Why the partitions could not be read, while the daemon itself answers.
     void partitionsFailed(const QString& why);
+    // A /api/v1/consumers answer: every device's inventory, or null when the daemon has no
+    // consumers source; and why it could not be read.
+    void consumersReady(std::shared_ptr<const rdmadiag::HostConsumers> consumers);
+    void consumersFailed(const QString& why);
 
 protected:
     void set_status(FeedHealth health, const QString& text);

@@ -18,6 +18,7 @@ void DashboardModels::apply(SnapshotPtr snapshot) {
     events.set_events(s.events);
     mrs.set_snapshot(s);
     mr_processes.set_snapshot(s);
+    if (s.consumers) host_consumers_ = s.consumers;
     if (!port_ || !s.find_port(*port_)) port_ = default_port(s);
     refresh_port_views();
     partitions.set_findings(s.findings);
@@ -101,6 +102,8 @@ void DashboardModels::reset() {
     // Another run, or the start of a playback: its partitions are read again.
     partition_model_.reset();
     partitions_info_ = {};
+    host_consumers_.reset();
+    consumers_problem_.clear();
     partitions.clear();
     partition_members.clear();
 }
@@ -116,6 +119,14 @@ void DashboardModels::refresh_port_views() {
     pkeys.set_port(p, now);
     gids.set_port(p, now);
     counters.set_port(p, now);
+    static const std::vector<Finding> kNone;
+    consumers.set_port(host_consumers_.get(), p, snapshot_ ? snapshot_->findings : kNone);
+}
+
+void DashboardModels::set_consumers(std::shared_ptr<const HostConsumers> listing) {
+    host_consumers_ = std::move(listing);
+    consumers_problem_.clear();
+    refresh_port_views();
 }
 
 void DashboardModels::take_partitions_header(const PartitionListing& listing) {

@@ -2,14 +2,15 @@
 // Every model the dashboard shows, fed from one snapshot at a time, or from a daemon's change
 // feed one delta at a time (only what changed is touched). Keeps what a single snapshot cannot
 // tell: counter history and when the P_Key tables changed. The current port selects what the
-// P_Key and counter tables show; the current partition, which members and findings the
-// Partitions tab shows. Partitions come with a playback's snapshots (the engine's model), or from
-// a daemon's /api/v1/partitions answers (set_partitions): the change feed does not carry them.
+// P_Key, GID, counter and consumer tables show; the current partition, which members and findings
+// the Partitions tab shows. Partitions come with a playback's snapshots (the engine's model), or
+// from a daemon's /api/v1/partitions answers (set_partitions): the change feed does not carry them.
 
 #include <memory>
 #include <optional>
 
 #include "collector/model/snapshot.hpp"
+#include "gui/models/consumer_table_model.hpp"
 #include "gui/models/counter_history.hpp"
 #include "gui/models/counter_table_model.hpp"
 #include "gui/models/event_model.hpp"
@@ -65,12 +66,20 @@ public:
     const PartitionsInfo& partitions_info() const { return partitions_info_; }
     const SnapshotPtr& snapshot() const { return snapshot_; }
 
+    // A daemon's /api/v1/consumers answer (null: it has no consumers source). A playback's
+    // snapshots carry the engine's inventory themselves.
+    void set_consumers(std::shared_ptr<const HostConsumers> listing);
+    // Why the consumers could not be read; what was shown stays.
+    void set_consumers_problem(const QString& why) { consumers_problem_ = why; }
+    const QString& consumers_problem() const { return consumers_problem_; }
+
     NodeNames names;
     FindingsModel findings{&names};
     PortTreeModel ports;
     PKeyTableModel pkeys;
     GidTableModel gids;
     CounterTableModel counters;
+    ConsumerTableModel consumers;  // the current port's
     EventModel events{&names};
     MrTableModel mrs{&names};
     MrProcessModel mr_processes;
@@ -95,6 +104,8 @@ private:
     std::shared_ptr<const PartitionModel> partition_model_;  // the last one shown, if any
     std::optional<uint16_t> partition_;
     PartitionsInfo partitions_info_;
+    std::shared_ptr<const HostConsumers> host_consumers_;
+    QString consumers_problem_;
 };
 
 // The port a user most likely wants to see first: one with a stale cache, else the first port

@@ -33,13 +33,19 @@ FabricPanel::FabricPanel(models::DashboardModels& models, QWidget* parent)
       tabs_(new QTabWidget(this)),
       gid_label_(new QLabel(this)),
       gid_proxy_(new QSortFilterProxyModel(this)),
-      gid_view_(new CopyableTableView(this)) {
+      gid_view_(new CopyableTableView(this)),
+      consumer_label_(new QLabel(this)),
+      consumer_proxy_(new QSortFilterProxyModel(this)),
+      consumer_view_(new CopyableTableView(this)) {
     set_up_port_tree();
     QWidget* pkeys = build_pkey_tab();
     QWidget* gids = build_gid_tab();
     tabs_->setObjectName(QStringLiteral("portTabs"));
     tabs_->addTab(pkeys, tr("P_Keys"));
     tabs_->addTab(gids, tr("GIDs"));
+    consumer_tab_ = build_consumer_tab();
+    tabs_->addTab(consumer_tab_, tr("Consumers"));
+    connect(tabs_, &QTabWidget::currentChanged, this, &FabricPanel::portTabChanged);
     lay_out(build_tree_side(), tabs_);
     follow_selection();
 }
@@ -120,6 +126,38 @@ QWidget* FabricPanel::build_gid_tab() {
     gl->addWidget(gid_label_);
     gl->addWidget(gid_view_, 1);
     return gids;
+}
+
+QWidget* FabricPanel::build_consumer_tab() {
+    consumer_view_->setObjectName(QStringLiteral("consumerView"));
+    consumer_proxy_->setSourceModel(&models_.consumers);
+    consumer_proxy_->setSortRole(models::ConsumerTableModel::SortRole);
+    consumer_view_->setModel(consumer_proxy_);
+    consumer_view_->sortByColumn(models::ConsumerTableModel::KindColumn, Qt::AscendingOrder);
+    consumer_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    consumer_view_->horizontalHeader()->setStretchLastSection(true);
+    consumer_label_->setObjectName(QStringLiteral("consumerSummary"));
+    consumer_label_->setWordWrap(true);
+    consumer_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* tab = new QWidget(this);
+    auto* cl = new QVBoxLayout(tab);
+    cl->setContentsMargins(0, 0, 0, 0);
+    cl->addWidget(consumer_label_);
+    cl->addWidget(consumer_view_, 1);
+    return tab;
+}
+
+void FabricPanel::show_consumers() {
+    tabs_->setCurrentWidget(consumer_tab_);
+    if (auto row = models_.consumers.first_hit_row()) {
+        const QModelIndex at = consumer_proxy_->mapFromSource(models_.consumers.index(*row, 0));
+        consumer_view_->setCurrentIndex(at);
+        consumer_view_->scrollTo(at);
+    }
+}
+
+bool FabricPanel::consumers_tab_current() const {
+    return tabs_->currentWidget() == consumer_tab_;
 }
 
 QWidget* FabricPanel::build_tree_side() {
@@ -207,6 +245,10 @@ void FabricPanel::refresh() {
     title_->setToolTip(port ? models::qs(port->to_string()) : QString());
     cache_->setText(models_.pkeys.cache_summary());
     gid_label_->setText(models_.gids.coherence_summary());
+    QString consumers = models_.consumers.summary();
+    if (!models_.consumers_problem().isEmpty())
+        consumers += QLatin1Char(' ') + models_.consumers_problem();
+    consumer_label_->setText(consumers);
     gid_label_->setStyleSheet(
         models_.gids.coherence() == GidCoherence::stale
             ? QStringLiteral("QLabel { background: #fde0e0; color: #8e0000; padding: 3px; }")

@@ -1,8 +1,9 @@
 #pragma once
 // The fabric: switches, HCAs and their ports, with health badges and a search box, on the left;
 // the selected port's P_Key table with every view side by side on the right, with the cache's
-// state above it, and beside it (a tab) the port's GIDs: the kernel's cache against the port, the
-// SM and the netdev.
+// state above it, and beside it (tabs) the port's GIDs: the kernel's cache against the port, the
+// SM and the netdev; and its consumers: who on this host uses the port's P_Keys and GIDs, and
+// which of them a finding hits.
 
 #include <QModelIndex>
 #include <QWidget>
@@ -42,9 +43,15 @@ public:
     CopyableTableView* gid_view() const { return gid_view_; }
     QLabel* gid_label() const { return gid_label_; }
     QTabWidget* port_tabs() const { return tabs_; }
+    CopyableTableView* consumer_view() const { return consumer_view_; }
+    QLabel* consumer_label() const { return consumer_label_; }
+    // Brings the Consumers tab forward, with the first consumer a finding hits in view.
+    void show_consumers();
+    bool consumers_tab_current() const;
 
 Q_SIGNALS:
     void portSelected();
+    void portTabChanged();
 
 private:
     // The constructor's steps: the port tree and its search, the tabs of the selected port, the
@@ -52,6 +59,7 @@ private:
     void set_up_port_tree();
     QWidget* build_pkey_tab();
     QWidget* build_gid_tab();
+    QWidget* build_consumer_tab();
     QWidget* build_tree_side();
     void lay_out(QWidget* left, QWidget* right);
     void follow_selection();
@@ -71,6 +79,10 @@ private:
     QLabel* gid_label_;
     QSortFilterProxyModel* gid_proxy_;
     CopyableTableView* gid_view_;
+    QLabel* consumer_label_;
+    QSortFilterProxyModel* consumer_proxy_;
+    CopyableTableView* consumer_view_;
+    QWidget* consumer_tab_ = nullptr;
     bool syncing_ = false;
 };
 

@@ -49,7 +49,8 @@ FindingsPanel::FindingsPanel(models::FindingsModel* model, QWidget* parent)
         const auto src = table_->proxy()->mapToSource(index);
         const Finding* f = model_->finding_at(src.row());
         if (f && f->subject.port) {
-            Q_EMIT portActivated(models::qs(f->subject.device), static_cast<int>(*f->subject.port));
+            Q_EMIT portActivated(models::qs(f->subject.device), static_cast<int>(*f->subject.port),
+                                 models::qs(f->rule));
         } else if (f && f->subject.device.empty() && f->subject.pkey) {
             Q_EMIT partitionActivated(pkey_base(*f->subject.pkey));
         }

@@ -25,7 +25,8 @@ public:
 
 Q_SIGNALS:
     // The user picked a finding about a port (to show that port's tables).
-    void portActivated(const QString& device, int port);
+    // `rule`: the finding's; a consumer.* finding is shown with the port's consumers.
+    void portActivated(const QString& device, int port, const QString& rule);
     // The user picked a finding about a partition (a base P_Key).
     void partitionActivated(int pkey);
 

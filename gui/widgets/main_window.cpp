@@ -128,14 +128,25 @@ void MainWindow::follow_feed() {
         models_.set_partitions_problem(why);
         partitions_->refresh();
     });
+    connect(feed_, &client::SnapshotFeed::consumersReady, this,
+            [this](const std::shared_ptr<const HostConsumers>& consumers) {
+                models_.set_consumers(consumers);
+                fabric_->refresh();
+            });
+    connect(feed_, &client::SnapshotFeed::consumersFailed, this, [this](const QString& why) {
+        models_.set_consumers_problem(why);
+        fabric_->refresh();
+    });
     connect(feed_, &client::SnapshotFeed::statusChanged, this, &MainWindow::on_status);
 }
 
 void MainWindow::link_panels() {
-    connect(findings_, &FindingsPanel::portActivated, this, [this](const QString& dev, int port) {
-        fabric_->show_port(PortRef{dev.toStdString(), static_cast<uint32_t>(port)});
-        tabs_->setCurrentWidget(fabric_);
-    });
+    connect(findings_, &FindingsPanel::portActivated, this,
+            [this](const QString& dev, int port, const QString& rule) {
+                fabric_->show_port(PortRef{dev.toStdString(), static_cast<uint32_t>(port)});
+                tabs_->setCurrentWidget(fabric_);
+                if (rule.startsWith(QLatin1String("consumer."))) fabric_->show_consumers();
+            });
     connect(findings_, &FindingsPanel::partitionActivated, this,
             [this](int pkey) { show_partition(static_cast<uint16_t>(pkey)); });
     connect(partitions_, &PartitionsPanel::portActivated, this,
@@ -145,6 +156,8 @@ void MainWindow::link_panels() {
             });
     connect(partitions_, &PartitionsPanel::partitionSelected, this, &MainWindow::follow_partitions);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::follow_partitions);
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::follow_consumers);
+    connect(fabric_, &FabricPanel::portTabChanged, this, &MainWindow::follow_consumers);
     connect(fabric_, &FabricPanel::portSelected, this, [this] {
         follow_current_port();
         counters_->refresh();
@@ -170,6 +183,14 @@ void MainWindow::show_partition(uint16_t pkey) {
     partitions_->show_partition(pkey);
 }
 
+void MainWindow::show_consumers(const PortRef& port) {
+    models_.select_port(port);
+    tabs_->setCurrentWidget(fabric_);
+    fabric_->show_consumers();
+    fabric_->refresh();
+    follow_current_port();
+}
+
 void MainWindow::show_delta(models::SnapshotDelta delta, bool restart) {
     if (restart) models_.reset();
     const auto port = models_.current_port();
@@ -193,6 +214,10 @@ void MainWindow::follow_current_port() {
 
 void MainWindow::follow_partitions() {
     feed_->watch_partitions(tabs_->currentWidget() == partitions_, models_.current_partition());
+}
+
+void MainWindow::follow_consumers() {
+    feed_->watch_consumers(tabs_->currentWidget() == fabric_ && fabric_->consumers_tab_current());
 }
 
 void MainWindow::refresh_panels() {

@@ -42,6 +42,8 @@ public:
     PartitionsPanel* partitions_panel() const { return partitions_; }
     // Opens the Partitions tab on this partition (a base P_Key).
     void show_partition(uint16_t pkey);
+    // Opens the fabric view on this port's consumers.
+    void show_consumers(const PortRef& port);
     QTabWidget* tabs() const { return tabs_; }
     QLabel* connection_label() const { return connection_; }
     client::SnapshotFeed* feed() const { return feed_; }
@@ -60,6 +62,7 @@ private:
     void show_snapshot_info();
     void follow_current_port();  // tells the feed whose counters to read
     void follow_partitions();    // ... and whether, and which, partitions to read
+    void follow_consumers();     // ... and whether the port's consumers are looked at
 
     models::DashboardModels models_;
     client::SnapshotFeed* feed_;

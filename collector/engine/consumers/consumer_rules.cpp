@@ -297,14 +297,10 @@ void judge_index_moved(const PortRef& ref, const PortConsumers& pc, const Carrie
 void judge_gid_gone(const PortRef& ref, const PortConsumers& pc, TimePoint now,
                     std::vector<Finding>& out) {
     const GidViewState* cache = pc.port->gids->find(GidView::cache);
-    if (!cache || !cache->table.complete()) return;
     std::vector<std::string> gone;
     for (const auto* c : pc.consumers) {
-        if (!c->gid || (c->kind != ConsumerKind::cm_id && c->kind != ConsumerKind::srp)) continue;
-        const auto& entries = cache->table.entries;
-        const bool held = std::any_of(entries.begin(), entries.end(),
-                                      [&](const GidEntry& e) { return e.gid == *c->gid; });
-        if (!held) gone.push_back(consumer_text(*c) + " from " + c->gid->to_string());
+        if (sends_from_gid_gone(*c, cache))
+            gone.push_back(consumer_text(*c) + " from " + c->gid->to_string());
     }
     if (gone.empty()) return;
     out.push_back(finding(kRuleGidGone, Severity::warning,

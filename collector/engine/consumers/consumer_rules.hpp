@@ -14,16 +14,17 @@
 #include "collector/engine/consumers/carrier_history.hpp"
 #include "collector/engine/consumers/consumer_settings.hpp"
 #include "collector/model/consumer.hpp"
+#include "collector/model/consumer_hits.hpp"
 #include "collector/model/finding.hpp"
 #include "collector/model/snapshot.hpp"
 
 namespace rdmadiag::engine::consumers {
 
-inline constexpr const char* kRulePkeyAbsent = "consumer.pkey_absent";
-inline constexpr const char* kRuleLimitedOnly = "consumer.limited_only";
-inline constexpr const char* kRulePartitionChanged = "consumer.partition_changed";
-inline constexpr const char* kRuleIndexMoved = "consumer.index_moved";
-inline constexpr const char* kRuleGidGone = "consumer.gid_gone";
+inline constexpr const char* kRulePkeyAbsent = consumer_rule::pkey_absent;
+inline constexpr const char* kRuleLimitedOnly = consumer_rule::limited_only;
+inline constexpr const char* kRulePartitionChanged = consumer_rule::partition_changed;
+inline constexpr const char* kRuleIndexMoved = consumer_rule::index_moved;
+inline constexpr const char* kRuleGidGone = consumer_rule::gid_gone;
 inline constexpr const char* kConsumerRules[] = {
     kRulePkeyAbsent, kRuleLimitedOnly, kRulePartitionChanged, kRuleIndexMoved, kRuleGidGone};
 

@@ -103,5 +103,32 @@ TEST(ConsumerJson, TheCommandsDocumentFiltersByDeviceAndPort) {
     EXPECT_EQ(j.at("listed"), false);
 }
 
+TEST(ConsumerJson, AClientReadsTheAnswerBack) {
+    HostConsumers host;
+    host.devices = {sample()};
+    host.read = {TimePoint{} + std::chrono::seconds(1700000000)};
+    const auto text = codec::consumers_to_json(&host, {}, std::nullopt, std::nullopt).dump();
+    auto back = codec::parse_consumers_answer(text);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    ASSERT_TRUE(back->has_value());
+    EXPECT_EQ(**back, host);
+
+    auto none = codec::parse_consumers_answer(
+        codec::consumers_to_json(nullptr, {}, std::nullopt, std::nullopt).dump());
+    ASSERT_TRUE(none.ok());
+    EXPECT_FALSE(none->has_value()) << "no consumers source reported";
+
+    for (const char* bad :
+         {"", "[]", "{}", R"({"listed": true})",
+          R"({"listed": true, "devices": [{"device": "mlx5_0", "consumers": 3}]})",
+          R"({"listed": true, "devices": [{"device": "mlx5_0", "read": "x"}]})"}) {
+        auto r = codec::parse_consumers_answer(bad);
+        EXPECT_FALSE(r.ok()) << bad;
+    }
+    auto r = codec::parse_consumers_answer(R"({"listed": "yes"})");
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("listed"), std::string::npos) << r.error().message;
+}
+
 }  // namespace
 }  // namespace rdmadiag

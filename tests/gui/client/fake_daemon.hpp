@@ -11,6 +11,10 @@
 #include <chrono>
 #include <functional>
 
+#include <gtest/gtest.h>
+#include <QSignalSpy>
+
+#include "collector/json/checked_json.hpp"
 #include "gui/client/api_feed.hpp"
 
 namespace rdmadiag::gui::testing {
@@ -90,5 +94,23 @@ private:
     QByteArray buffer_;
     quint16 port_ = 0;
 };
+
+// A change-feed answer with nothing in it at `sequence` (`full`: the answer to since=0), for tests
+// whose subject is what the feed reads beside the changes.
+inline QByteArray empty_changes(uint64_t sequence, bool full) {
+    codec::Json j{{"instance", "run-1"},
+                  {"sequence", sequence},
+                  {"time", "2026-12-02T10:01:00.000Z"},
+                  {"full", full},
+                  {"devices", codec::Json::array()}};
+    if (full) j["device_names"] = codec::Json::array();
+    return QByteArray::fromStdString(j.dump());
+}
+
+// Waits for `n` more change polls to be answered and applied.
+inline void wait_for_polls(client::ApiFeed& feed, int n) {
+    QSignalSpy spy(&feed, &client::SnapshotFeed::deltaReady);
+    while (spy.count() < n) ASSERT_TRUE(spy.wait(5000)) << feed.status_text().toStdString();
+}
 
 }  // namespace rdmadiag::gui::testing

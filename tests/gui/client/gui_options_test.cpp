@@ -71,6 +71,16 @@ TEST(GuiOptions, BadArgumentsSayWhy) {
     EXPECT_FALSE(parse_gui_options(args({"--clock.start", "yesterday"})).ok());
 }
 
+TEST(GuiOptions, APortWhoseConsumersToStartOn) {
+    auto o = parse_gui_options(
+        args({"--simulate=ipoib-index-moved-no-restart", "--consumers", "mlx5_0:1"}));
+    ASSERT_TRUE(o.ok()) << o.error().message;
+    EXPECT_EQ(o->consumers_of, (PortRef{"mlx5_0", 1}));
+    auto bad = parse_gui_options(args({"--consumers", "mlx5_0"}));
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().message.rfind("--consumers: ", 0), 0u) << bad.error().message;
+}
+
 TEST(GuiOptions, AnIntentForASimulationAndAPartitionToStartOn) {
     auto o = parse_gui_options(
         args({"--simulate", "--partitions.conf", "site.conf", "--partition", "0x8011"}));

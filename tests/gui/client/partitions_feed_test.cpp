@@ -15,19 +15,11 @@
 namespace rdmadiag::gui::client {
 namespace {
 
+using testing::empty_changes;
 using testing::FakeDaemon;
 using testing::fast_feed_options;
+using testing::wait_for_polls;
 using json = codec::Json;
-
-QByteArray changes(uint64_t sequence, bool full) {
-    json j{{"instance", "run-1"},
-           {"sequence", sequence},
-           {"time", "2026-12-02T10:01:00.000Z"},
-           {"full", full},
-           {"devices", json::array()}};
-    if (full) j["device_names"] = json::array();
-    return QByteArray::fromStdString(j.dump());
-}
 
 // A daemon whose change feed is at `sequence` (the test moves it) and whose partitions are the
 // engine's judged model.
@@ -38,7 +30,7 @@ struct PartitionsDaemon {
 
     PartitionsDaemon() {
         daemon.handlers["/api/v1/changes"] = [this](const QByteArray& target) {
-            return changes(sequence, target.endsWith("since=0"));
+            return empty_changes(sequence, target.endsWith("since=0"));
         };
         daemon.handlers["/api/v1/partitions"] = [this](const QByteArray& target) {
             std::optional<uint16_t> pkey;
@@ -58,12 +50,6 @@ struct PartitionsDaemon {
     }
 };
 
-// Waits for `n` more change polls to be answered and applied.
-void polls(ApiFeed& feed, int n) {
-    QSignalSpy spy(&feed, &SnapshotFeed::deltaReady);
-    while (spy.count() < n) ASSERT_TRUE(spy.wait(5000)) << feed.status_text().toStdString();
-}
-
 TEST(ApiFeedPartitions, ReadOnlyWhileLookedAtAndOncePerSnapshot) {
     PartitionsDaemon d;
     ASSERT_TRUE(d.snap);
@@ -74,7 +60,7 @@ TEST(ApiFeedPartitions, ReadOnlyWhileLookedAtAndOncePerSnapshot) {
         &feed, &SnapshotFeed::partitionsReady,
         [&](const std::shared_ptr<const models::PartitionListing>& l) { got.push_back(*l); });
     feed.start();
-    polls(feed, 3);
+    wait_for_polls(feed, 3);
     EXPECT_EQ(d.asked_partitions(), 0) << "the Partitions tab is not shown";
 
     QSignalSpy ready(&feed, &SnapshotFeed::partitionsReady);
@@ -88,7 +74,7 @@ TEST(ApiFeedPartitions, ReadOnlyWhileLookedAtAndOncePerSnapshot) {
     EXPECT_EQ(d.asked("/api/v1/partitions?pkey=0x0003"), 1) << "asked by its base P_Key";
 
     // The daemon's snapshot stays the same: nothing is read again.
-    polls(feed, 3);
+    wait_for_polls(feed, 3);
     EXPECT_EQ(d.asked_partitions(), 2);
     // Another choice is read at the next poll, with the list.
     feed.watch_partitions(true, 0x0002);
@@ -103,12 +89,12 @@ TEST(ApiFeedPartitions, ReadOnlyWhileLookedAtAndOncePerSnapshot) {
     // Hidden again: not read, whatever changes.
     feed.watch_partitions(false, 0x0002);
     ++d.sequence;
-    polls(feed, 3);
+    wait_for_polls(feed, 3);
     EXPECT_EQ(d.asked_partitions(), 6);
     // No partition chosen: the list alone.
     feed.watch_partitions(true, std::nullopt);
     while (got.size() < 7) ASSERT_TRUE(ready.wait(5000));
-    polls(feed, 2);
+    wait_for_polls(feed, 2);
     EXPECT_EQ(d.asked_partitions(), 7);
     EXPECT_EQ(feed.health(), FeedHealth::ok);
 }
@@ -118,7 +104,7 @@ TEST(ApiFeedPartitions, ADaemonWithoutPartitionsIsToldOnceAndNotAskedAgain) {
     ASSERT_TRUE(daemon.listen());
     uint64_t sequence = 5;
     daemon.handlers["/api/v1/changes"] = [&](const QByteArray& target) {
-        return changes(++sequence, target.endsWith("since=0"));
+        return empty_changes(++sequence, target.endsWith("since=0"));
     };
     ApiFeed feed(QUrl(daemon.url()), fast_feed_options());
     QStringList failures;
@@ -132,7 +118,7 @@ TEST(ApiFeedPartitions, ADaemonWithoutPartitionsIsToldOnceAndNotAskedAgain) {
         << failures.front().toStdString();
     EXPECT_TRUE(failures.front().contains(QStringLiteral("no such route")));
     EXPECT_FALSE(feed.serves_partitions());
-    polls(feed, 3);
+    wait_for_polls(feed, 3);
     EXPECT_EQ(failures.size(), 1);
     EXPECT_EQ(std::count_if(daemon.targets.begin(), daemon.targets.end(),
                             [](const QByteArray& t) { return t.startsWith("/api/v1/partitions"); }),

@@ -18,6 +18,7 @@
 #include "gui/client/gui_options.hpp"
 #include "gui/client/playback_feed.hpp"
 #include "gui/client/snapshot_recording.hpp"
+#include "gui/models/consumer_table_model.hpp"
 #include "gui/models/gid_table_model.hpp"
 #include "gui/models/mr_process_model.hpp"
 #include "gui/models/pkey_table_model.hpp"
@@ -345,6 +346,48 @@ TEST(MainWindow, PlayedGidPrefixChangeShowsTheStaleGidCache) {
               QStringLiteral("fec0:0000:0000:0000:0c42:a103:00b1:c2d1"));
     EXPECT_TRUE(gids->isColumnHidden(models::GidTableModel::NetdevColumn));
     EXPECT_FALSE(gids->isColumnHidden(models::GidTableModel::SmaColumn));
+}
+
+// ipoib-index-moved-no-restart: 0x8002 moves from index 2 to 7 at 10s under ib0.8002, whose
+// restart never comes. Opening the consumer.index_moved finding shows the port's consumers with
+// the child marked as hit and its index, still the stale 2, said as inferred.
+TEST(MainWindow, ConsumerFindingOpensThePortsConsumersWithTheHitOneMarked) {
+    auto* feed = scenario_feed("ipoib-index-moved-no-restart");
+    ASSERT_NE(feed, nullptr);
+    MainWindow window(feed);
+    window.show();
+    play_to(feed, 100);
+    auto* findings = window.findings_panel()->table()->view();
+    const int row =
+        row_of(findings, models::FindingsModel::RuleColumn, QStringLiteral("consumer.index_moved"));
+    ASSERT_GE(row, 0);
+    window.fabric_panel()->port_tabs()->setCurrentIndex(0);
+    Q_EMIT findings->activated(findings->model()->index(row, 0));
+    EXPECT_EQ(window.models().current_port(), (PortRef{"mlx5_0", 1}));
+    EXPECT_TRUE(window.fabric_panel()->consumers_tab_current());
+
+    auto* consumers = window.fabric_panel()->consumer_view();
+    ASSERT_EQ(consumers->model()->rowCount(), 2);
+    const int child =
+        row_of(consumers, models::ConsumerTableModel::NameColumn, QStringLiteral("ib0.8002"));
+    const int parent =
+        row_of(consumers, models::ConsumerTableModel::NameColumn, QStringLiteral("ib0"));
+    ASSERT_GE(child, 0);
+    ASSERT_GE(parent, 0);
+    EXPECT_EQ(cell(consumers, child, models::ConsumerTableModel::HitColumn),
+              QStringLiteral("consumer.index_moved"));
+    // Never restarted, the child still sends with the index its cache gave it.
+    EXPECT_EQ(cell(consumers, child, models::ConsumerTableModel::IndexColumn),
+              QStringLiteral("2 (inferred)"));
+    EXPECT_EQ(cell(consumers, child, models::ConsumerTableModel::PKeyColumn),
+              QStringLiteral("0x8002 full"));
+    EXPECT_EQ(cell(consumers, child, models::ConsumerTableModel::TypeColumn),
+              QStringLiteral("UD, datagram"));
+    EXPECT_EQ(cell(consumers, parent, models::ConsumerTableModel::HitColumn), QString());
+    EXPECT_EQ(consumers->currentIndex().row(), child) << "the hit consumer is brought into view";
+    const QString summary = window.fabric_panel()->consumer_label()->text();
+    EXPECT_TRUE(summary.startsWith(QStringLiteral("Consumers: 2 ipoib."))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("1 hit by a finding"))) << summary.toStdString();
 }
 
 TEST(MainWindow, PlayedOwnerGoneStoryShowsWhoHoldsTheMrs) {
