@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <iterator>
 
 #include "collector/common/text_file.hpp"
 #include "collector/sources/consumers/consumers_options.hpp"
@@ -209,7 +210,8 @@ Result<std::vector<ConsumerInventory>> ConsumersSource::read(std::vector<std::st
         if (qps) {
             inv->complete = inv->complete && qps->complete;
             auto listed = qp_consumers(d.name, qps->entries, comm, top_owners_);
-            inv->consumers.insert(inv->consumers.end(), listed.begin(), listed.end());
+            inv->consumers.insert(inv->consumers.end(), std::make_move_iterator(listed.begin()),
+                                  std::make_move_iterator(listed.end()));
         } else {
             inv->complete = false;
             inv->notes.push_back(dump_note("QP", qps.error()));
@@ -220,7 +222,8 @@ Result<std::vector<ConsumerInventory>> ConsumersSource::read(std::vector<std::st
         if (ids) {
             inv->complete = inv->complete && ids->complete;
             auto listed = cm_id_consumers(d.name, d.protocol, ids->entries, comm, ipoib_address);
-            inv->consumers.insert(inv->consumers.end(), listed.begin(), listed.end());
+            inv->consumers.insert(inv->consumers.end(), std::make_move_iterator(listed.begin()),
+                                  std::make_move_iterator(listed.end()));
         } else {
             inv->complete = false;
             inv->notes.push_back(dump_note("CM ID", ids.error()));

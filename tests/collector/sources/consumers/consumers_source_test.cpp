@@ -25,24 +25,6 @@ void write(const std::filesystem::path& path, const std::string& text) {
     std::ofstream(path) << text;
 }
 
-netdev::Link ipoib_link(int32_t index, const std::string& name, uint16_t pkey,
-                        std::optional<int32_t> parent = std::nullopt) {
-    netdev::Link l;
-    l.index = index;
-    l.name = name;
-    l.type = ARPHRD_INFINIBAND;
-    l.flags = IFF_UP;
-    l.kind = "ipoib";
-    l.ipoib = netdev::Link::Ipoib{pkey, 0, false};
-    std::array<uint8_t, 20> hw{0x00, 0x00, 0x01, 0x07, 0xfe, 0x80};
-    for (size_t i = 0; i < 8; ++i) hw[12 + i] = static_cast<uint8_t>(kPortGuid >> (56 - 8 * i));
-    l.ib_address = hw;
-    l.link = parent;
-    l.carrier = true;
-    l.operstate = 6;
-    return l;
-}
-
 netlink::NlSockAddr sockaddr_v4(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint16_t port) {
     netlink::NlSockAddr s;
     s.family = AF_INET;
@@ -62,7 +44,8 @@ struct Bed {
 
     Bed() {
         kernel.links = {test::ether(3, "dum0", {0x52, 0x54, 0, 0x12, 0x34, 0x56}),
-                        ipoib_link(6, "ib0", 0xffff), ipoib_link(7, "ib0.8001", 0x8001, 6)};
+                        test::ipoib_link(6, "ib0", 0xffff, kPortGuid),
+                        test::ipoib_link(7, "ib0.8001", 0x8001, kPortGuid, 6)};
         kernel.addresses = {test::ipv4(7, 10, 1, 0, 5), test::ipv4(3, 192, 0, 2, 1)};
         test::FakeNetKernel::Device mlx{
             1, "mlx5_0", "ib", {netlink::NlPort{1, "mlx5_0", 1, std::nullopt, ""}}};
@@ -238,7 +221,7 @@ TEST(ConsumersSource, ARefusedDumpMakesTheInventoryIncompleteAndSaysWhy) {
 
 TEST(ConsumersSource, AnInterfaceOnNoKnownPortIsSaidOnce) {
     Bed bed;
-    auto stray = ipoib_link(9, "ib1", 0xffff);
+    auto stray = test::ipoib_link(9, "ib1", 0xffff, kPortGuid);
     stray.ib_address->back() = 0x99;
     bed.kernel.links.push_back(stray);
     ConsumersSource src(bed.settings(), bed.kernel.io(bed.ours));

@@ -3,6 +3,7 @@
 // from the parsers' own structs (so that what is built parses back to the same), and a fake
 // kernel answering the netdev source's requests from tables a test edits.
 
+#include <linux/if.h>
 #include <linux/if_addr.h>
 #include <linux/if_arp.h>
 #include <linux/if_link.h>
@@ -10,6 +11,7 @@
 #include <sys/socket.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +86,26 @@ inline std::vector<uint8_t> address_dump(const std::vector<netdev::Address>& add
     NlBuilder b;
     for (const auto& a : addresses) add_address(b, a);
     return b.done().bytes();
+}
+
+// An IPoIB interface as ipoib_netlink.c describes it: up with its carrier, its 20-byte hardware
+// address sending from GID fe80::GUID.
+inline netdev::Link ipoib_link(int32_t index, const std::string& name, uint16_t pkey, uint64_t guid,
+                               std::optional<int32_t> parent = std::nullopt) {
+    netdev::Link l;
+    l.index = index;
+    l.name = name;
+    l.type = ARPHRD_INFINIBAND;
+    l.flags = IFF_UP;
+    l.kind = "ipoib";
+    l.ipoib = netdev::Link::Ipoib{pkey, 0, false};
+    std::array<uint8_t, 20> hw{0x00, 0x00, 0x01, 0x07, 0xfe, 0x80};
+    for (size_t i = 0; i < 8; ++i) hw[12 + i] = static_cast<uint8_t>(guid >> (56 - 8 * i));
+    l.ib_address = hw;
+    l.link = parent;
+    l.carrier = true;
+    l.operstate = 6;
+    return l;
 }
 
 inline netdev::Link ether(int32_t index, const std::string& name, std::array<uint8_t, 6> mac,

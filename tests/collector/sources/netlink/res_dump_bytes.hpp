@@ -23,10 +23,19 @@ inline void put_owner(NlBuilder& b, const netlink::NlResOwner& o) {
     if (!o.kernel_name.empty()) b.str(RDMA_NLDEV_ATTR_RES_KERN_NAME, o.kernel_name);
 }
 
+// The kernel fills one message a dump callback, as many entries as its buffer holds, and goes on
+// in the next; a table of thousands spans many messages (an attribute's length has 16 bits).
+inline constexpr size_t kEntriesPerMessage = 32;
+
 inline std::vector<uint8_t> qp_dump(const std::vector<netlink::NlQp>& qps) {
     NlBuilder b;
     b.begin(RDMA_NLDEV_CMD_RES_QP_GET).nest(RDMA_NLDEV_ATTR_RES_QP);
+    size_t in_message = 0;
     for (const auto& q : qps) {
+        if (in_message++ == kEntriesPerMessage) {
+            b.unnest().end().begin(RDMA_NLDEV_CMD_RES_QP_GET).nest(RDMA_NLDEV_ATTR_RES_QP);
+            in_message = 1;
+        }
         b.nest(RDMA_NLDEV_ATTR_RES_QP_ENTRY).u32(RDMA_NLDEV_ATTR_RES_LQPN, q.qpn);
         if (q.port) b.u32(RDMA_NLDEV_ATTR_PORT_INDEX, *q.port);
         put_u8(b, RDMA_NLDEV_ATTR_RES_TYPE, q.type);
@@ -65,7 +74,12 @@ inline std::vector<uint8_t> sockaddr_bytes(const netlink::NlSockAddr& a) {
 inline std::vector<uint8_t> cm_id_dump(const std::vector<netlink::NlCmId>& ids) {
     NlBuilder b;
     b.begin(RDMA_NLDEV_CMD_RES_CM_ID_GET).nest(RDMA_NLDEV_ATTR_RES_CM_ID);
+    size_t in_message = 0;
     for (const auto& c : ids) {
+        if (in_message++ == kEntriesPerMessage) {
+            b.unnest().end().begin(RDMA_NLDEV_CMD_RES_CM_ID_GET).nest(RDMA_NLDEV_ATTR_RES_CM_ID);
+            in_message = 1;
+        }
         b.nest(RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY).u32(RDMA_NLDEV_ATTR_RES_CM_IDN, c.id);
         if (c.port) b.u32(RDMA_NLDEV_ATTR_PORT_INDEX, *c.port);
         b.u32(RDMA_NLDEV_ATTR_RES_PS, c.port_space);
