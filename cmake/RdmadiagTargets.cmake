@@ -40,7 +40,7 @@ endfunction()
 # code under test keeps the tree's optimisation; the test programs themselves (GoogleTest's macros
 # expand to large functions) are compiled at -O1 in optimised trees, a fifth less compile time
 # than -O2, and with RDMADIAG_TEST_PROGRAM_FLAGS (the test command's ASan+UBSan tree: no UBSan
-# checks and no fuzzer coverage in the test code itself, half its compile time; ASan stays).
+# checks in the test code itself; ASan stays).
 function(rdmadiag_test_program target)
     target_compile_options(${target} PRIVATE $<$<CONFIG:RelWithDebInfo,Release,MinSizeRel>:-O1>
                                              ${RDMADIAG_TEST_PROGRAM_FLAGS})
